@@ -1,0 +1,161 @@
+import { parseArgs } from 'node:util';
+import { TenantCreateSchema, UserCreateSchema } from '@mustard/shared';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { loadConfig } from './config.js';
+import { type Database, openDatabase } from './db/connect.js';
+import { newId } from './db/ids.js';
+import { withTenant } from './db/tenant.js';
+import { revokeUserSessions } from './modules/auth/auth.repository.js';
+import { hashPassword } from './modules/auth/password.js';
+import { addMember, createDefaultRoles } from './modules/tenants/tenants.service.js';
+import { rolesByName } from './modules/users/users.repository.js';
+import { seedDemo } from './seed/demo.js';
+
+/**
+ * The `mustard` command (`npm run mustard -- <command>`), for whoever installs and runs a
+ * Mustard server. It works on the same database as the server, under the same rules.
+ */
+const USAGE = `Usage: npm run mustard -- <command> [options]
+
+Commands:
+  migrate                       apply pending database migrations
+  create-tenant --code C --name N [--category School] [--schooltype primary|secondary]
+                                create a school or business with its default roles
+  create-user --email E --name N --password P [--admin] [--tenant C --role R]
+                                create a sign-in; --admin makes a platform administrator,
+                                --tenant and --role make the user a member of a tenant
+  disable-user --email E        stop a user signing in and end their sessions
+  seed-demo                     add the demo schools and accounts (safe to run again)`;
+
+class UsageError extends Error {}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `  ${issue.path.join('.') || 'value'}: ${issue.message}`).join('\n');
+}
+
+async function createTenant(database: Database, values: Record<string, unknown>) {
+  const parsed = TenantCreateSchema.safeParse({
+    tenantcode: values.code,
+    name: values.name,
+    category: values.category ?? 'School',
+    schooltype: values.schooltype ?? 'primary',
+  });
+  if (!parsed.success) throw new UsageError(`The tenant is not valid:\n${formatIssues(parsed.error)}`);
+  const input = parsed.data;
+  const id = newId();
+  await database.db.transaction().execute(async (trx) => {
+    const taken = await trx.selectFrom('tenants').select('id').where(sql`lower(tenantcode)`, '=', input.tenantcode).executeTakeFirst();
+    if (taken) throw new UsageError(`The tenant code ${input.tenantcode} is already taken.`);
+    await trx
+      .insertInto('tenants')
+      .values({ id, ...input })
+      .execute();
+    await sql`SELECT set_config('app.tenant_id', ${id}, true)`.execute(trx);
+    await createDefaultRoles(trx, id);
+  });
+  return `Created tenant ${input.tenantcode} (${input.name}), id ${id}`;
+}
+
+async function createUser(database: Database, values: Record<string, unknown>) {
+  const parsed = UserCreateSchema.safeParse({ email: values.email, name: values.name, password: values.password, roles: [] });
+  if (!parsed.success) throw new UsageError(`The user is not valid:\n${formatIssues(parsed.error)}`);
+  const input = parsed.data;
+  if ((values.tenant === undefined) !== (values.role === undefined)) throw new UsageError('Give --tenant and --role together.');
+  const db = database.db;
+  const hash = await hashPassword(input.password);
+  const userId = newId();
+  await db.transaction().execute(async (trx) => {
+    const taken = await trx.selectFrom('users').select('id').where(sql`lower(email)`, '=', input.email).executeTakeFirst();
+    if (taken) throw new UsageError(`A user with the email ${input.email} already exists.`);
+    await trx
+      .insertInto('users')
+      .values({ id: userId, email: input.email, name: input.name, password_hash: hash, is_admin: Boolean(values.admin) })
+      .execute();
+  });
+  if (values.tenant !== undefined) {
+    const tenant = await db
+      .selectFrom('tenants')
+      .select('id')
+      .where(sql`lower(tenantcode)`, '=', String(values.tenant).toLowerCase())
+      .executeTakeFirst();
+    if (!tenant) throw new UsageError(`No tenant has the code ${values.tenant}.`);
+    await withTenant(db, { tenantId: tenant.id, userId }, async (trx) => {
+      const roles = await rolesByName(trx, tenant.id, [String(values.role)]);
+      const roleId = roles.get(String(values.role).toLowerCase());
+      if (!roleId) throw new UsageError(`The tenant ${values.tenant} has no role ${values.role}.`);
+      await addMember(trx, tenant.id, userId, [roleId]);
+    });
+  }
+  return `Created user ${input.email}${values.admin ? ' (platform administrator)' : ''}${values.tenant ? ` as ${values.role} in ${values.tenant}` : ''}`;
+}
+
+async function disableUser(database: Database, values: Record<string, unknown>) {
+  const email = z.email().safeParse(String(values.email ?? '').toLowerCase());
+  if (!email.success) throw new UsageError('Give --email with a valid email address.');
+  const db = database.db;
+  return db.transaction().execute(async (trx) => {
+    const user = await trx
+      .updateTable('users')
+      .set({ disabled_at: new Date() })
+      .where(sql`lower(email)`, '=', email.data)
+      .returning('id')
+      .executeTakeFirst();
+    if (!user) throw new UsageError(`No user has the email ${email.data}.`);
+    await revokeUserSessions(trx, user.id);
+    return `Disabled ${email.data}; their sessions have ended.`;
+  });
+}
+
+export async function runCli(argv: string[]): Promise<string> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      code: { type: 'string' },
+      name: { type: 'string' },
+      category: { type: 'string' },
+      schooltype: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      admin: { type: 'boolean' },
+      tenant: { type: 'string' },
+      role: { type: 'string' },
+    },
+    strict: true,
+  });
+  if (!command || command === 'help' || command === '--help') return USAGE;
+  const known = ['migrate', 'create-tenant', 'create-user', 'disable-user', 'seed-demo'];
+  if (!known.includes(command)) throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
+
+  const config = loadConfig();
+  const database = await openDatabase(config, { migrate: command === 'migrate' || !config.databaseUrl });
+  try {
+    switch (command) {
+      case 'migrate':
+        return 'The database schema is up to date.';
+      case 'create-tenant':
+        return await createTenant(database, values);
+      case 'create-user':
+        return await createUser(database, values);
+      case 'disable-user':
+        return await disableUser(database, values);
+      default: {
+        const summary = await seedDemo(database, config.demoPassword);
+        return `Demo ready: tenants ${summary.tenants.join(', ')}; accounts ${summary.accounts.map((account) => account.email).join(', ')}`;
+      }
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runCli(process.argv.slice(2)).then(
+    (message) => console.log(message),
+    (error) => {
+      console.error(error instanceof Error ? error.message : String(error));
+      process.exit(error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The smallest JWT secret accepted: 256 bits (security.md item 9). */
+export const MIN_SECRET_BYTES = 32;
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * Every environment variable the server reads, with its default. The README's configuration
+ * table is this list; keep them together.
+ */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_MIGRATE_URL: z.string().optional(),
+  JWT_SECRET: z.string().optional(),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(12),
+  MUSTARD_DEMO_PASSWORD: z.string().min(8).default('Mustard@2026'),
+  SEED_DEMO: boolish.optional(),
+  EXTERNAL_SIGNIN_DOMAINS: z.string().default(''),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  AUTH_MAX_FAILURES: z.coerce.number().int().positive().default(10),
+  TRUST_PROXY: boolish.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection the app serves with; absent means the embedded database in dataDir. */
+  databaseUrl: string | undefined;
+  /** PostgreSQL connection that owns the schema and runs migrations (PostgreSQL only). */
+  databaseMigrateUrl: string | undefined;
+  jwtSecret: Uint8Array;
+  sessionTtlSeconds: number;
+  demoPassword: string;
+  /** Seed the demo school on an empty database; by default only on the embedded database. */
+  seedDemo: boolean;
+  /** Email domain -> the external sign-in URL for users of that domain (lower-case domains). */
+  externalSignInDomains: Map<string, string>;
+  authRateLimitPerMinute: number;
+  authMaxFailures: number;
+  trustProxy: boolean;
+  logLevel: string;
+  /** The built web application served at /, if present. */
+  webDist: string;
+  /**
+   * Tests only: drop the code's own tenant filters so a test can prove that row-level
+   * security alone keeps tenants apart. Never set in production.
+   */
+  skipCodeTenantFilter: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function parseSignInDomains(text: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const entry of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const at = entry.indexOf('=');
+    const domain = entry.slice(0, at).trim().toLowerCase();
+    const url = entry.slice(at + 1).trim();
+    if (at < 1 || !/^https?:\/\//.test(url)) {
+      throw new ConfigError(`EXTERNAL_SIGNIN_DOMAINS: "${entry}" is not domain=https://url`);
+    }
+    map.set(domain, url);
+  }
+  return map;
+}
+
+/**
+ * The JWT secret: JWT_SECRET when set (at least 32 bytes), otherwise a random one generated
+ * on first start and kept in the data directory so sessions survive restarts.
+ */
+export function resolveJwtSecret(fromEnv: string | undefined, dataDir: string): Uint8Array {
+  if (fromEnv !== undefined) {
+    const bytes = Buffer.from(fromEnv, 'utf8');
+    if (bytes.length < MIN_SECRET_BYTES) {
+      throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes; it is ${bytes.length}.`);
+    }
+    return new Uint8Array(bytes);
+  }
+  const file = path.join(dataDir, 'jwt-secret');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  const stored = readFileSync(file, 'utf8').trim();
+  if (Buffer.byteLength(stored) < MIN_SECRET_BYTES) {
+    throw new ConfigError(`${file} holds a secret shorter than ${MIN_SECRET_BYTES} bytes; remove it to make a new one.`);
+  }
+  return new Uint8Array(Buffer.from(stored, 'utf8'));
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL || undefined,
+    databaseMigrateUrl: e.DATABASE_MIGRATE_URL || undefined,
+    jwtSecret: resolveJwtSecret(e.JWT_SECRET, dataDir),
+    sessionTtlSeconds: Math.round(e.SESSION_TTL_HOURS * 3600),
+    demoPassword: e.MUSTARD_DEMO_PASSWORD,
+    seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
+    externalSignInDomains: parseSignInDomains(e.EXTERNAL_SIGNIN_DOMAINS),
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    authMaxFailures: e.AUTH_MAX_FAILURES,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    skipCodeTenantFilter: false,
+  };
+}

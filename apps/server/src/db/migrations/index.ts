@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely/migration';
+import * as foundation from './2026_11_21_0001_foundation.js';
+
+/**
+ * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
+ * build time and a bundler or a missing file cannot change it silently.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026_11_21_0001_foundation': foundation,
+};

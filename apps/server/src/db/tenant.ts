@@ -1,0 +1,32 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { DB } from './types.js';
+
+export type Trx = Transaction<DB>;
+
+export interface TenantScope {
+  tenantId: string;
+  /** The signed-in user; lets the user read their own memberships in other tenants. */
+  userId?: string;
+}
+
+/**
+ * Runs `work` in one transaction bound to a tenant. The tenant (and user) are set with
+ * `set_config(..., true)`, local to this transaction, never per session: a pooled connection
+ * must not carry one request's tenant into the next. Row-level security reads them.
+ */
+export async function withTenant<T>(db: Kysely<DB>, scope: TenantScope, work: (trx: Trx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT set_config('app.tenant_id', ${scope.tenantId}, true), set_config('app.user_id', ${scope.userId ?? ''}, true)`.execute(
+      trx,
+    );
+    return work(trx);
+  });
+}
+
+/** A transaction for one signed-in user before a tenant is chosen (sign-in lists their tenants). */
+export async function withUser<T>(db: Kysely<DB>, userId: string, work: (trx: Trx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT set_config('app.user_id', ${userId}, true)`.execute(trx);
+    return work(trx);
+  });
+}

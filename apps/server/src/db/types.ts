@@ -1,0 +1,153 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Database rows as Kysely sees them. API shapes live in packages/shared; repositories map. */
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface TenantsTable {
+  id: string;
+  tenantcode: string;
+  name: string;
+  logo_path: string | null;
+  category: string;
+  schooltype: 'primary' | 'secondary';
+  forms: string | null;
+  email: string | null;
+  address: string | null;
+  web: string | null;
+  phone: string | null;
+  tin: string | null;
+  efrist: boolean;
+  country: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  is_admin: Generated<boolean>;
+  path: string | null;
+  phone: string | null;
+  disabled_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+export interface OneTimeCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  purpose: string;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface AuthEventsTable {
+  id: string;
+  at: Timestamp;
+  kind: string;
+  user_id: string | null;
+  email: string | null;
+  ip: string | null;
+}
+
+export interface MembershipsTable {
+  tenant_id: string;
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+
+export interface RolesTable {
+  tenant_id: string;
+  id: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface RolePermissionsTable {
+  tenant_id: string;
+  id: string;
+  role_id: string;
+  subject_class: string;
+  action: string;
+}
+
+export interface MembershipRolesTable {
+  tenant_id: string;
+  membership_id: string;
+  role_id: string;
+}
+
+export interface AuditLogTable {
+  tenant_id: string;
+  id: string;
+  at: Timestamp;
+  user_id: string | null;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+export interface StudentsTable {
+  tenant_id: string;
+  id: string;
+  studentid: string;
+  firstname: string;
+  lastname: string;
+  othername: string | null;
+  gender: 'F' | 'M' | null;
+  dob: string | null;
+  form: string;
+  stream: string | null;
+  status: Generated<'active' | 'inactive' | 'completed'>;
+  studentcategory_id: string | null;
+  paymentcode: string | null;
+  address: string | null;
+  phone: string | null;
+  email: string | null;
+  house: string | null;
+  lin: string | null;
+  code: string | null;
+  photo_path: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DB {
+  tenants: TenantsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  one_time_codes: OneTimeCodesTable;
+  auth_events: AuthEventsTable;
+  memberships: MembershipsTable;
+  roles: RolesTable;
+  role_permissions: RolePermissionsTable;
+  membership_roles: MembershipRolesTable;
+  audit_log: AuditLogTable;
+  students: StudentsTable;
+}
+
+/**
+ * Tables shared by all tenants. Every other table is tenant-owned and must carry tenant_id
+ * with forced row-level security; the catalog test fails on one that does not.
+ */
+export const GLOBAL_TABLES = ['tenants', 'users', 'sessions', 'one_time_codes', 'auth_events'] as const;
+
+export type TenantRow = Selectable<TenantsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type NewStudent = Insertable<StudentsTable>;

@@ -1,0 +1,29 @@
+import { ERROR_MESSAGES } from '@mustard/shared';
+
+export type FieldErrors = Record<string, string[]>;
+
+/**
+ * The one error type of the server. Services throw it; the error handler turns it into the
+ * spec's catalogue answer (§8). `message` defaults to the catalogue text for the status.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message?: string,
+    readonly errors?: FieldErrors,
+  ) {
+    super(message ?? catalogueMessage(statusCode));
+    this.name = 'AppError';
+  }
+}
+
+export function catalogueMessage(statusCode: number): string {
+  return (ERROR_MESSAGES as Record<number, string>)[statusCode] ?? ERROR_MESSAGES[500];
+}
+
+export const unauthorized = () => new AppError(401);
+export const forbidden = () => new AppError(403);
+export const notFound = () => new AppError(404);
+export const conflict = (message: string) => new AppError(409, message);
+/** A 422 naming the fields at fault, the shape the web puts next to each field. */
+export const invalid = (errors: FieldErrors) => new AppError(422, ERROR_MESSAGES[422], errors);

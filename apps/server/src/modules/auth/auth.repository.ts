@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import { newId } from '../../db/ids.js';
+import type { DB } from '../../db/types.js';
+
+/** Sessions, one-time codes and sign-in events: global tables, keyed by user. */
+
+export function findUserByEmail(db: Kysely<DB>, email: string) {
+  return db.selectFrom('users').selectAll().where(sql`lower(email)`, '=', email.trim().toLowerCase()).executeTakeFirst();
+}
+
+export function findUserById(db: Kysely<DB>, id: string) {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function createSession(db: Kysely<DB>, userId: string, expiresAt: Date) {
+  const id = newId();
+  await db.insertInto('sessions').values({ id, user_id: userId, expires_at: expiresAt }).execute();
+  return id;
+}
+
+/** The user behind a live session: not revoked, not expired, account not disabled. */
+export function findSessionUser(db: Kysely<DB>, sessionId: string, userId: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['users.id', 'users.name', 'users.email', 'users.path', 'users.is_admin', 'sessions.id as session_id'])
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.user_id', '=', userId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', sql<Date>`now()`)
+    .where('users.disabled_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function revokeSession(db: Kysely<DB>, sessionId: string) {
+  await db.updateTable('sessions').set({ revoked_at: sql`now()` }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+}
+
+/** Password change, reset and account disable end every session of the user (security.md item 10). */
+export async function revokeUserSessions(db: Kysely<DB>, userId: string) {
+  await db.updateTable('sessions').set({ revoked_at: sql`now()` }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
+export const hashCode = (code: string) => createHash('sha256').update(code).digest('hex');
+
+export async function insertCode(db: Kysely<DB>, userId: string, code: string, purpose: string, expiresAt: Date) {
+  await db
+    .insertInto('one_time_codes')
+    .values({ id: newId(), user_id: userId, code_hash: hashCode(code), purpose, expires_at: expiresAt })
+    .execute();
+}
+
+/**
+ * Marks the code used and answers its user, in one statement: of many parallel redemptions of
+ * one code exactly one sees a row (security.md item 13).
+ */
+export async function consumeCode(db: Kysely<DB>, code: string, purpose: string): Promise<string | undefined> {
+  const row = await db
+    .updateTable('one_time_codes')
+    .set({ used_at: sql`now()` })
+    .where('code_hash', '=', hashCode(code))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning('user_id')
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+export type AuthEventKind = 'login' | 'login_failed' | 'code_redeemed' | 'code_failed' | 'logout' | 'password_changed';
+
+export async function recordAuthEvent(
+  db: Kysely<DB>,
+  kind: AuthEventKind,
+  details: { userId?: string | null; email?: string | null; ip?: string },
+) {
+  await db
+    .insertInto('auth_events')
+    .values({ id: newId(), kind, user_id: details.userId ?? null, email: details.email?.slice(0, 254) ?? null, ip: details.ip ?? null })
+    .execute();
+}

@@ -1,0 +1,69 @@
+import {
+  AuthTypeBodySchema,
+  AuthTypeResponseSchema,
+  LoginBodySchema,
+  LoginResponseSchema,
+  MessageResponseSchema,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  RedeemCodeBodySchema,
+  USER_MESSAGES,
+} from '@mustard/shared';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../plugins/access.js';
+import { recordAuthEvent, revokeSession } from './auth.repository.js';
+import { authType, changePassword, loginWithPassword, redeemSignInCode, type SignedIn } from './auth.service.js';
+
+/** The token travels in the `authorization` response header (spec §3), readable by the web app. */
+function sendSignedIn(reply: FastifyReply, signedIn: SignedIn) {
+  reply.header('authorization', `Bearer ${signedIn.token}`);
+  reply.header('access-control-expose-headers', 'authorization');
+  reply.header('cache-control', 'no-store');
+  return signedIn.response;
+}
+
+const ChangePasswordBodySchema = z.object({
+  current_password: z.string().min(1, USER_MESSAGES.passwordRequired).max(PASSWORD_MAX),
+  password: z.string().min(PASSWORD_MIN, USER_MESSAGES.passwordTooShort).max(PASSWORD_MAX, USER_MESSAGES.passwordTooLong),
+});
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const rateLimit = { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' };
+
+  app.post(
+    '/auth/type',
+    { config: { access: 'public', rateLimit }, schema: { body: AuthTypeBodySchema, response: { 200: AuthTypeResponseSchema } } },
+    async (request) => authType(app, request.body.email),
+  );
+
+  app.post(
+    '/auth/login',
+    { config: { access: 'public', rateLimit }, schema: { body: LoginBodySchema, response: { 200: LoginResponseSchema } } },
+    async (request, reply) =>
+      sendSignedIn(reply, await loginWithPassword(app, request.body.user.email, request.body.user.password, request.ip)),
+  );
+
+  app.post(
+    '/auth/redeemcode',
+    { config: { access: 'public', rateLimit }, schema: { body: RedeemCodeBodySchema, response: { 200: LoginResponseSchema } } },
+    async (request, reply) => sendSignedIn(reply, await redeemSignInCode(app, request.body.code, request.ip)),
+  );
+
+  app.post('/auth/logout', { config: { access: 'signed-in' }, schema: { response: { 200: MessageResponseSchema } } }, async (request) => {
+    if (request.sessionId) await revokeSession(app.database.db, request.sessionId);
+    await recordAuthEvent(app.database.db, 'logout', { userId: currentUser(request).id, ip: request.ip });
+    return { message: 'You are Logged Out' };
+  });
+
+  app.post(
+    '/auth/password',
+    { config: { access: 'signed-in', rateLimit }, schema: { body: ChangePasswordBodySchema, response: { 200: LoginResponseSchema } } },
+    async (request, reply) =>
+      sendSignedIn(
+        reply,
+        await changePassword(app, currentUser(request).id, request.body.current_password, request.body.password, request.ip),
+      ),
+  );
+};

@@ -1,0 +1,34 @@
+import { SUPERADMIN_ROLE } from '@mustard/shared';
+
+/**
+ * The roles every new tenant starts with. Schools rename or extend them; these cover the
+ * people of spec §1: the head teacher (administrator), class and subject teachers, the bursar.
+ */
+export const DEFAULT_ROLES: ReadonlyArray<{ name: string; permissions: ReadonlyArray<[action: string, subject: string]> }> = [
+  { name: SUPERADMIN_ROLE, permissions: [] },
+  {
+    name: 'headteacher',
+    permissions: [
+      ['manage', 'student'],
+      ['manage', 'mark'],
+      ['manage', 'remark'],
+      ['manage', 'publish-mark'],
+      ['manage', 'subject-teacher'],
+      ['manage', 'class-teacher'],
+      ['manage', 'deputy'],
+      ['manage', 'grade-footer'],
+      ['manage', 'report-footer'],
+      ['manage', 'subject-paper'],
+      ['manage', 'user'],
+      ['read', 'tenant'],
+    ],
+  },
+  {
+    name: 'teacher',
+    permissions: [
+      ['create', 'mark'],
+      ['manage', 'remark'],
+    ],
+  },
+  { name: 'bursar', permissions: [['manage', 'student']] },
+];

@@ -1,0 +1,98 @@
+import type { Tenant, TenantCreate } from '@mustard/shared';
+import { type Kysely, sql } from 'kysely';
+import { newId } from '../../db/ids.js';
+import type { Trx } from '../../db/tenant.js';
+import type { DB, TenantRow } from '../../db/types.js';
+
+export function toTenant(row: TenantRow): Tenant {
+  return {
+    id: row.id,
+    tenantcode: row.tenantcode,
+    name: row.name,
+    logo_path: row.logo_path,
+    category: row.category,
+    schooltype: row.schooltype,
+    forms: row.forms,
+    email: row.email,
+    address: row.address,
+    web: row.web,
+    phone: row.phone,
+    tin: row.tin,
+    efrist: row.efrist,
+    country: row.country,
+  };
+}
+
+export interface TenantListQuery {
+  search?: string;
+  page: number;
+  perPage: number;
+}
+
+/**
+ * Run these inside withUser: memberships are readable for one's own user id under RLS.
+ *
+ * Tenants a user may see: all of them for a platform administrator, otherwise the ones they
+ * belong to (memberships are readable for one's own user id under RLS).
+ */
+function visibleTenants(db: Kysely<DB>, viewer: { id: string; is_admin: boolean }) {
+  let query = db.selectFrom('tenants');
+  if (!viewer.is_admin) {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('memberships')
+          .select('memberships.id')
+          .whereRef('memberships.tenant_id', '=', 'tenants.id')
+          .where('memberships.user_id', '=', viewer.id),
+      ),
+    );
+  }
+  return query;
+}
+
+export async function listTenants(db: Kysely<DB>, viewer: { id: string; is_admin: boolean }, query: TenantListQuery) {
+  let base = visibleTenants(db, viewer);
+  if (query.search) {
+    const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base = base.where((eb) =>
+      eb.or([eb('tenants.name', 'ilike', pattern), eb('tenants.tenantcode', 'ilike', pattern), eb('tenants.category', 'ilike', pattern)]),
+    );
+  }
+  // One after the other: a transaction's queries share one connection.
+  const rows = await base
+    .selectAll('tenants')
+    .orderBy('tenants.name')
+    .limit(query.perPage)
+    .offset((query.page - 1) * query.perPage)
+    .execute();
+  const count = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
+  return { tenants: rows.map(toTenant), totalRecords: count.total };
+}
+
+export function findVisibleTenant(db: Kysely<DB>, viewer: { id: string; is_admin: boolean }, id: string) {
+  return visibleTenants(db, viewer).selectAll('tenants').where('tenants.id', '=', id).executeTakeFirst();
+}
+
+export function tenantCodeTaken(db: Kysely<DB>, code: string, exceptId?: string) {
+  let query = db.selectFrom('tenants').select('id').where(sql`lower(tenantcode)`, '=', code.toLowerCase());
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  return query.executeTakeFirst();
+}
+
+export async function insertTenant(trx: Trx, input: TenantCreate): Promise<TenantRow> {
+  return trx
+    .insertInto('tenants')
+    .values({ id: newId(), ...input })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateTenant(trx: Trx, id: string, input: TenantCreate): Promise<TenantRow> {
+  return trx
+    .updateTable('tenants')
+    .set({ ...input, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -1,0 +1,94 @@
+import { SUPERADMIN_ROLE, TENANT_MESSAGES, type Tenant, type TenantCreate } from '@mustard/shared';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { newId } from '../../db/ids.js';
+import { type Trx, withUser } from '../../db/tenant.js';
+import type { DB } from '../../db/types.js';
+import { forbidden, invalid, notFound } from '../../errors.js';
+import { recordAudit } from '../audit/audit.repository.js';
+import { DEFAULT_ROLES } from './default-roles.js';
+import { findVisibleTenant, insertTenant, tenantCodeTaken, toTenant, updateTenant } from './tenants.repository.js';
+
+export interface Actor {
+  id: string;
+  is_admin: boolean;
+}
+
+/** Makes the tenant's default roles; answers role ids by name. Runs with app.tenant_id set. */
+export async function createDefaultRoles(trx: Trx, tenantId: string): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const role of DEFAULT_ROLES) {
+    const id = newId();
+    ids.set(role.name, id);
+    await trx.insertInto('roles').values({ tenant_id: tenantId, id, name: role.name }).execute();
+    if (role.permissions.length > 0) {
+      await trx
+        .insertInto('role_permissions')
+        .values(
+          role.permissions.map(([action, subject]) => ({ tenant_id: tenantId, id: newId(), role_id: id, subject_class: subject, action })),
+        )
+        .execute();
+    }
+  }
+  return ids;
+}
+
+export async function addMember(trx: Trx, tenantId: string, userId: string, roleIds: string[]): Promise<string> {
+  const membershipId = newId();
+  await trx.insertInto('memberships').values({ tenant_id: tenantId, id: membershipId, user_id: userId }).execute();
+  if (roleIds.length > 0) {
+    await trx
+      .insertInto('membership_roles')
+      .values(roleIds.map((roleId) => ({ tenant_id: tenantId, membership_id: membershipId, role_id: roleId })))
+      .execute();
+  }
+  return membershipId;
+}
+
+const setTenant = (trx: Trx, tenantId: string) => sql`SELECT set_config('app.tenant_id', ${tenantId}, true)`.execute(trx);
+
+/**
+ * Creates a tenant with its default roles, and makes the creator its administrator, in one
+ * transaction: a tenant nobody can enter is never left behind.
+ */
+export async function createTenant(db: Kysely<DB>, actor: Actor, input: TenantCreate): Promise<Tenant> {
+  return withUser(db, actor.id, async (trx) => {
+    if (await tenantCodeTaken(trx, input.tenantcode)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
+    const row = await insertTenant(trx, input);
+    await setTenant(trx, row.id);
+    const roles = await createDefaultRoles(trx, row.id);
+    await addMember(trx, row.id, actor.id, [roles.get(SUPERADMIN_ROLE) as string]);
+    await recordAudit(trx, row.id, { userId: actor.id, action: 'create', entity: 'tenant', entityId: row.id, after: toTenant(row) });
+    return toTenant(row);
+  });
+}
+
+/**
+ * Updates a tenant. A platform administrator may update any; anyone else only the tenant they
+ * work in (their TENANTCODE), where their permission was checked.
+ */
+export async function updateTenantById(
+  db: Kysely<DB>,
+  actor: Actor,
+  currentTenantId: string,
+  id: string,
+  input: TenantCreate,
+): Promise<Tenant> {
+  return withUser(db, actor.id, async (trx) => {
+    const before = await findVisibleTenant(trx, actor, id);
+    if (!before) throw notFound();
+    if (!actor.is_admin && id !== currentTenantId) throw forbidden();
+    if (await tenantCodeTaken(trx, input.tenantcode, id)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
+    const row = await updateTenant(trx, id, input);
+    await setTenant(trx, id);
+    await recordAudit(trx, id, {
+      userId: actor.id,
+      action: 'update',
+      entity: 'tenant',
+      entityId: id,
+      before: toTenant(before),
+      after: toTenant(row),
+    });
+    return toTenant(row);
+  });
+}

@@ -1,0 +1,91 @@
+import type { User } from '@mustard/shared';
+import { sql } from 'kysely';
+import type { Trx } from '../../db/tenant.js';
+import { inTenant } from '../../db/tenant-filter.js';
+
+/** Users of one tenant: the global user joined to its membership there, with role names. */
+function membersQuery(trx: Trx, tenantId: string) {
+  return trx
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select((eb) => [
+      'users.id',
+      'users.name',
+      'users.email',
+      'users.path',
+      'users.is_admin',
+      'memberships.id as membership_id',
+      eb
+        .selectFrom('membership_roles')
+        .innerJoin('roles', (join) =>
+          join.onRef('roles.tenant_id', '=', 'membership_roles.tenant_id').onRef('roles.id', '=', 'membership_roles.role_id'),
+        )
+        .select(
+          sql<
+            Array<{ id: string; name: string }>
+          >`coalesce(json_agg(json_build_object('id', roles.id, 'name', roles.name) ORDER BY roles.name), '[]'::json)`.as('roles'),
+        )
+        .whereRef('membership_roles.tenant_id', '=', 'memberships.tenant_id')
+        .whereRef('membership_roles.membership_id', '=', 'memberships.id')
+        .as('roles'),
+    ])
+    .$call(inTenant(tenantId, 'memberships.tenant_id'));
+}
+
+type MemberRow = {
+  id: string;
+  name: string;
+  email: string;
+  path: string | null;
+  is_admin: boolean;
+  roles: Array<{ id: string; name: string }> | null;
+};
+
+export function toUser(row: MemberRow): User {
+  return { id: row.id, name: row.name, email: row.email, path: row.path, is_admin: row.is_admin, roles: row.roles ?? [] };
+}
+
+export async function listMembers(trx: Trx, tenantId: string, query: { search?: string; page: number; perPage: number }) {
+  let base = membersQuery(trx, tenantId);
+  if (query.search) {
+    const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base = base.where((eb) => eb.or([eb('users.name', 'ilike', pattern), eb('users.email', 'ilike', pattern)]));
+  }
+  const rows = await base
+    .orderBy('users.name')
+    .limit(query.perPage)
+    .offset((query.page - 1) * query.perPage)
+    .execute();
+  const total = await trx.selectFrom(base.as('members')).select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
+  return { users: rows.map(toUser), totalRecords: total.total };
+}
+
+export function findMember(trx: Trx, tenantId: string, userId: string) {
+  return membersQuery(trx, tenantId).where('users.id', '=', userId).executeTakeFirst();
+}
+
+/** Role ids by lower-case name, for the names given; unknown names are absent. */
+export async function rolesByName(trx: Trx, tenantId: string, names: string[]) {
+  if (names.length === 0) return new Map<string, string>();
+  const rows = await trx
+    .selectFrom('roles')
+    .select(['id', 'name'])
+    .$call(inTenant(tenantId))
+    .where(
+      sql`lower(name)`,
+      'in',
+      names.map((name) => name.toLowerCase()),
+    )
+    .execute();
+  return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
+}
+
+export async function replaceMemberRoles(trx: Trx, tenantId: string, membershipId: string, roleIds: string[]) {
+  await trx.deleteFrom('membership_roles').$call(inTenant(tenantId)).where('membership_id', '=', membershipId).execute();
+  if (roleIds.length > 0) {
+    await trx
+      .insertInto('membership_roles')
+      .values(roleIds.map((roleId) => ({ tenant_id: tenantId, membership_id: membershipId, role_id: roleId })))
+      .execute();
+  }
+}

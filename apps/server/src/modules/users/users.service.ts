@@ -1,0 +1,63 @@
+import { USER_MESSAGES, type User, type UserCreate, type UserUpdate } from '@mustard/shared';
+import { type Kysely, sql } from 'kysely';
+import { newId } from '../../db/ids.js';
+import { type TenantScope, type Trx, withTenant } from '../../db/tenant.js';
+import type { DB } from '../../db/types.js';
+import { invalid, notFound } from '../../errors.js';
+import { recordAudit } from '../audit/audit.repository.js';
+import { hashPassword } from '../auth/password.js';
+import { addMember } from '../tenants/tenants.service.js';
+import { findMember, replaceMemberRoles, rolesByName, toUser } from './users.repository.js';
+
+async function resolveRoles(trx: Trx, tenantId: string, names: string[]): Promise<string[]> {
+  const found = await rolesByName(trx, tenantId, names);
+  const unknown = names.filter((name) => !found.has(name.toLowerCase()));
+  if (unknown.length > 0) throw invalid({ roles: unknown.map((name) => `${USER_MESSAGES.roleUnknown}: ${name}`) });
+  return [...new Set(found.values())];
+}
+
+/**
+ * Adds a person to the current tenant. A new email becomes a new account with the given
+ * password; an email that already has an account (in another school, say) is added as a member
+ * and keeps its own password and name. One transaction.
+ */
+export async function createMember(db: Kysely<DB>, scope: Required<TenantScope>, input: UserCreate): Promise<User> {
+  const passwordHash = await hashPassword(input.password);
+  return withTenant(db, scope, async (trx) => {
+    const roleIds = await resolveRoles(trx, scope.tenantId, input.roles);
+    let user = await trx.selectFrom('users').select(['id']).where(sql`lower(email)`, '=', input.email).executeTakeFirst();
+    if (!user) {
+      user = await trx
+        .insertInto('users')
+        .values({ id: newId(), email: input.email, name: input.name, password_hash: passwordHash })
+        .returning(['id'])
+        .executeTakeFirstOrThrow();
+    } else if (await findMember(trx, scope.tenantId, user.id)) {
+      throw invalid({ email: ['This person is already a member here'] });
+    }
+    await addMember(trx, scope.tenantId, user.id, roleIds);
+    const created = toUser((await findMember(trx, scope.tenantId, user.id)) as NonNullable<Awaited<ReturnType<typeof findMember>>>);
+    await recordAudit(trx, scope.tenantId, { userId: scope.userId, action: 'create', entity: 'user', entityId: user.id, after: created });
+    return created;
+  });
+}
+
+export async function updateMember(db: Kysely<DB>, scope: Required<TenantScope>, userId: string, input: UserUpdate): Promise<User> {
+  return withTenant(db, scope, async (trx) => {
+    const before = await findMember(trx, scope.tenantId, userId);
+    if (!before) throw notFound();
+    const roleIds = await resolveRoles(trx, scope.tenantId, input.roles);
+    await replaceMemberRoles(trx, scope.tenantId, before.membership_id, roleIds);
+    const after = await findMember(trx, scope.tenantId, userId);
+    const updated = toUser(after as NonNullable<typeof after>);
+    await recordAudit(trx, scope.tenantId, {
+      userId: scope.userId,
+      action: 'update',
+      entity: 'user',
+      entityId: userId,
+      before: toUser(before),
+      after: updated,
+    });
+    return updated;
+  });
+}

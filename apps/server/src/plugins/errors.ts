@@ -1,0 +1,46 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, catalogueMessage, type FieldErrors } from '../errors.js';
+
+/**
+ * One handler for every error (security.md item 24): the catalogue's text, field errors for a
+ * 422, and never a stack trace, SQL or internal message in a response.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send(body(error.statusCode, error.message, error.errors));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: FieldErrors = {};
+      for (const issue of error.validation) {
+        const unknownKeys = (issue.params as { keys?: string[] }).keys;
+        const prefix = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        const names =
+          issue.keyword === 'unrecognized_keys' && unknownKeys
+            ? unknownKeys.map((key) => (prefix ? `${prefix}.${key}` : key))
+            : [prefix || '_'];
+        for (const name of names) {
+          const message =
+            issue.keyword === 'unrecognized_keys' ? 'This field is not accepted' : (issue.message ?? 'This value is not valid');
+          errors[name] = [...(errors[name] ?? []), message];
+        }
+      }
+      return reply.status(422).send(body(422, catalogueMessage(422), errors));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, body too large, rate limit) carry safe texts.
+      const known = status === 401 || status === 403 || status === 404 || status === 429;
+      return reply.status(status).send(body(status, known ? catalogueMessage(status) : error.message));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send(body(500, catalogueMessage(500)));
+  });
+
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send(body(404, catalogueMessage(404))));
+}
+
+function body(statusCode: number, message: string, errors?: FieldErrors) {
+  return errors ? { statusCode, message, errors } : { statusCode, message };
+}

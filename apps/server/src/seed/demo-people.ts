@@ -1,0 +1,138 @@
+/** Names and places typical of Ugandan schools, for the demo learners. */
+export const GIRLS = [
+  'Sarah',
+  'Esther',
+  'Mercy',
+  'Grace',
+  'Joan',
+  'Patience',
+  'Sharon',
+  'Prossy',
+  'Shamim',
+  'Faith',
+  'Gloria',
+  'Brenda',
+  'Doreen',
+  'Winnie',
+  'Agnes',
+  'Juliet',
+  'Florence',
+  'Rebecca',
+  'Immaculate',
+  'Martha',
+  'Annet',
+  'Harriet',
+  'Mariam',
+  'Peace',
+  'Precious',
+  'Ritah',
+  'Sylvia',
+  'Vivian',
+  'Hadijah',
+  'Christine',
+];
+export const BOYS = [
+  'Brian',
+  'Ivan',
+  'Joseph',
+  'Emmanuel',
+  'Isaac',
+  'Daniel',
+  'Samuel',
+  'Moses',
+  'Ronald',
+  'Denis',
+  'Allan',
+  'Timothy',
+  'Joel',
+  'Peter',
+  'Collins',
+  'Edgar',
+  'Patrick',
+  'Arnold',
+  'Mark',
+  'Ezra',
+  'Hassan',
+  'Jonathan',
+  'Gerald',
+  'Paul',
+  'Derrick',
+  'Nicholas',
+  'Rogers',
+  'Shafik',
+  'Trevor',
+  'Godfrey',
+];
+export const SURNAMES = [
+  'Okello',
+  'Namukasa',
+  'Mugisha',
+  'Nakato',
+  'Ssempijja',
+  'Atuhaire',
+  'Byaruhanga',
+  'Nabirye',
+  'Kato',
+  'Achieng',
+  'Opio',
+  'Tumusiime',
+  'Nansubuga',
+  'Lubega',
+  'Kyomuhendo',
+  'Mukasa',
+  'Akello',
+  'Wasswa',
+  'Nalwoga',
+  'Ochieng',
+  'Tumwine',
+  'Kiggundu',
+  'Namutebi',
+  'Asiimwe',
+  'Babirye',
+  'Ssekandi',
+  'Auma',
+  'Kirabo',
+  'Ojok',
+  'Ainembabazi',
+  'Mutebi',
+  'Nakimuli',
+  'Baguma',
+  'Kabuye',
+  'Nyakato',
+  'Oryem',
+  'Ekwaro',
+  'Apio',
+  'Musoke',
+  'Nassali',
+];
+export const PLACES = [
+  'Ntinda',
+  'Kireka',
+  'Bweyogerere',
+  'Nansana',
+  'Kawempe',
+  'Mukono',
+  'Entebbe',
+  'Kyaliwajjala',
+  'Najjera',
+  'Seeta',
+  'Wakiso',
+  'Kisaasi',
+];
+export const HOUSES = ['Nile', 'Elgon', 'Victoria', 'Rwenzori'];
+
+/** A small deterministic generator (mulberry32): the same demo every time, so seeding is idempotent. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)] as T;
+}

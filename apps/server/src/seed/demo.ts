@@ -1,0 +1,206 @@
+import { SUPERADMIN_ROLE, type TenantCreate } from '@mustard/shared';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/connect.js';
+import { newId } from '../db/ids.js';
+import { type Trx, withTenant } from '../db/tenant.js';
+import type { DB, NewStudent } from '../db/types.js';
+import { hashPassword } from '../modules/auth/password.js';
+import { createDefaultRoles } from '../modules/tenants/tenants.service.js';
+import { BOYS, GIRLS, HOUSES, PLACES, pick, SURNAMES, seededRandom } from './demo-people.js';
+
+/**
+ * The demo: two schools and a shop, an administrator and a teacher, learners in every class.
+ * Safe to run again: everything is keyed (tenant codes, emails, student ids) and only what is
+ * missing is added, so a second run changes nothing.
+ */
+export const DEMO_ADMIN_EMAIL = 'admin@mustard.demo';
+export const DEMO_TEACHER_EMAIL = 'teacher@mustard.demo';
+
+const DEMO_TENANTS: Array<TenantCreate & { prefix?: string; classes?: string[]; streams?: string[] }> = [
+  {
+    tenantcode: 'demo-primary',
+    name: 'Mustard Primary School',
+    category: 'School',
+    schooltype: 'primary',
+    forms: null,
+    email: 'office@primary.mustard.demo',
+    address: 'Plot 12, Ntinda Road, Kampala',
+    web: null,
+    phone: '+256 414 000 111',
+    tin: null,
+    efrist: false,
+    country: 'Uganda',
+    logo_path: null,
+    prefix: 'MPS',
+    classes: ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7'],
+    streams: ['East', 'West'],
+  },
+  {
+    tenantcode: 'demo-secondary',
+    name: 'Mustard High School',
+    category: 'School',
+    schooltype: 'secondary',
+    forms: null,
+    email: 'office@high.mustard.demo',
+    address: 'Seeta, Mukono',
+    web: null,
+    phone: '+256 414 000 222',
+    tin: null,
+    efrist: false,
+    country: 'Uganda',
+    logo_path: null,
+    prefix: 'MHS',
+    classes: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6'],
+    streams: ['A', 'B'],
+  },
+  {
+    tenantcode: 'demo-shop',
+    name: 'Mustard Stationers',
+    category: 'Retail',
+    schooltype: 'primary',
+    forms: null,
+    email: 'sales@shop.mustard.demo',
+    address: 'Nasser Road, Kampala',
+    web: null,
+    phone: '+256 772 000 333',
+    tin: '1000123456',
+    efrist: true,
+    country: 'Uganda',
+    logo_path: null,
+  },
+];
+
+const LEARNERS_PER_STREAM = 40;
+
+export interface DemoSummary {
+  tenants: string[];
+  accounts: Array<{ email: string; password: string; role: string }>;
+}
+
+async function ensureUser(db: Kysely<DB>, email: string, name: string, password: string, isAdmin: boolean): Promise<string> {
+  const existing = await db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email).executeTakeFirst();
+  if (existing) return existing.id;
+  const id = newId();
+  await db
+    .insertInto('users')
+    .values({ id, email, name, password_hash: await hashPassword(password), is_admin: isAdmin })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const row = await db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function ensureTenant(db: Kysely<DB>, input: TenantCreate): Promise<string> {
+  const existing = await db.selectFrom('tenants').select('id').where(sql`lower(tenantcode)`, '=', input.tenantcode).executeTakeFirst();
+  if (existing) return existing.id;
+  const id = newId();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('tenants')
+      .values({ id, ...input })
+      .execute();
+    await sql`SELECT set_config('app.tenant_id', ${id}, true)`.execute(trx);
+    await createDefaultRoles(trx, id);
+  });
+  return id;
+}
+
+async function ensureMember(trx: Trx, tenantId: string, userId: string, roleName: string): Promise<void> {
+  await trx
+    .insertInto('memberships')
+    .values({ tenant_id: tenantId, id: newId(), user_id: userId })
+    .onConflict((oc) => oc.columns(['tenant_id', 'user_id']).doNothing())
+    .execute();
+  const membership = await trx
+    .selectFrom('memberships')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const role = await trx
+    .selectFrom('roles')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where(sql`lower(name)`, '=', roleName)
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('membership_roles')
+    .values({ tenant_id: tenantId, membership_id: membership.id, role_id: role.id })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** Learners for each class and stream; the same ids and names on every run. */
+export function demoLearners(tenantId: string, prefix: string, classes: string[], streams: string[], year: number): NewStudent[] {
+  const random = seededRandom(prefix.split('').reduce((sum, char) => sum * 31 + char.charCodeAt(0), 7));
+  const learners: NewStudent[] = [];
+  let serial = 0;
+  for (const [classIndex, form] of classes.entries()) {
+    for (const stream of streams) {
+      for (let i = 0; i < LEARNERS_PER_STREAM; i++) {
+        serial += 1;
+        const female = random() < 0.5;
+        const age = (prefix === 'MPS' ? 6 : 13) + classIndex;
+        const month = 1 + Math.floor(random() * 12);
+        const day = 1 + Math.floor(random() * 28);
+        learners.push({
+          tenant_id: tenantId,
+          id: newId(),
+          studentid: `${prefix}/${String(serial).padStart(4, '0')}`,
+          firstname: pick(random, female ? GIRLS : BOYS),
+          lastname: pick(random, SURNAMES),
+          othername: random() < 0.3 ? pick(random, female ? GIRLS : BOYS) : null,
+          gender: female ? 'F' : 'M',
+          dob: `${year - age}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+          form,
+          stream,
+          paymentcode: `${prefix}${String(100000 + serial)}`,
+          address: pick(random, PLACES),
+          phone: `07${pick(random, ['0', '5', '7', '8'])}${String(Math.floor(random() * 1e7)).padStart(7, '0')}`,
+          email: null,
+          house: pick(random, HOUSES),
+          lin: `U${String(Math.floor(random() * 1e10)).padStart(10, '0')}`,
+          code: String(Math.floor(100000 + random() * 900000)),
+        });
+      }
+    }
+  }
+  return learners;
+}
+
+export async function seedDemo(database: Database, password: string): Promise<DemoSummary> {
+  const db = database.db;
+  const adminId = await ensureUser(db, DEMO_ADMIN_EMAIL, 'Demo Administrator', password, true);
+  const teacherId = await ensureUser(db, DEMO_TEACHER_EMAIL, 'Demo Teacher', password, false);
+  const year = new Date().getFullYear();
+  for (const { prefix, classes, streams, ...tenant } of DEMO_TENANTS) {
+    const tenantId = await ensureTenant(db, tenant);
+    await withTenant(db, { tenantId, userId: adminId }, async (trx) => {
+      await ensureMember(trx, tenantId, adminId, SUPERADMIN_ROLE);
+      if (tenant.category === 'School') await ensureMember(trx, tenantId, teacherId, 'teacher');
+      if (prefix && classes && streams) {
+        const learners = demoLearners(tenantId, prefix, classes, streams, year);
+        for (let start = 0; start < learners.length; start += 500) {
+          await trx
+            .insertInto('students')
+            .values(learners.slice(start, start + 500))
+            .onConflict((oc) => oc.columns(['tenant_id', 'studentid']).doNothing())
+            .execute();
+        }
+      }
+    });
+  }
+  return {
+    tenants: DEMO_TENANTS.map((tenant) => tenant.tenantcode),
+    accounts: [
+      { email: DEMO_ADMIN_EMAIL, password, role: 'administrator of every demo tenant' },
+      { email: DEMO_TEACHER_EMAIL, password, role: 'teacher at demo-primary and demo-secondary' },
+    ],
+  };
+}
+
+/** True when no tenant exists yet: the first start of a new embedded database. */
+export async function databaseIsEmpty(database: Database): Promise<boolean> {
+  const row = await database.db.selectFrom('tenants').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  return row.n === 0;
+}

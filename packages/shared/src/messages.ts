@@ -1,0 +1,42 @@
+/**
+ * The error catalogue (spec §8) and the validation messages (spec §5).
+ * The server answers with these texts and the web shows them, so they live here once.
+ */
+export const ERROR_MESSAGES = {
+  401: 'Please login',
+  403: 'You are not permitted to access this content',
+  404: 'Sorry! the data you are looking for could not be found',
+  409: 'This record is in use and cannot be changed that way',
+  413: 'The upload is too large',
+  422: 'Some fields are not valid',
+  429: 'Too many attempts. Please wait a moment and try again.',
+  500: 'Internal Server Error',
+  503: 'The service is restarting. Please try again in a moment.',
+} as const;
+
+export const LOGIN_MESSAGES = {
+  invalidCredentials: 'Invalid email or password',
+  invalidCode: 'Invalid code',
+  emailRequired: 'Please enter your email address',
+} as const;
+
+export const TENANT_MESSAGES = {
+  nameTooShort: 'The name is too short',
+  nameTooLong: 'The name is too long',
+  nameRequired: 'Please enter the business name',
+  categoryRequired: 'Please select a category',
+  tenantcodeRequired: 'Please enter the tenant code',
+  tenantcodeTaken: 'This tenant code is already taken',
+} as const;
+
+export const USER_MESSAGES = {
+  nameRequired: 'Please enter your name',
+  nameTooShort: 'Too short',
+  emailRequired: 'Please enter your email address',
+  emailInvalid: 'Invalid email',
+  passwordRequired: 'Please enter your password',
+  passwordTooShort: 'Too short',
+  passwordTooLong: 'The password is too long',
+  passwordComposition: 'Must Contain 8 Characters, One Uppercase, One Lowercase, One Number and One Special Case Character',
+  roleUnknown: 'This role does not exist in this school or business',
+} as const;
