@@ -1,0 +1,106 @@
+import { SUPERADMIN_ROLE } from '@mustard/shared';
+import { sql } from 'kysely';
+import type { Database } from '../db/connect.js';
+import { newId } from '../db/ids.js';
+import { withTenant } from '../db/tenant.js';
+import { hashPassword } from '../modules/auth/password.js';
+import { addMember, createDefaultRoles } from '../modules/tenants/tenants.service.js';
+import { rolesByName } from '../modules/users/users.repository.js';
+import { TEST_PASSWORD } from './test-app.js';
+
+/** Test data written through the same app role and RLS rules as the product. */
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+export async function makeTenant(
+  database: Database,
+  fields: { tenantcode?: string; name?: string; category?: string; schooltype?: 'primary' | 'secondary' } = {},
+) {
+  const id = newId();
+  const tenantcode = fields.tenantcode ?? `school-${unique()}`;
+  await database.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('tenants')
+      .values({
+        id,
+        tenantcode,
+        name: fields.name ?? `School ${tenantcode}`.slice(0, 25),
+        category: fields.category ?? 'School',
+        schooltype: fields.schooltype ?? 'primary',
+      })
+      .execute();
+    await sql`SELECT set_config('app.tenant_id', ${id}, true)`.execute(trx);
+    await createDefaultRoles(trx, id);
+  });
+  return { id, tenantcode };
+}
+
+const hashes = new Map<string, Promise<string>>();
+
+export async function makeUser(
+  database: Database,
+  fields: {
+    email?: string;
+    name?: string;
+    password?: string;
+    isAdmin?: boolean;
+    memberOf?: Array<{ tenantId: string; roles?: string[] }>;
+  } = {},
+) {
+  const id = newId();
+  const email = fields.email ?? `user-${unique()}@school.test`;
+  const password = fields.password ?? TEST_PASSWORD;
+  if (!hashes.has(password)) hashes.set(password, hashPassword(password));
+  await database.db
+    .insertInto('users')
+    .values({
+      id,
+      email,
+      name: fields.name ?? 'Test User',
+      password_hash: await (hashes.get(password) as Promise<string>),
+      is_admin: fields.isAdmin ?? false,
+    })
+    .execute();
+  for (const membership of fields.memberOf ?? []) {
+    await withTenant(database.db, { tenantId: membership.tenantId, userId: id }, async (trx) => {
+      const names = membership.roles ?? [];
+      const roles = await rolesByName(trx, membership.tenantId, names);
+      await addMember(
+        trx,
+        membership.tenantId,
+        id,
+        names.map((name) => roles.get(name.toLowerCase()) as string),
+      );
+    });
+  }
+  return { id, email, password };
+}
+
+/** Active learners of a class, enough for counts. */
+export async function makeStudents(
+  database: Database,
+  tenantId: string,
+  form: string,
+  count: number,
+  status: 'active' | 'inactive' = 'active',
+) {
+  await withTenant(database.db, { tenantId }, async (trx) => {
+    await trx
+      .insertInto('students')
+      .values(
+        Array.from({ length: count }, () => ({
+          tenant_id: tenantId,
+          id: newId(),
+          studentid: `S-${unique()}`,
+          firstname: 'Test',
+          lastname: 'Learner',
+          form,
+          status,
+        })),
+      )
+      .execute();
+  });
+}
+
+export { SUPERADMIN_ROLE };
