@@ -80,8 +80,17 @@ export function tokenOf(response: LightMyRequestResponse): string {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+export interface Caller {
+  token: string;
+  in(tenantcode: string): Caller;
+  get(url: string): Promise<LightMyRequestResponse>;
+  post(url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  put(url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  delete(url: string): Promise<LightMyRequestResponse>;
+}
+
 /** A signed-in caller working in one tenant, as the web app calls the API. */
-export function caller(app: FastifyInstance, token: string, tenantcode?: string) {
+export function caller(app: FastifyInstance, token: string, tenantcode?: string): Caller {
   const headers = (): Record<string, string> => ({
     authorization: `Bearer ${token}`,
     ...(tenantcode ? { [TENANT_HEADER]: tenantcode } : {}),
@@ -89,6 +98,9 @@ export function caller(app: FastifyInstance, token: string, tenantcode?: string)
   const send = (method: Method, url: string, payload?: unknown) =>
     app.inject({ method, url, headers: headers(), ...(payload === undefined ? {} : { payload: payload as object }) });
   return {
+    token,
+    /** The same person working in another tenant (another TENANTCODE). */
+    in: (otherTenantcode: string) => caller(app, token, otherTenantcode),
     get: (url: string) => send('GET', url),
     post: (url: string, payload?: unknown) => send('POST', url, payload ?? {}),
     put: (url: string, payload?: unknown) => send('PUT', url, payload ?? {}),
