@@ -17,8 +17,8 @@ export interface TenantsTable {
   web: string | null;
   phone: string | null;
   tin: string | null;
-  efrist: boolean;
-  country: string;
+  efrist: Generated<boolean>;
+  country: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
