@@ -31,6 +31,7 @@ const EnvSchema = z.object({
   EXTERNAL_SIGNIN_DOMAINS: z.string().default(''),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
   AUTH_MAX_FAILURES: z.coerce.number().int().positive().default(10),
+  AUTH_CACHE_SECONDS: z.coerce.number().min(0).max(3600).optional(),
   TRUST_PROXY: boolish.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
@@ -53,6 +54,8 @@ export interface Config {
   externalSignInDomains: Map<string, string>;
   authRateLimitPerMinute: number;
   authMaxFailures: number;
+  /** Seconds sign-in state may be cached in memory; unset: 60 on the embedded database, 0 on PostgreSQL. */
+  authCacheSeconds: number | undefined;
   trustProxy: boolean;
   logLevel: string;
   /** The built web application served at /, if present. */
@@ -128,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     externalSignInDomains: parseSignInDomains(e.EXTERNAL_SIGNIN_DOMAINS),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     authMaxFailures: e.AUTH_MAX_FAILURES,
+    authCacheSeconds: e.AUTH_CACHE_SECONDS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),

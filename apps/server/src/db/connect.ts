@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { AccessChangeTracker } from './change-tracker.js';
 import { type DataDirLock, lockDataDir } from './lock.js';
 import { APP_ROLE, migrateToLatest, pendingMigrations } from './migrate.js';
 import type { DB } from './types.js';
@@ -11,6 +12,8 @@ export interface Database {
   /** Works as the app role: row-level security applies to everything it runs. */
   db: Kysely<DB>;
   kind: 'pglite' | 'postgres';
+  /** Counts writes to the access tables made through `db` (see AuthCache). */
+  changes: AccessChangeTracker;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -48,7 +51,8 @@ async function openPglite(dataDir: string, options: OpenOptions): Promise<Databa
     const pglite = options.inMemory ? await PGlite.create() : await PGlite.create(path.join(dataDir, 'pgdata'));
     // PGlite has a single connection; Kysely serialises its use. Migrations run as the owner,
     // then the session takes the app role for good, so requests can never bypass RLS.
-    const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+    const changes = new AccessChangeTracker();
+    const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }), plugins: [changes] });
     if (options.migrate) await migrateToLatest(db);
     await sql.raw(`SET ROLE ${APP_ROLE}`).execute(db);
     await assertSafeRole(db);
@@ -56,6 +60,7 @@ async function openPglite(dataDir: string, options: OpenOptions): Promise<Databa
     return {
       db,
       kind: 'pglite',
+      changes,
       ping: async () => void (await sql`SELECT 1`.execute(db)),
       close: async () => {
         await db.destroy();
@@ -82,7 +87,8 @@ async function openPostgres(url: string, migrateUrl: string | undefined, options
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   // An idle connection dropped by a database restart must not crash the process.
   pool.on('error', (error) => log.error({ err: error }, 'PostgreSQL connection lost; the pool will reconnect'));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const changes = new AccessChangeTracker();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [changes] });
   try {
     await assertSafeRole(db);
     await assertMigrated(db);
@@ -93,6 +99,7 @@ async function openPostgres(url: string, migrateUrl: string | undefined, options
   return {
     db,
     kind: 'postgres',
+    changes,
     ping: async () => void (await sql`SELECT 1`.execute(db)),
     close: () => db.destroy(),
   };

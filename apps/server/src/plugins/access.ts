@@ -7,6 +7,7 @@ import {
   type RoleWithPermissions,
   type SubjectClass,
   TENANT_HEADER,
+  type TenantSummary,
 } from '@mustard/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -16,7 +17,8 @@ import { forbidden, unauthorized } from '../errors.js';
 import { recordAudit } from '../modules/audit/audit.repository.js';
 import { findSessionUser } from '../modules/auth/auth.repository.js';
 import { verifyToken } from '../modules/auth/token.js';
-import { findMembership, findTenantByCode, rolesOfMember } from '../modules/users/membership.repository.js';
+import { findMembership, findTenantByCode, rolesOfMember, tenantsOfUser } from '../modules/users/membership.repository.js';
+import { AuthCache } from './auth-cache.js';
 
 /**
  * Deny by default (security.md item 14): every route says who may call it.
@@ -41,6 +43,21 @@ export interface TenantContext {
   roles: RoleWithPermissions[];
   ability: AppAbility;
   isAdmin: boolean;
+  /** Every tenant the user belongs to (the profile lists them for the school switcher). */
+  tenants: TenantSummary[];
+}
+
+interface LiveSession {
+  user: SignedInUser;
+  sessionId: string;
+  expiresAt: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessionCache: AuthCache<LiveSession>;
+    memberCache: AuthCache<TenantContext>;
+  }
 }
 
 declare module 'fastify' {
@@ -81,6 +98,10 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 export function registerAccessControl(app: FastifyInstance): void {
+  const ttlSeconds = app.config.authCacheSeconds ?? (app.database.kind === 'pglite' ? 60 : 0);
+  app.decorate('sessionCache', new AuthCache<LiveSession>(app.database.changes, ttlSeconds * 1000));
+  app.decorate('memberCache', new AuthCache<TenantContext>(app.database.changes, ttlSeconds * 1000));
+
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access) {
@@ -111,10 +132,19 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   if (!token) throw unauthorized();
   const claims = await verifyToken(app.config.jwtSecret, token);
   if (!claims) throw unauthorized();
-  const row = await findSessionUser(app.database.db, claims.sessionId, claims.userId);
-  if (!row) throw unauthorized();
-  request.user = { id: row.id, name: row.name, email: row.email, path: row.path, is_admin: row.is_admin };
-  request.sessionId = row.session_id;
+  const session = await app.sessionCache.get(
+    `${claims.sessionId}|${claims.userId}`,
+    async () => {
+      const row = await findSessionUser(app.database.db, claims.sessionId, claims.userId);
+      if (!row) return undefined;
+      const user = { id: row.id, name: row.name, email: row.email, path: row.path, is_admin: row.is_admin };
+      return { user, sessionId: row.session_id, expiresAt: new Date(row.expires_at).getTime() };
+    },
+    (live) => live.expiresAt,
+  );
+  if (!session || session.expiresAt <= Date.now()) throw unauthorized();
+  request.user = session.user;
+  request.sessionId = session.sessionId;
 }
 
 /**
@@ -133,20 +163,24 @@ export async function loadMemberContext(
   user: SignedInUser,
   which: { code: string } | { tenantId: string },
 ): Promise<TenantContext> {
-  const context = await withUser(app.database.db, user.id, async (trx) => {
-    const tenant =
-      'code' in which
-        ? await findTenantByCode(trx, which.code)
-        : await trx.selectFrom('tenants').selectAll().where('id', '=', which.tenantId).executeTakeFirst();
-    if (!tenant) return undefined;
-    await sql`SELECT set_config('app.tenant_id', ${tenant.id}, true)`.execute(trx);
-    if (!(await findMembership(trx, tenant.id, user.id))) return undefined;
-    const roles = await rolesOfMember(trx, tenant.id, user.id);
-    return { tenant, roles };
-  });
+  const key = 'code' in which ? `${user.id}|code:${which.code.trim().toLowerCase()}` : `${user.id}|id:${which.tenantId}`;
+  const context = await app.memberCache.get(key, () =>
+    withUser(app.database.db, user.id, async (trx) => {
+      const tenant =
+        'code' in which
+          ? await findTenantByCode(trx, which.code)
+          : await trx.selectFrom('tenants').selectAll().where('id', '=', which.tenantId).executeTakeFirst();
+      if (!tenant) return undefined;
+      await sql`SELECT set_config('app.tenant_id', ${tenant.id}, true)`.execute(trx);
+      if (!(await findMembership(trx, tenant.id, user.id))) return undefined;
+      const roles = await rolesOfMember(trx, tenant.id, user.id);
+      const tenants = await tenantsOfUser(trx, user.id);
+      const subject = { is_admin: user.is_admin, roles };
+      return { tenant, roles, tenants, ability: defineAbilityFor(subject), isAdmin: isAdministrator(subject) };
+    }),
+  );
   if (!context) throw forbidden();
-  const subject = { is_admin: user.is_admin, roles: context.roles };
-  return { ...context, ability: defineAbilityFor(subject), isAdmin: isAdministrator(subject) };
+  return context;
 }
 
 async function recordForbidden(

@@ -23,6 +23,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     externalSignInDomains: new Map(),
     authRateLimitPerMinute: 10_000,
     authMaxFailures: 10,
+    authCacheSeconds: undefined,
     trustProxy: false,
     logLevel: 'silent',
     webDist: '/nonexistent',

@@ -24,7 +24,7 @@ export function findSessionUser(db: Kysely<DB>, sessionId: string, userId: strin
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['users.id', 'users.name', 'users.email', 'users.path', 'users.is_admin', 'sessions.id as session_id'])
+    .select(['users.id', 'users.name', 'users.email', 'users.path', 'users.is_admin', 'sessions.id as session_id', 'sessions.expires_at'])
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
     .where('sessions.revoked_at', 'is', null)

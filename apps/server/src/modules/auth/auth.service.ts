@@ -108,8 +108,7 @@ export function authType(app: FastifyInstance, email: string) {
   return url ? { type: 'redirect' as const, url } : { type: 'password' as const, url: '' };
 }
 
-export async function buildProfile(app: FastifyInstance, user: SignedInUser, context: TenantContext): Promise<Profile> {
-  const tenants = await withUser(app.database.db, user.id, (trx) => tenantsOfUser(trx, user.id));
+export function buildProfile(user: SignedInUser, context: TenantContext): Profile {
   const admin = isAdministrator({ is_admin: user.is_admin, roles: context.roles });
   return {
     ...loginFields(user),
@@ -118,7 +117,7 @@ export async function buildProfile(app: FastifyInstance, user: SignedInUser, con
     is_admin: admin,
     roles: context.roles,
     permissions: permissionsMap(context.roles),
-    tenants,
+    tenants: context.tenants,
     tenant: toTenantSummary(context.tenant),
   };
 }

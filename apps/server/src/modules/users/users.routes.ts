@@ -37,7 +37,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         wanted && wanted !== currentTenant(request).tenant.id
           ? await loadMemberContext(app, user, { tenantId: wanted })
           : currentTenant(request);
-      return buildProfile(app, user, context);
+      return buildProfile(user, context);
     },
   );
 

@@ -1,0 +1,53 @@
+/**
+ * `npm run bench`: throughput of the product's hot paths beside a baseline measured in the
+ * same run on the same machine, printed as ratios (targets from the issues).
+ *
+ *   GET /api/users/profile (signed in, TENANTCODE, embedded database) vs a bare Fastify route.
+ *   Target: ratio >= 0.3.
+ *
+ * `--quick` shortens each measurement (CI uses it to prove the benchmark runs).
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const quick = process.argv.includes('--quick');
+const duration = quick ? 3 : 10;
+const connections = 10;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, 'bench', 'targets.ts')], {
+  cwd: root,
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const firstLine = await new Promise<string>((resolve, reject) => {
+  const lines = createInterface({ input: child.stdout! });
+  lines.once('line', resolve);
+  child.once('exit', (code) => reject(new Error(`bench targets exited with ${code}`)));
+});
+const targets = JSON.parse(firstLine) as { app: number; bare: number; token: string; tenantcode: string };
+
+async function measure(title: string, url: string, headers: Record<string, string> = {}) {
+  await autocannon({ url, connections, duration: 1, headers }); // warm-up
+  const result = await autocannon({ url, connections, duration, headers });
+  const non2xx = result.non2xx + result.errors;
+  console.log(`${title.padEnd(44)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p99 ${result.latency.p99} ms${non2xx ? `  (${non2xx} failed)` : ''}`);
+  if (non2xx > 0) throw new Error(`${title}: ${non2xx} requests failed`);
+  return result.requests.average;
+}
+
+try {
+  console.log(`Mustard benchmark (${duration}s a measurement, ${connections} connections)\n`);
+  const bare = await measure('bare Fastify route (baseline)', `http://127.0.0.1:${targets.bare}/bare`);
+  const profile = await measure('GET /api/users/profile (embedded database)', `http://127.0.0.1:${targets.app}/api/users/profile`, {
+    authorization: `Bearer ${targets.token}`,
+    tenantcode: targets.tenantcode,
+  });
+  const ratio = profile / bare;
+  console.log(`\nprofile / bare = ${ratio.toFixed(2)}  (target >= 0.30: ${ratio >= 0.3 ? 'met' : 'NOT MET'})`);
+} finally {
+  child.stdin?.end();
+  child.kill('SIGTERM');
+}
