@@ -8,8 +8,8 @@
  * `--quick` shortens each measurement (CI uses it to prove the benchmark runs).
  */
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -33,7 +33,9 @@ async function measure(title: string, url: string, headers: Record<string, strin
   await autocannon({ url, connections, duration: 1, headers }); // warm-up
   const result = await autocannon({ url, connections, duration, headers });
   const non2xx = result.non2xx + result.errors;
-  console.log(`${title.padEnd(44)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p99 ${result.latency.p99} ms${non2xx ? `  (${non2xx} failed)` : ''}`);
+  console.log(
+    `${title.padEnd(44)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p99 ${result.latency.p99} ms${non2xx ? `  (${non2xx} failed)` : ''}`,
+  );
   if (non2xx > 0) throw new Error(`${title}: ${non2xx} requests failed`);
   return result.requests.average;
 }

@@ -9,8 +9,8 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { buildApp } from '../apps/server/src/app.js';
 import { openDatabase } from '../apps/server/src/db/connect.js';
-import { login, testConfig } from '../apps/server/src/test/test-app.js';
 import { makeStudents, makeTenant, makeUser } from '../apps/server/src/test/factories.js';
+import { login, testConfig } from '../apps/server/src/test/test-app.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mustard-bench-'));
 const config = testConfig({ dataDir });

@@ -21,7 +21,8 @@ function newestChange(dir) {
 }
 
 const sources = [path.join(web, 'src'), path.join(web, 'index.html'), path.join(root, 'packages', 'shared', 'src')];
-const sourcesChanged = () => Math.max(...sources.map((source) => (statSync(source).isDirectory() ? newestChange(source) : statSync(source).mtimeMs)));
+const sourcesChanged = () =>
+  Math.max(...sources.map((source) => (statSync(source).isDirectory() ? newestChange(source) : statSync(source).mtimeMs)));
 
 if (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sourcesChanged()) {
   console.log('Building the web app…');

@@ -102,7 +102,8 @@ describe('/api/users', () => {
       trx.selectFrom('audit_log').selectAll().where('entity', '=', 'user').where('entity_id', '=', person.id).execute(),
     );
     expect(entries).toHaveLength(1);
-    expect((entries[0]?.before as { roles: Array<{ name: string }> }).roles.map((role) => role.name)).toEqual(['teacher']);
+    const before = entries[0]?.before as { roles: Array<{ name: string }> };
+    expect(before.roles.map((role) => role.name)).toEqual(['teacher']);
     const token = await login(t.app, person.email);
     expect((await caller(t.app, token, school.tenantcode).get('/api/users/profile')).json().permissions.student).toEqual(['manage']);
   });
