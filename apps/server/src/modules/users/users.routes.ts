@@ -1,5 +1,6 @@
 import {
   IdParamsSchema,
+  MessageResponseSchema,
   ProfileQuerySchema,
   ProfileResponseSchema,
   UserCreateSchema,
@@ -15,7 +16,7 @@ import { notFound } from '../../errors.js';
 import { currentTenant, currentUser, loadMemberContext, tenantScope } from '../../plugins/access.js';
 import { buildProfile } from '../auth/auth.service.js';
 import { findMember, listMembers, toUser } from './users.repository.js';
-import { createMember, updateMember } from './users.service.js';
+import { createMember, removeMember, updateMember } from './users.service.js';
 
 const ListQuerySchema = z.object({
   search: z.string().trim().max(100).optional(),
@@ -69,6 +70,15 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/users',
     { config: { access: { action: 'create', subject: 'user' } }, schema: { body: UserCreateSchema, response: { 200: UserSchema } } },
     async (request) => createMember(db, tenantScope(request), request.body),
+  );
+
+  app.delete(
+    '/api/users/:id',
+    { config: { access: { action: 'delete', subject: 'user' } }, schema: { params: IdParamsSchema, response: { 200: MessageResponseSchema } } },
+    async (request) => {
+      await removeMember(db, tenantScope(request), request.params.id);
+      return { message: 'Successfully deleted' };
+    },
   );
 
   app.put(

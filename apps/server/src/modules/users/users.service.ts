@@ -2,6 +2,7 @@ import { USER_MESSAGES, type User, type UserCreate, type UserUpdate } from '@mus
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../../db/ids.js';
 import { type TenantScope, type Trx, withTenant } from '../../db/tenant.js';
+import { inTenant } from '../../db/tenant-filter.js';
 import type { DB } from '../../db/types.js';
 import { invalid, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/audit.repository.js';
@@ -59,5 +60,19 @@ export async function updateMember(db: Kysely<DB>, scope: Required<TenantScope>,
       after: updated,
     });
     return updated;
+  });
+}
+
+/**
+ * Removes a person from the current tenant (their account and other schools stay). One cannot
+ * remove oneself, so a school is never left without the administrator who was acting.
+ */
+export async function removeMember(db: Kysely<DB>, scope: Required<TenantScope>, userId: string): Promise<void> {
+  if (userId === scope.userId) throw invalid({ id: ['You cannot remove yourself'] });
+  await withTenant(db, scope, async (trx) => {
+    const before = await findMember(trx, scope.tenantId, userId);
+    if (!before) throw notFound();
+    await trx.deleteFrom('memberships').$call(inTenant(scope.tenantId)).where('id', '=', before.membership_id).execute();
+    await recordAudit(trx, scope.tenantId, { userId: scope.userId, action: 'delete', entity: 'user', entityId: userId, before: toUser(before) });
   });
 }

@@ -117,6 +117,25 @@ describe('/api/users', () => {
     expect(roles.map((role: { name: string }) => role.name)).toEqual(['teacher']);
   });
 
+  it('removes a member from the school: their next request there is refused, their account stays', async () => {
+    const leaver = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['teacher'] }, { tenantId: neighbour.id, roles: ['teacher'] }] });
+    const api = caller(t.app, await login(t.app, leaver.email), school.tenantcode);
+    expect((await api.get('/api/home/mustard')).statusCode).toBe(200);
+    const response = await head.delete(`/api/users/${leaver.id}`);
+    expect(response.statusCode).toBe(200);
+    expect((await api.get('/api/home/mustard')).statusCode).toBe(403);
+    expect((await api.in(neighbour.tenantcode).get('/api/home/mustard')).statusCode).toBe(200);
+    expect((await head.get(`/api/users/${leaver.id}`)).statusCode).toBe(404);
+    expect((await head.delete(`/api/users/${leaver.id}`)).statusCode).toBe(404);
+  });
+
+  it('does not let an administrator remove themselves', async () => {
+    const me = (await head.get('/api/users/profile')).json();
+    const response = await head.delete(`/api/users/${me.id}`);
+    expect(response.statusCode).toBe(422);
+    expect((await head.get('/api/users')).statusCode).toBe(200);
+  });
+
   it('is closed to teachers: 403', async () => {
     const teacher = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['teacher'] }] });
     const api = caller(t.app, await login(t.app, teacher.email), school.tenantcode);

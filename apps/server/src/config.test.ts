@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const fresh = () => mkdtempSync(path.join(tmpdir(), 'mustard-config-'));
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({ DATA_DIR: fresh() });
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.seedDemo).toBe(true);
+    expect(config.sessionTtlSeconds).toBe(12 * 3600);
+    expect(config.demoPassword).toBe('Mustard@2026');
+  });
+
+  it('refuses a JWT secret shorter than 32 bytes', () => {
+    expect(() => loadConfig({ DATA_DIR: fresh(), JWT_SECRET: 'short-secret' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: fresh(), JWT_SECRET: 'x'.repeat(32) })).not.toThrow();
+  });
+
+  it('generates a secret once into the data directory and keeps it', () => {
+    const dir = fresh();
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(Buffer.from(second.jwtSecret).equals(Buffer.from(first.jwtSecret))).toBe(true);
+    const file = path.join(dir, 'jwt-secret');
+    expect(readFileSync(file, 'utf8').length).toBeGreaterThanOrEqual(32);
+    expect(statSync(file).mode & 0o077).toBe(0);
+  });
+
+  it('reads external sign-in domains and refuses malformed ones', () => {
+    const config = loadConfig({ DATA_DIR: fresh(), EXTERNAL_SIGNIN_DOMAINS: 'Kings.ac.ug=https://sso.kings.ac.ug/start, gayaza.ug=https://id.gayaza.ug' });
+    expect(config.externalSignInDomains.get('kings.ac.ug')).toBe('https://sso.kings.ac.ug/start');
+    expect(config.externalSignInDomains.get('gayaza.ug')).toBe('https://id.gayaza.ug');
+    expect(() => loadConfig({ DATA_DIR: fresh(), EXTERNAL_SIGNIN_DOMAINS: 'kings.ac.ug' })).toThrow(ConfigError);
+  });
+
+  it('names every invalid variable', () => {
+    expect(() => loadConfig({ DATA_DIR: fresh(), PORT: 'eighty', LOG_LEVEL: 'loud' })).toThrow(/PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/);
+  });
+
+  it('does not seed the demo on PostgreSQL unless asked', () => {
+    expect(loadConfig({ DATA_DIR: fresh(), DATABASE_URL: 'postgres://x@y/z' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATA_DIR: fresh(), DATABASE_URL: 'postgres://x@y/z', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  });
+});
