@@ -74,7 +74,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/api/users/:id',
-    { config: { access: { action: 'delete', subject: 'user' } }, schema: { params: IdParamsSchema, response: { 200: MessageResponseSchema } } },
+    {
+      config: { access: { action: 'delete', subject: 'user' } },
+      schema: { params: IdParamsSchema, response: { 200: MessageResponseSchema } },
+    },
     async (request) => {
       await removeMember(db, tenantScope(request), request.params.id);
       return { message: 'Successfully deleted' };

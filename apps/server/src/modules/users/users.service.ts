@@ -73,6 +73,12 @@ export async function removeMember(db: Kysely<DB>, scope: Required<TenantScope>,
     const before = await findMember(trx, scope.tenantId, userId);
     if (!before) throw notFound();
     await trx.deleteFrom('memberships').$call(inTenant(scope.tenantId)).where('id', '=', before.membership_id).execute();
-    await recordAudit(trx, scope.tenantId, { userId: scope.userId, action: 'delete', entity: 'user', entityId: userId, before: toUser(before) });
+    await recordAudit(trx, scope.tenantId, {
+      userId: scope.userId,
+      action: 'delete',
+      entity: 'user',
+      entityId: userId,
+      before: toUser(before),
+    });
   });
 }

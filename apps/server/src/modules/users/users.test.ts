@@ -118,7 +118,12 @@ describe('/api/users', () => {
   });
 
   it('removes a member from the school: their next request there is refused, their account stays', async () => {
-    const leaver = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['teacher'] }, { tenantId: neighbour.id, roles: ['teacher'] }] });
+    const leaver = await makeUser(t.database, {
+      memberOf: [
+        { tenantId: school.id, roles: ['teacher'] },
+        { tenantId: neighbour.id, roles: ['teacher'] },
+      ],
+    });
     const api = caller(t.app, await login(t.app, leaver.email), school.tenantcode);
     expect((await api.get('/api/home/mustard')).statusCode).toBe(200);
     const response = await head.delete(`/api/users/${leaver.id}`);
