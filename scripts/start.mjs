@@ -30,7 +30,9 @@ if (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sourcesChanged()) 
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, 'apps', 'server', 'src', 'server.ts')], {
+// node with tsx's loader, not the tsx command: the command answers a slow SIGTERM with
+// SIGKILL, which would cut off requests still in flight during a graceful shutdown.
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps', 'server', 'src', 'server.ts')], {
   cwd: process.cwd(),
   stdio: 'inherit',
 });

@@ -42,6 +42,17 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.decorate('database', database);
   app.decorate('failureLimiter', new FailureLimiter(config.authMaxFailures));
 
+  // Browsers keep connections alive; once shutdown begins, answers close theirs so that
+  // app.close() is not left waiting out the keep-alive timeout (security.md item 28).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   registerErrorHandling(app);
   await registerSecurity(app);
   registerAccessControl(app);

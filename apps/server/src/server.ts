@@ -9,7 +9,14 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export async function start(config: Config = loadConfig()) {
   const database = await openDatabase(config, {
     migrate: true,
-    log: { info: (message) => console.log(message), error: (obj, message) => console.error(message, obj) },
+    log: {
+      info: (message) => console.log(message),
+      // Only the error's code and message: a pg error object carries connection internals.
+      error: (obj, message) => {
+        const err = (obj as { err?: { code?: string; message?: string } }).err;
+        console.error(`${message}${err ? ` (${err.code ?? 'error'}: ${err.message ?? ''})` : ''}`);
+      },
+    },
   });
   const app = await buildApp(config, database);
 

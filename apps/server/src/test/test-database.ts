@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, openDatabase } from '../db/connect.js';
 import { APP_ROLE, migrateToLatest } from '../db/migrate.js';
 
@@ -13,7 +14,21 @@ export type TestDatabaseKind = 'pglite' | 'postgres';
 
 export const testDatabaseKind: TestDatabaseKind = process.env.MUSTARD_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 export const POSTGRES_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const TEMPLATE_DATABASE = 'mustard_test_template';
+/**
+ * Test databases are named `mustard_t_<run>_<random>` and cloned from `mustard_t_<run>_tpl`,
+ * where <run> is the start of the test run in seconds: runs sharing the server leave each
+ * other alone, and a run cleans up only its own databases and those of runs long gone.
+ */
+const DATABASE_PREFIX = 'mustard_t_';
+const STALE_RUN_SECONDS = 6 * 3600;
+
+export const templateDatabase = (run: string) => `${DATABASE_PREFIX}${run}_tpl`;
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresTestRun: string;
+  }
+}
 
 export function databaseUrl(adminUrl: string, database: string, user?: string): string {
   const url = new URL(adminUrl);
@@ -37,19 +52,25 @@ async function withAdmin<T>(work: (admin: Kysely<any>) => Promise<T>, database =
 }
 
 /** Vitest global setup for the PostgreSQL pass: a migrated template and a login for the app role. */
-export async function preparePostgresTemplate(): Promise<void> {
-  await withAdmin(async (admin) => {
-    await sql.raw(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`).execute(admin);
-    await sql.raw(`CREATE DATABASE ${TEMPLATE_DATABASE}`).execute(admin);
-  });
-  await withAdmin((owner) => migrateToLatest(owner), TEMPLATE_DATABASE);
+export async function preparePostgresTemplate(run: string): Promise<void> {
+  await withAdmin((admin) => sql.raw(`CREATE DATABASE ${templateDatabase(run)}`).execute(admin));
+  await withAdmin((owner) => migrateToLatest(owner), templateDatabase(run));
   await withAdmin((admin) => sql.raw(`ALTER ROLE ${APP_ROLE} LOGIN`).execute(admin));
 }
 
-export async function dropLeftoverTestDatabases(): Promise<void> {
+/** Drops the databases of this run, and of runs that started more than six hours ago. */
+export async function dropTestDatabases(run: string): Promise<void> {
   await withAdmin(async (admin) => {
-    const { rows } = await sql<{ datname: string }>`SELECT datname FROM pg_database WHERE datname LIKE 'mustard_t_%'`.execute(admin);
-    for (const row of rows) await sql.raw(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`).execute(admin);
+    const { rows } = await sql<{ datname: string }>`SELECT datname FROM pg_database WHERE datname LIKE ${`${DATABASE_PREFIX}%`}`.execute(
+      admin,
+    );
+    const now = Math.floor(Date.now() / 1000);
+    for (const { datname } of rows) {
+      const started = Number.parseInt(datname.slice(DATABASE_PREFIX.length), 10);
+      if (datname.startsWith(`${DATABASE_PREFIX}${run}_`) || !Number.isFinite(started) || now - started > STALE_RUN_SECONDS) {
+        await sql.raw(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).execute(admin);
+      }
+    }
   });
 }
 
@@ -62,8 +83,9 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   if (testDatabaseKind === 'pglite') {
     return openDatabase({ dataDir: '', databaseUrl: undefined, databaseMigrateUrl: undefined }, { migrate: true, inMemory: true });
   }
-  const name = `mustard_t_${randomBytes(6).toString('hex')}`;
-  await withAdmin((admin) => sql.raw(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`).execute(admin));
+  const run = inject('postgresTestRun');
+  const name = `${DATABASE_PREFIX}${run}_${randomBytes(6).toString('hex')}`;
+  await withAdmin((admin) => sql.raw(`CREATE DATABASE ${name} TEMPLATE ${templateDatabase(run)}`).execute(admin));
   const appUrl = databaseUrl(POSTGRES_ADMIN_URL, name, APP_ROLE);
   const database = await openDatabase({ dataDir: '', databaseUrl: appUrl, databaseMigrateUrl: undefined }, { migrate: false });
   return {
