@@ -75,7 +75,7 @@ describe.runIf(testDatabaseKind === 'postgres')('a PostgreSQL restart under the 
   beforeAll(async () => {
     database = await openTestDatabase();
     name = new URL(database.appUrl as string).pathname.slice(1);
-    expect(name).toMatch(/^mustard_t_[0-9a-f]+$/);
+    expect(name).toMatch(/^mustard_t_[0-9a-z_]+$/);
     app = await buildApp(testConfig(), database, { logger: false });
     const school = await makeTenant(database, { name: 'Ndejje Senior School' });
     tenantcode = school.tenantcode;
