@@ -33,7 +33,10 @@ describe('loadConfig', () => {
   });
 
   it('reads external sign-in domains and refuses malformed ones', () => {
-    const config = loadConfig({ DATA_DIR: fresh(), EXTERNAL_SIGNIN_DOMAINS: 'Kings.ac.ug=https://sso.kings.ac.ug/start, gayaza.ug=https://id.gayaza.ug' });
+    const config = loadConfig({
+      DATA_DIR: fresh(),
+      EXTERNAL_SIGNIN_DOMAINS: 'Kings.ac.ug=https://sso.kings.ac.ug/start, gayaza.ug=https://id.gayaza.ug',
+    });
     expect(config.externalSignInDomains.get('kings.ac.ug')).toBe('https://sso.kings.ac.ug/start');
     expect(config.externalSignInDomains.get('gayaza.ug')).toBe('https://id.gayaza.ug');
     expect(() => loadConfig({ DATA_DIR: fresh(), EXTERNAL_SIGNIN_DOMAINS: 'kings.ac.ug' })).toThrow(ConfigError);

@@ -14,7 +14,6 @@ import {
   removeDir,
   sleep,
   spawnNode,
-  spawnTsx,
   stopChildren,
   waitForExit,
   waitUntil,
