@@ -1,6 +1,6 @@
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 
 /**
  * Security headers (security.md item 23) and the rate limiter used by the sign-in routes.
@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
  * style attributes. The report preview frame is same-origin, hence frame-ancestors 'self'.
  */
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
+  // helmet's middleware is built once; @fastify/helmet rebuilds it on every request.
+  const setSecurityHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -28,6 +29,9 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook('onRequest', (request, reply, done) =>
+    setSecurityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
+  );
   // Only routes that ask for it (config.rateLimit) are limited; keyed by client address.
   await app.register(rateLimit, { global: false });
 }
