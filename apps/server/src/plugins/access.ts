@@ -171,10 +171,11 @@ export async function loadMemberContext(
           ? await findTenantByCode(trx, which.code)
           : await trx.selectFrom('tenants').selectAll().where('id', '=', which.tenantId).executeTakeFirst();
       if (!tenant) return undefined;
+      // The user's own memberships are readable only before a tenant is set (see the policy).
+      const tenants = await tenantsOfUser(trx, user.id);
       await sql`SELECT set_config('app.tenant_id', ${tenant.id}, true)`.execute(trx);
       if (!(await findMembership(trx, tenant.id, user.id))) return undefined;
       const roles = await rolesOfMember(trx, tenant.id, user.id);
-      const tenants = await tenantsOfUser(trx, user.id);
       const subject = { is_admin: user.is_admin, roles };
       return { tenant, roles, tenants, ability: defineAbilityFor(subject), isAdmin: isAdministrator(subject) };
     }),

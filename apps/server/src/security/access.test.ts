@@ -298,11 +298,8 @@ describe('role x route (item 14)', () => {
     expect(await t.database.db.selectFrom('tenants').selectAll().where('id', '=', school.id).executeTakeFirstOrThrow()).toEqual(before);
   });
 
-  // Known product gap (it.fails until fixed): 'manage user' lets a headteacher hand out any
-  // role, the administrator role included, so a headteacher can make itself the tenant's
-  // administrator (and then create tenants or remove the real administrator). Fix: only an
-  // administrator may grant or withdraw the superadmin role (users.service.ts).
-  it.fails('headteacher cannot grant the superadmin role, to itself or to others', async () => {
+  // 'manage user' must not let a head teacher make anyone (itself included) the administrator.
+  it('headteacher cannot grant the superadmin role, to itself or to others', async () => {
     const head = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['headteacher'] }] });
     const headToken = await login(t.app, head.email);
     const put = (userId: string) =>

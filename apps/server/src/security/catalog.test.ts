@@ -175,14 +175,9 @@ describe('catalog lint: tenant tables (items 2 and 7)', () => {
     expect(missing).toEqual([]);
   });
 
-  // Known product gap (it.fails until fixed): memberships_own (FOR SELECT USING user_id = app.user_id) is
-  // OR-ed with tenant_isolation even inside a tenant's transaction, so a user's memberships in
-  // other tenants stay visible there. Permissive policies add rows: each must be bound to the
-  // transaction's tenant, or apply only while no tenant is set. Fix: a migration recreating
-  // memberships_own with USING (NULLIF(current_setting('app.tenant_id', true), '') IS NULL AND
-  // user_id = ...), and loadMemberContext (plugins/access.ts) reading tenantsOfUser before it
-  // sets app.tenant_id.
-  it.fails('no permissive policy on a tenant table lets rows through without looking at app.tenant_id', async () => {
+  // Permissive policies add rows: each must be bound to the transaction's tenant, or apply only
+  // while no tenant is set (memberships_own, which lists a user's schools at sign-in).
+  it('no permissive policy on a tenant table lets rows through without looking at app.tenant_id', async () => {
     const { rows } = await sql<{ table: string; policy: string; qual: string | null; with_check: string | null }>`
       SELECT tablename AS table, policyname AS policy, qual, with_check FROM pg_policies
       WHERE schemaname = 'public' AND tablename = ANY(${tenantTables}) AND permissive = 'PERMISSIVE'

@@ -154,13 +154,6 @@ interface MatrixCase {
   tenant: 'member' | 'non-member';
   /** Runs the request and checks the answer and the database. */
   run(token: string | undefined, tenantcode: string): Promise<void>;
-  /**
-   * Known product gap (it.fails in the RLS-only pass until fixed; see the catalog test "no
-   * permissive policy ..."): row-level security alone lets a user's own memberships in other
-   * tenants through (policy memberships_own), so a member of any tenant passes the membership
-   * check of a tenant they do not belong to, and sees its home counts.
-   */
-  rlsGap?: boolean;
 }
 
 function expected(role: Role, tenant: 'member' | 'non-member', grant: string | 'member'): 200 | 401 | 403 {
@@ -187,31 +180,22 @@ function matrix(): MatrixCase[] {
   const cases: MatrixCase[] = [];
   for (const role of ROLES) {
     for (const tenant of ['member', 'non-member'] as const) {
-      const add = (name: string, run: MatrixCase['run'], rlsGap = false) =>
-        cases.push({ name: `${name} as ${role}, ${tenant} TENANTCODE`, role, tenant, run, rlsGap });
-      const memberRouteGap = role !== 'anonymous' && tenant === 'non-member';
+      const add = (name: string, run: MatrixCase['run']) =>
+        cases.push({ name: `${name} as ${role}, ${tenant} TENANTCODE`, role, tenant, run });
 
-      add(
-        'GET /api/users/profile',
-        async (token, code) => {
-          const response = await send(token, code, 'GET', '/api/users/profile');
-          const status = expected(role, tenant, 'member');
-          expectStatus(response, status);
-          if (status === 200) expect(response.json().tenant.id).toBe(schoolA.id);
-        },
-        memberRouteGap,
-      );
+      add('GET /api/users/profile', async (token, code) => {
+        const response = await send(token, code, 'GET', '/api/users/profile');
+        const status = expected(role, tenant, 'member');
+        expectStatus(response, status);
+        if (status === 200) expect(response.json().tenant.id).toBe(schoolA.id);
+      });
 
-      add(
-        'GET /api/home/mustard',
-        async (token, code) => {
-          const response = await send(token, code, 'GET', '/api/home/mustard');
-          const status = expected(role, tenant, 'member');
-          expectStatus(response, status);
-          if (status === 200) expect(response.json()).toEqual({ students: { P1: 3 } });
-        },
-        memberRouteGap,
-      );
+      add('GET /api/home/mustard', async (token, code) => {
+        const response = await send(token, code, 'GET', '/api/home/mustard');
+        const status = expected(role, tenant, 'member');
+        expectStatus(response, status);
+        if (status === 200) expect(response.json()).toEqual({ students: { P1: 3 } });
+      });
 
       add('GET /api/tenants', async (token, code) => {
         const response = await send(token, code, 'GET', '/api/tenants?per_page=1000');
@@ -350,11 +334,11 @@ function matrix(): MatrixCase[] {
   return cases;
 }
 
-function runMatrix(codeFilter: boolean) {
+/** The same cases run with the code's filter on and off (the describe blocks switch it). */
+function runMatrix() {
   const codes = () => ({ member: schoolA.tenantcode, 'non-member': schoolB.tenantcode });
   for (const testCase of matrix()) {
-    const test = testCase.rlsGap && !codeFilter ? it.fails : it;
-    test(testCase.name, async () => {
+    it(testCase.name, async () => {
       const token = testCase.role === 'anonymous' ? undefined : tokens[testCase.role];
       await testCase.run(token, codes()[testCase.tenant]);
     });
@@ -362,13 +346,13 @@ function runMatrix(codeFilter: boolean) {
 }
 
 describe('cross-tenant matrix, code filter and RLS', () => {
-  runMatrix(true);
+  runMatrix();
 });
 
 describe('cross-tenant matrix, RLS alone (code tenant filter off)', () => {
   beforeAll(() => codeFilter(false));
   afterAll(() => codeFilter(true));
-  runMatrix(false);
+  runMatrix();
 });
 
 describe('TENANTCODE against live membership (item 6)', () => {
@@ -519,9 +503,7 @@ describe('RLS alone (code tenant filter off): a member of two tenants', () => {
   beforeAll(() => codeFilter(false));
   afterAll(() => codeFilter(true));
 
-  // Known product gap (it.fails until fixed, see above): policy memberships_own shows the caller's own membership in B
-  // inside a transaction bound to A, so A's user list shows the caller twice.
-  it.fails('the users of A listed by a member of A and B are exactly A’s members', async () => {
+  it('the users of A listed by a member of A and B are exactly A’s members', async () => {
     const response = await send(crossToken, schoolA.tenantcode, 'GET', '/api/users?per_page=1000');
     expectStatus(response, 200);
     const ids: string[] = response.json().users.map((user: { id: string }) => user.id);

@@ -164,10 +164,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
 
   // A user must see their own memberships in every tenant (to list their schools at sign-in)
-  // before any tenant is selected; the user id is set per transaction like the tenant.
+  // before any tenant is selected; the user id is set per transaction like the tenant. Only
+  // while no tenant is set: inside a tenant's transaction, that tenant's rows alone are visible.
   await sql`
     CREATE POLICY memberships_own ON memberships FOR SELECT
-      USING (user_id = NULLIF(current_setting('app.user_id', true), '')::uuid)
+      USING (NULLIF(current_setting('app.tenant_id', true), '') IS NULL
+        AND user_id = NULLIF(current_setting('app.user_id', true), '')::uuid)
   `.execute(db);
 }
 

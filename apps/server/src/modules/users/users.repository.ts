@@ -89,3 +89,24 @@ export async function replaceMemberRoles(trx: Trx, tenantId: string, membershipI
       .execute();
   }
 }
+
+/** The named roles' permissions, by role id. */
+export async function permissionsOfRoles(trx: Trx, tenantId: string, roleIds: string[]) {
+  if (roleIds.length === 0) return [];
+  const rows = await trx
+    .selectFrom('roles')
+    .leftJoin('role_permissions', (join) =>
+      join.onRef('role_permissions.tenant_id', '=', 'roles.tenant_id').onRef('role_permissions.role_id', '=', 'roles.id'),
+    )
+    .select(['roles.id', 'roles.name', 'role_permissions.subject_class', 'role_permissions.action'])
+    .$call(inTenant(tenantId, 'roles.tenant_id'))
+    .where('roles.id', 'in', roleIds)
+    .execute();
+  const roles = new Map<string, { name: string; permissions: Array<{ subject_class: string; action: string }> }>();
+  for (const row of rows) {
+    const role = roles.get(row.id) ?? { name: row.name, permissions: [] };
+    if (row.subject_class && row.action) role.permissions.push({ subject_class: row.subject_class, action: row.action });
+    roles.set(row.id, role);
+  }
+  return [...roles.values()];
+}

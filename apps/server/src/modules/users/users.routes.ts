@@ -69,7 +69,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/users',
     { config: { access: { action: 'create', subject: 'user' } }, schema: { body: UserCreateSchema, response: { 200: UserSchema } } },
-    async (request) => createMember(db, tenantScope(request), request.body),
+    async (request) => createMember(db, tenantScope(request), currentTenant(request), request.body),
   );
 
   app.delete(
@@ -79,7 +79,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: IdParamsSchema, response: { 200: MessageResponseSchema } },
     },
     async (request) => {
-      await removeMember(db, tenantScope(request), request.params.id);
+      await removeMember(db, tenantScope(request), currentTenant(request), request.params.id);
       return { message: 'Successfully deleted' };
     },
   );
@@ -90,6 +90,6 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { action: 'update', subject: 'user' } },
       schema: { params: IdParamsSchema, body: UserUpdateSchema, response: { 200: UserSchema } },
     },
-    async (request) => updateMember(db, tenantScope(request), request.params.id, request.body),
+    async (request) => updateMember(db, tenantScope(request), currentTenant(request), request.params.id, request.body),
   );
 };

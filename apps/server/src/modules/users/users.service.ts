@@ -1,14 +1,35 @@
-import { USER_MESSAGES, type User, type UserCreate, type UserUpdate } from '@mustard/shared';
+import { type AppAbility, SUPERADMIN_ROLE, USER_MESSAGES, type User, type UserCreate, type UserUpdate } from '@mustard/shared';
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../../db/ids.js';
 import { type TenantScope, type Trx, withTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import type { DB } from '../../db/types.js';
-import { invalid, notFound } from '../../errors.js';
+import { forbidden, invalid, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { hashPassword } from '../auth/password.js';
 import { addMember } from '../tenants/tenants.service.js';
-import { findMember, replaceMemberRoles, rolesByName, toUser } from './users.repository.js';
+import { findMember, permissionsOfRoles, replaceMemberRoles, rolesByName, toUser } from './users.repository.js';
+
+/** Who is handing out roles: an administrator may hand out any; anyone else only their own rights. */
+export interface Grantor {
+  isAdmin: boolean;
+  ability: AppAbility;
+}
+
+/**
+ * A member who may manage users must not make anyone (themselves included) more powerful than
+ * they are: no superadmin role, and no role with a permission the grantor lacks. The same holds
+ * for taking roles away, so a head teacher cannot strip the school's administrator.
+ */
+async function assertMayHandOut(trx: Trx, tenantId: string, grantor: Grantor, roleIds: string[]): Promise<void> {
+  if (grantor.isAdmin) return;
+  for (const role of await permissionsOfRoles(trx, tenantId, roleIds)) {
+    const beyond =
+      role.name.toLowerCase() === SUPERADMIN_ROLE ||
+      role.permissions.some((grant) => !grantor.ability.can(grant.action, grant.subject_class));
+    if (beyond) throw forbidden();
+  }
+}
 
 async function resolveRoles(trx: Trx, tenantId: string, names: string[]): Promise<string[]> {
   const found = await rolesByName(trx, tenantId, names);
@@ -22,10 +43,11 @@ async function resolveRoles(trx: Trx, tenantId: string, names: string[]): Promis
  * password; an email that already has an account (in another school, say) is added as a member
  * and keeps its own password and name. One transaction.
  */
-export async function createMember(db: Kysely<DB>, scope: Required<TenantScope>, input: UserCreate): Promise<User> {
+export async function createMember(db: Kysely<DB>, scope: Required<TenantScope>, grantor: Grantor, input: UserCreate): Promise<User> {
   const passwordHash = await hashPassword(input.password);
   return withTenant(db, scope, async (trx) => {
     const roleIds = await resolveRoles(trx, scope.tenantId, input.roles);
+    await assertMayHandOut(trx, scope.tenantId, grantor, roleIds);
     let user = await trx.selectFrom('users').select(['id']).where(sql`lower(email)`, '=', input.email).executeTakeFirst();
     if (!user) {
       user = await trx
@@ -43,11 +65,20 @@ export async function createMember(db: Kysely<DB>, scope: Required<TenantScope>,
   });
 }
 
-export async function updateMember(db: Kysely<DB>, scope: Required<TenantScope>, userId: string, input: UserUpdate): Promise<User> {
+export async function updateMember(
+  db: Kysely<DB>,
+  scope: Required<TenantScope>,
+  grantor: Grantor,
+  userId: string,
+  input: UserUpdate,
+): Promise<User> {
   return withTenant(db, scope, async (trx) => {
     const before = await findMember(trx, scope.tenantId, userId);
     if (!before) throw notFound();
     const roleIds = await resolveRoles(trx, scope.tenantId, input.roles);
+    const held = (before.roles ?? []).map((role) => role.id);
+    const changed = [...roleIds.filter((id) => !held.includes(id)), ...held.filter((id) => !roleIds.includes(id))];
+    await assertMayHandOut(trx, scope.tenantId, grantor, changed);
     await replaceMemberRoles(trx, scope.tenantId, before.membership_id, roleIds);
     const after = await findMember(trx, scope.tenantId, userId);
     const updated = toUser(after as NonNullable<typeof after>);
@@ -67,11 +98,17 @@ export async function updateMember(db: Kysely<DB>, scope: Required<TenantScope>,
  * Removes a person from the current tenant (their account and other schools stay). One cannot
  * remove oneself, so a school is never left without the administrator who was acting.
  */
-export async function removeMember(db: Kysely<DB>, scope: Required<TenantScope>, userId: string): Promise<void> {
+export async function removeMember(db: Kysely<DB>, scope: Required<TenantScope>, grantor: Grantor, userId: string): Promise<void> {
   if (userId === scope.userId) throw invalid({ id: ['You cannot remove yourself'] });
   await withTenant(db, scope, async (trx) => {
     const before = await findMember(trx, scope.tenantId, userId);
     if (!before) throw notFound();
+    await assertMayHandOut(
+      trx,
+      scope.tenantId,
+      grantor,
+      (before.roles ?? []).map((role) => role.id),
+    );
     await trx.deleteFrom('memberships').$call(inTenant(scope.tenantId)).where('id', '=', before.membership_id).execute();
     await recordAudit(trx, scope.tenantId, {
       userId: scope.userId,

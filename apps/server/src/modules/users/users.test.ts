@@ -141,6 +141,37 @@ describe('/api/users', () => {
     expect((await head.get('/api/users')).statusCode).toBe(200);
   });
 
+  it('does not let a head teacher strip or remove the administrator, or hand out rights it lacks', async () => {
+    const admin = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['superadmin'] }] });
+    expect((await head.put(`/api/users/${admin.id}`, { roles: ['teacher'] })).statusCode).toBe(403);
+    expect((await head.delete(`/api/users/${admin.id}`)).statusCode).toBe(403);
+    const adminToken = await login(t.app, admin.email);
+    expect(
+      (await caller(t.app, adminToken, school.tenantcode).get('/api/users/profile'))
+        .json()
+        .roles.map((role: { name: string }) => role.name),
+    ).toEqual(['superadmin']);
+    const before = await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'would.be.admin@kabojja.test')
+      .executeTakeFirst();
+    expect(before).toBeUndefined();
+    const created = await head.post('/api/users', {
+      name: 'Would Be Admin',
+      email: 'would.be.admin@kabojja.test',
+      password: 'Chalk-and-Board-1',
+      roles: ['superadmin'],
+    });
+    expect(created.statusCode).toBe(403);
+    const after = await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'would.be.admin@kabojja.test')
+      .executeTakeFirst();
+    expect(after).toBeUndefined();
+  });
+
   it('is closed to teachers: 403', async () => {
     const teacher = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['teacher'] }] });
     const api = caller(t.app, await login(t.app, teacher.email), school.tenantcode);
