@@ -84,6 +84,21 @@ describe('POST /auth/login', () => {
     expect(unknownEmail.body).toBe(wrongPassword.body);
   });
 
+  it('records sign-ins and failed sign-ins, with who and from where', async () => {
+    const person = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['teacher'] }] });
+    await t.app.inject({ method: 'POST', url: '/auth/login', payload: { user: { email: person.email, password: 'wrong-password' } } });
+    await login(t.app, person.email);
+    const events = await t.database.db
+      .selectFrom('auth_events')
+      .select(['kind', 'user_id', 'email', 'ip'])
+      .where('email', '=', person.email)
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
+    expect(events.map((event) => event.kind)).toEqual(['login_failed', 'login']);
+    expect(events.every((event) => event.user_id === person.id && event.ip === '127.0.0.1')).toBe(true);
+  });
+
   it('stores passwords as argon2id hashes', async () => {
     const row = await t.database.db.selectFrom('users').select('password_hash').where('id', '=', teacher.id).executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
