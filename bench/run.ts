@@ -43,6 +43,7 @@ async function measure(title: string, url: string, headers: Record<string, strin
 try {
   console.log(`Mustard benchmark (${duration}s a measurement, ${connections} connections)\n`);
   const bare = await measure('bare Fastify route (baseline)', `http://127.0.0.1:${targets.bare}/bare`);
+  await measure('GET /healthz (the app, no sign-in)', `http://127.0.0.1:${targets.app}/healthz`);
   const profile = await measure('GET /api/users/profile (embedded database)', `http://127.0.0.1:${targets.app}/api/users/profile`, {
     authorization: `Bearer ${targets.token}`,
     tenantcode: targets.tenantcode,

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/connect.js';
 import { loggerOptions } from './logger.js';
@@ -12,6 +12,7 @@ import { userRoutes } from './modules/users/users.routes.js';
 import { registerAccessControl } from './plugins/access.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSecurity } from './plugins/security.js';
+import { serializerCompiler } from './plugins/serializer.js';
 import { registerWebApp } from './plugins/web.js';
 
 declare module 'fastify' {
@@ -42,16 +43,15 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.decorate('database', database);
   app.decorate('failureLimiter', new FailureLimiter(config.authMaxFailures));
 
-  // Browsers keep connections alive; once shutdown begins, answers close theirs so that
-  // app.close() is not left waiting out the keep-alive timeout (security.md item 28).
-  let closing = false;
+  // Browsers keep connections alive. Once shutdown begins, connections are closed as soon as
+  // their answer is out, so app.close() is not left waiting out the keep-alive timeout
+  // (security.md item 28); a timer costs requests nothing, unlike a per-response hook.
+  let closeIdle: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
-    closing = true;
+    closeIdle = setInterval(() => app.server.closeIdleConnections(), 50);
+    closeIdle.unref();
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
-    return payload;
-  });
+  app.addHook('onClose', async () => clearInterval(closeIdle));
 
   registerErrorHandling(app);
   await registerSecurity(app);

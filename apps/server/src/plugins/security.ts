@@ -8,8 +8,7 @@ import helmet from 'helmet';
  * style attributes. The report preview frame is same-origin, hence frame-ancestors 'self'.
  */
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
-  // helmet's middleware is built once; @fastify/helmet rebuilds it on every request.
-  const setSecurityHeaders = helmet({
+  const middleware = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -29,9 +28,30 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', (request, reply, done) =>
-    setSecurityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
-  );
+  // The headers are the same for every answer: helmet computes them once, here, and each
+  // reply gets the finished set (@fastify/helmet would rebuild helmet on every request).
+  const headers = securityHeaders(middleware);
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
   // Only routes that ask for it (config.rateLimit) are limited; keyed by client address.
   await app.register(rateLimit, { global: false });
+}
+
+/** Runs helmet's middleware once against a recording response and answers the headers it set. */
+function securityHeaders(middleware: ReturnType<typeof helmet>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  middleware({} as never, recorder as never, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
 }
