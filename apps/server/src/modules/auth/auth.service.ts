@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isAdministrator, LOGIN_MESSAGES, type LoginResponse, type Profile, permissionsMap } from '@mustard/shared';
+import { LOGIN_MESSAGES, type LoginResponse, type Profile, permissionsMap } from '@mustard/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/connect.js';
 import { withUser } from '../../db/tenant.js';
@@ -108,9 +108,14 @@ export function authType(app: FastifyInstance, email: string) {
   return url ? { type: 'redirect' as const, url } : { type: 'password' as const, url: '' };
 }
 
+/** Profiles by member context: a cached context (one user in one tenant) answers the same profile. */
+const profiles = new WeakMap<TenantContext, Profile>();
+
 export function buildProfile(user: SignedInUser, context: TenantContext): Profile {
-  const admin = isAdministrator({ is_admin: user.is_admin, roles: context.roles });
-  return {
+  const known = profiles.get(context);
+  if (known && known.id === user.id) return known;
+  const admin = context.isAdmin;
+  const profile = {
     ...loginFields(user),
     isadmin: admin,
     admin,
@@ -120,4 +125,6 @@ export function buildProfile(user: SignedInUser, context: TenantContext): Profil
     tenants: context.tenants,
     tenant: toTenantSummary(context.tenant),
   };
+  profiles.set(context, profile);
+  return profile;
 }
