@@ -8,7 +8,7 @@ import { newId } from './db/ids.js';
 import { withTenant } from './db/tenant.js';
 import { revokeUserSessions } from './modules/auth/auth.repository.js';
 import { hashPassword } from './modules/auth/password.js';
-import { addMember, createDefaultRoles } from './modules/tenants/tenants.service.js';
+import { addMember, insertTenantWithRoles } from './modules/tenants/tenants.service.js';
 import { rolesByName } from './modules/users/users.repository.js';
 import { seedDemo } from './seed/demo.js';
 
@@ -43,16 +43,10 @@ async function createTenant(database: Database, values: Record<string, unknown>)
   });
   if (!parsed.success) throw new UsageError(`The tenant is not valid:\n${formatIssues(parsed.error)}`);
   const input = parsed.data;
-  const id = newId();
-  await database.db.transaction().execute(async (trx) => {
+  const { id } = await database.db.transaction().execute(async (trx) => {
     const taken = await trx.selectFrom('tenants').select('id').where(sql`lower(tenantcode)`, '=', input.tenantcode).executeTakeFirst();
     if (taken) throw new UsageError(`The tenant code ${input.tenantcode} is already taken.`);
-    await trx
-      .insertInto('tenants')
-      .values({ id, ...input })
-      .execute();
-    await sql`SELECT set_config('app.tenant_id', ${id}, true)`.execute(trx);
-    await createDefaultRoles(trx, id);
+    return (await insertTenantWithRoles(trx, input)).row;
   });
   return `Created tenant ${input.tenantcode} (${input.name}), id ${id}`;
 }

@@ -5,7 +5,7 @@ import { newId } from '../db/ids.js';
 import { type Trx, withTenant } from '../db/tenant.js';
 import type { DB, NewStudent } from '../db/types.js';
 import { hashPassword } from '../modules/auth/password.js';
-import { createDefaultRoles } from '../modules/tenants/tenants.service.js';
+import { insertTenantWithRoles } from '../modules/tenants/tenants.service.js';
 import { BOYS, GIRLS, HOUSES, PLACES, pick, SURNAMES, seededRandom } from './demo-people.js';
 
 /**
@@ -93,16 +93,7 @@ async function ensureUser(db: Kysely<DB>, email: string, name: string, password:
 async function ensureTenant(db: Kysely<DB>, input: TenantCreate): Promise<string> {
   const existing = await db.selectFrom('tenants').select('id').where(sql`lower(tenantcode)`, '=', input.tenantcode).executeTakeFirst();
   if (existing) return existing.id;
-  const id = newId();
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('tenants')
-      .values({ id, ...input })
-      .execute();
-    await sql`SELECT set_config('app.tenant_id', ${id}, true)`.execute(trx);
-    await createDefaultRoles(trx, id);
-  });
-  return id;
+  return db.transaction().execute(async (trx) => (await insertTenantWithRoles(trx, input)).row.id);
 }
 
 async function ensureMember(trx: Trx, tenantId: string, userId: string, roleName: string): Promise<void> {

@@ -1,10 +1,9 @@
-import { SUPERADMIN_ROLE } from '@mustard/shared';
-import { sql } from 'kysely';
+import { SUPERADMIN_ROLE, type TenantCreate } from '@mustard/shared';
 import type { Database } from '../db/connect.js';
 import { newId } from '../db/ids.js';
 import { withTenant } from '../db/tenant.js';
 import { hashPassword } from '../modules/auth/password.js';
-import { addMember, createDefaultRoles } from '../modules/tenants/tenants.service.js';
+import { addMember, insertTenantWithRoles } from '../modules/tenants/tenants.service.js';
 import { rolesByName } from '../modules/users/users.repository.js';
 import { TEST_PASSWORD } from './test-app.js';
 
@@ -17,22 +16,27 @@ export async function makeTenant(
   database: Database,
   fields: { tenantcode?: string; name?: string; category?: string; schooltype?: 'primary' | 'secondary' } = {},
 ) {
-  const id = newId();
   const tenantcode = fields.tenantcode ?? `school-${unique()}`;
-  await database.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('tenants')
-      .values({
-        id,
-        tenantcode,
-        name: fields.name ?? `School ${tenantcode}`.slice(0, 25),
-        category: fields.category ?? 'School',
-        schooltype: fields.schooltype ?? 'primary',
-      })
-      .execute();
-    await sql`SELECT set_config('app.tenant_id', ${id}, true)`.execute(trx);
-    await createDefaultRoles(trx, id);
-  });
+  const { id } = await database.db.transaction().execute(
+    async (trx) =>
+      (
+        await insertTenantWithRoles(trx, {
+          tenantcode,
+          name: fields.name ?? `School ${tenantcode}`.slice(0, 25),
+          category: (fields.category ?? 'School') as TenantCreate['category'],
+          schooltype: fields.schooltype ?? 'primary',
+          forms: null,
+          email: null,
+          address: null,
+          web: null,
+          phone: null,
+          tin: null,
+          efrist: false,
+          country: 'Uganda',
+          logo_path: null,
+        })
+      ).row,
+  );
   return { id, tenantcode };
 }
 

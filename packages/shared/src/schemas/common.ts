@@ -25,3 +25,11 @@ export const ErrorResponseSchema = z.object({
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
 export const MessageResponseSchema = z.object({ message: z.string() });
+
+/** The query of every list call: free-text search and paging (page sizes per screen, spec §9). */
+export const ListQuerySchema = z.object({
+  search: z.string().trim().max(100).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(1000).default(25),
+});
+export type ListQuery = z.infer<typeof ListQuerySchema>;

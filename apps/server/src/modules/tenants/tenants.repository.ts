@@ -1,17 +1,14 @@
 import type { Tenant, TenantCreate } from '@mustard/shared';
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../../db/ids.js';
+import { containsPattern } from '../../db/search.js';
 import type { Trx } from '../../db/tenant.js';
 import type { DB, TenantRow } from '../../db/types.js';
+import { toTenantSummary } from '../users/membership.repository.js';
 
 export function toTenant(row: TenantRow): Tenant {
   return {
-    id: row.id,
-    tenantcode: row.tenantcode,
-    name: row.name,
-    logo_path: row.logo_path,
-    category: row.category,
-    schooltype: row.schooltype,
+    ...toTenantSummary(row),
     forms: row.forms,
     email: row.email,
     address: row.address,
@@ -54,7 +51,7 @@ function visibleTenants(db: Kysely<DB>, viewer: { id: string; is_admin: boolean 
 export async function listTenants(db: Kysely<DB>, viewer: { id: string; is_admin: boolean }, query: TenantListQuery) {
   let base = visibleTenants(db, viewer);
   if (query.search) {
-    const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(query.search);
     base = base.where((eb) =>
       eb.or([eb('tenants.name', 'ilike', pattern), eb('tenants.tenantcode', 'ilike', pattern), eb('tenants.category', 'ilike', pattern)]),
     );

@@ -1,5 +1,6 @@
 import {
   IdParamsSchema,
+  ListQuerySchema,
   TenantCreateSchema,
   TenantListResponseSchema,
   TenantResponseSchema,
@@ -7,18 +8,11 @@ import {
   TenantUpdateSchema,
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { withUser } from '../../db/tenant.js';
 import { notFound } from '../../errors.js';
 import { currentTenant, currentUser } from '../../plugins/access.js';
 import { findVisibleTenant, listTenants, toTenant } from './tenants.repository.js';
 import { createTenant, updateTenantById } from './tenants.service.js';
-
-const ListQuerySchema = z.object({
-  search: z.string().trim().max(100).optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(1000).default(25),
-});
 
 /** Tenants (schools and businesses), spec §2 "Tenants" and §5 "Tenant create and edit". */
 export const tenantRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -48,15 +48,24 @@ export async function addMember(trx: Trx, tenantId: string, userId: string, role
 const setTenant = (trx: Trx, tenantId: string) => sql`SELECT set_config('app.tenant_id', ${tenantId}, true)`.execute(trx);
 
 /**
+ * Inserts a tenant and its default roles, and leaves the transaction bound to it. Every way a
+ * tenant comes to exist (the API, the CLI, the demo) goes through here.
+ */
+export async function insertTenantWithRoles(trx: Trx, input: TenantCreate) {
+  const row = await insertTenant(trx, input);
+  await setTenant(trx, row.id);
+  const roles = await createDefaultRoles(trx, row.id);
+  return { row, roles };
+}
+
+/**
  * Creates a tenant with its default roles, and makes the creator its administrator, in one
  * transaction: a tenant nobody can enter is never left behind.
  */
 export async function createTenant(db: Kysely<DB>, actor: Actor, input: TenantCreate): Promise<Tenant> {
   return withUser(db, actor.id, async (trx) => {
     if (await tenantCodeTaken(trx, input.tenantcode)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
-    const row = await insertTenant(trx, input);
-    await setTenant(trx, row.id);
-    const roles = await createDefaultRoles(trx, row.id);
+    const { row, roles } = await insertTenantWithRoles(trx, input);
     await addMember(trx, row.id, actor.id, [roles.get(SUPERADMIN_ROLE) as string]);
     await recordAudit(trx, row.id, { userId: actor.id, action: 'create', entity: 'tenant', entityId: row.id, after: toTenant(row) });
     return toTenant(row);

@@ -1,5 +1,6 @@
 import type { User } from '@mustard/shared';
 import { sql } from 'kysely';
+import { containsPattern } from '../../db/search.js';
 import type { Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 
@@ -48,7 +49,7 @@ export function toUser(row: MemberRow): User {
 export async function listMembers(trx: Trx, tenantId: string, query: { search?: string; page: number; perPage: number }) {
   let base = membersQuery(trx, tenantId);
   if (query.search) {
-    const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(query.search);
     base = base.where((eb) => eb.or([eb('users.name', 'ilike', pattern), eb('users.email', 'ilike', pattern)]));
   }
   const rows = await base

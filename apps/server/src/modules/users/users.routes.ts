@@ -1,5 +1,6 @@
 import {
   IdParamsSchema,
+  ListQuerySchema,
   MessageResponseSchema,
   ProfileQuerySchema,
   ProfileResponseSchema,
@@ -10,19 +11,12 @@ import {
   UserUpdateSchema,
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { withTenant } from '../../db/tenant.js';
 import { notFound } from '../../errors.js';
 import { currentTenant, currentUser, loadMemberContext, tenantScope } from '../../plugins/access.js';
 import { buildProfile } from '../auth/auth.service.js';
 import { findMember, listMembers, toUser } from './users.repository.js';
 import { createMember, removeMember, updateMember } from './users.service.js';
-
-const ListQuerySchema = z.object({
-  search: z.string().trim().max(100).optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(1000).default(25),
-});
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
