@@ -17,7 +17,7 @@ import { type Access, RouteWithoutAccessError, registerAccessControl } from '../
 import { registerErrorHandling } from '../plugins/errors.js';
 import { registerSecurity } from '../plugins/security.js';
 import { registerWebApp } from '../plugins/web.js';
-import { makeTenant, makeUser } from '../test/factories.js';
+import { makeTenant, makeUser, roleNamesIn } from '../test/factories.js';
 import { buildTestApp, login, TEST_PASSWORD, type TestApp } from '../test/test-app.js';
 
 /**
@@ -357,24 +357,7 @@ describe('role x route (item 14)', () => {
   });
 });
 
-async function rolesOf(userId: string): Promise<string[]> {
-  const rows = await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
-    trx
-      .selectFrom('memberships')
-      .innerJoin('membership_roles', (join) =>
-        join
-          .onRef('membership_roles.tenant_id', '=', 'memberships.tenant_id')
-          .onRef('membership_roles.membership_id', '=', 'memberships.id'),
-      )
-      .innerJoin('roles', (join) =>
-        join.onRef('roles.tenant_id', '=', 'membership_roles.tenant_id').onRef('roles.id', '=', 'membership_roles.role_id'),
-      )
-      .select('roles.name')
-      .where('memberships.user_id', '=', userId)
-      .execute(),
-  );
-  return rows.map((row) => row.name).sort();
-}
+const rolesOf = (userId: string) => roleNamesIn(t.database, school.id, userId);
 
 describe('mass assignment is refused (item 15)', () => {
   const EXTRAS: Array<[string, unknown]> = [

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../db/ids.js';
 import { withTenant } from '../db/tenant.js';
 import { setCodeTenantFilterForTests } from '../db/tenant-filter.js';
-import { makeStudents, makeTenant, makeUser } from '../test/factories.js';
+import { makeStudents, makeTenant, makeUser, roleNamesIn } from '../test/factories.js';
 import { buildTestApp, login, TEST_PASSWORD, type TestApp } from '../test/test-app.js';
 
 /**
@@ -63,25 +63,7 @@ function send(
 }
 
 /** Role names of a user in a tenant, read through RLS in that tenant. */
-async function rolesIn(tenantId: string, userId: string): Promise<string[]> {
-  const rows = await withTenant(t.database.db, { tenantId }, (trx) =>
-    trx
-      .selectFrom('memberships')
-      .innerJoin('membership_roles', (join) =>
-        join
-          .onRef('membership_roles.tenant_id', '=', 'memberships.tenant_id')
-          .onRef('membership_roles.membership_id', '=', 'memberships.id'),
-      )
-      .innerJoin('roles', (join) =>
-        join.onRef('roles.tenant_id', '=', 'membership_roles.tenant_id').onRef('roles.id', '=', 'membership_roles.role_id'),
-      )
-      .select('roles.name')
-      .where('memberships.tenant_id', '=', tenantId)
-      .where('memberships.user_id', '=', userId)
-      .execute(),
-  );
-  return rows.map((row) => row.name).sort();
-}
+const rolesIn = (tenantId: string, userId: string) => roleNamesIn(t.database, tenantId, userId);
 
 async function membershipTenants(userId: string, tenantIds: string[]): Promise<string[]> {
   const found: string[] = [];

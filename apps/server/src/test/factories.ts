@@ -4,6 +4,7 @@ import { newId } from '../db/ids.js';
 import { withTenant } from '../db/tenant.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { addMember, insertTenantWithRoles } from '../modules/tenants/tenants.service.js';
+import { rolesOfMember } from '../modules/users/membership.repository.js';
 import { rolesByName } from '../modules/users/users.repository.js';
 import { TEST_PASSWORD } from './test-app.js';
 
@@ -105,6 +106,12 @@ export async function makeStudents(
       )
       .execute();
   });
+}
+
+/** A member's role names in a tenant, read in that tenant's transaction (under its RLS). */
+export async function roleNamesIn(database: Database, tenantId: string, userId: string): Promise<string[]> {
+  const roles = await withTenant(database.db, { tenantId }, (trx) => rolesOfMember(trx, tenantId, userId));
+  return roles.map((role) => role.name).sort();
 }
 
 export { SUPERADMIN_ROLE };
