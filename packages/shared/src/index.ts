@@ -5,5 +5,6 @@ export * from './messages.js';
 export * from './schemas/auth.js';
 export * from './schemas/common.js';
 export * from './schemas/home.js';
+export * from './schemas/register.js';
 export * from './schemas/tenant.js';
 export * from './schemas/user.js';
