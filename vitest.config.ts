@@ -2,8 +2,9 @@ import net from 'node:net';
 import { defineConfig } from 'vitest/config';
 
 /**
- * `npm test` runs every suite: shared unit tests, then the API tests on the embedded database
- * and again on the PostgreSQL server. The PostgreSQL pass needs a server at TEST_DATABASE_URL
+ * `npm test` runs every suite: shared and web unit tests, the browser tests (Debian's Chromium
+ * driven by Playwright), then the API tests on the embedded database and again on the
+ * PostgreSQL server. The PostgreSQL pass needs a server at TEST_DATABASE_URL
  * (default postgres://postgres@127.0.0.1:5432/postgres); without one it is skipped with a
  * notice, except in CI, where a missing server fails the run.
  */
@@ -39,8 +40,19 @@ export default defineConfig(async () => {
   return {
     test: {
       projects: [
-        { test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts'] } },
+        { test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts', 'apps/web/src/**/*.test.ts'] } },
         { test: { ...api, name: 'api-pglite', env: { MUSTARD_TEST_DB: 'pglite' } } },
+        {
+          test: {
+            name: 'e2e',
+            include: ['e2e/**/*.test.ts'],
+            globalSetup: ['e2e/global-setup.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+            // One browser at a time: Chromium and the server share two cores.
+            fileParallelism: false,
+          },
+        },
         ...(postgres
           ? [
               {

@@ -1,0 +1,121 @@
+import { ActionIcon, Avatar, Badge, Burger, Group, Menu, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { LANGUAGES, type Language } from '@mustard/shared';
+import { IconBell, IconLanguage, IconLogout, IconSchool, IconSettings } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useAuth } from '../lib/auth.js';
+import { setLanguage } from '../lib/i18n.js';
+import { isProfile } from '../lib/session.js';
+
+/** The top bar of spec §2: language, notifications, school switcher, user menu. */
+export function TopBar({ navOpened, onToggleNav }: { navOpened: boolean; onToggleNav: () => void }) {
+  const { t, i18n } = useTranslation();
+  const { session, isAdmin, can, switchTenant } = useAuth();
+  const user = session?.user;
+  const tenants = user?.tenants ?? [];
+  const current = session?.tenant;
+
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      <Group gap="sm" wrap="nowrap">
+        <Burger opened={navOpened} onClick={onToggleNav} size="sm" aria-label={t('nav.toggleSidebar')} />
+        <Text fw={700} c="mustard.8" component={Link} to="/dashboard" td="none">
+          {t('app.name')}
+        </Text>
+      </Group>
+      <Group gap="xs" wrap="nowrap">
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="subtle" size="lg" aria-label={t('topbar.language')} data-testid="language-menu">
+              <IconLanguage size={20} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {LANGUAGES.map((language: Language) => (
+              <Menu.Item
+                key={language}
+                onClick={() => setLanguage(language)}
+                fw={i18n.language === language ? 700 : undefined}
+                data-language={language}
+              >
+                {t(`languages.${language}`)}
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
+        <Menu position="bottom-end" withinPortal width={300}>
+          <Menu.Target>
+            <ActionIcon variant="subtle" size="lg" aria-label={t('topbar.notifications')}>
+              <IconBell size={20} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Label>{t('topbar.notifications')}</Menu.Label>
+            <ScrollArea h={230}>
+              <Text size="sm" p="sm">
+                {t('topbar.notificationsEmpty')}
+              </Text>
+            </ScrollArea>
+          </Menu.Dropdown>
+        </Menu>
+        {tenants.length > 0 && (
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <UnstyledButton aria-label={t('topbar.switchSchool')} data-testid="school-switcher">
+                <Group gap={6} wrap="nowrap">
+                  <IconSchool size={18} />
+                  <Text size="sm" visibleFrom="sm">
+                    {current?.name}
+                  </Text>
+                </Group>
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Label>{t('topbar.switchSchool')}</Menu.Label>
+              {tenants.map((tenant) => (
+                <Menu.Item
+                  key={tenant.id}
+                  onClick={() => void switchTenant(tenant)}
+                  disabled={tenant.id === current?.id}
+                  data-tenant={tenant.tenantcode}
+                >
+                  {tenant.name}
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+        )}
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <UnstyledButton aria-label={t('topbar.account')} data-testid="user-menu">
+              <Avatar size="sm" radius="xl" color="mustard">
+                {user?.name.slice(0, 1)}
+              </Avatar>
+            </UnstyledButton>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Label>
+              <Text size="sm" fw={600}>
+                {user?.name}
+              </Text>
+              <Text size="xs">{user?.email}</Text>
+              {isAdmin && (
+                <Badge size="xs" mt={4}>
+                  {t('topbar.administrator')}
+                </Badge>
+              )}
+            </Menu.Label>
+            {user && isProfile(user) && can('manage', 'user') && (
+              <Menu.Item component={Link} to="/businesses" leftSection={<IconSettings size={16} />}>
+                {t('topbar.adminConsole')}
+              </Menu.Item>
+            )}
+            <Menu.Item component={Link} to="/logout" leftSection={<IconLogout size={16} />}>
+              {t('topbar.logout')}
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+    </Group>
+  );
+}

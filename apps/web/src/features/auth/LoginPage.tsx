@@ -1,0 +1,154 @@
+import { Alert, Anchor, Button, Card, Center, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { type AuthTypeResponse, LoginEmailSchema, type LoginResponse } from '@mustard/shared';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { ApiError, api } from '../../lib/api.js';
+import { useAuth } from '../../lib/auth.js';
+
+/** Where to go after signing in: the page first asked for, else the dashboard. */
+function destination(state: unknown): string {
+  const from = (state as { from?: string } | null)?.from;
+  return from?.startsWith('/') && !from.startsWith('/login') ? from : '/dashboard';
+}
+
+function tokenFrom(headers: Headers): string {
+  return (headers.get('authorization') ?? '').replace(/^Bearer /, '');
+}
+
+/**
+ * Sign-in (spec §4): email first; the server says whether this email signs in with a password
+ * or elsewhere; `?code=` redeems a one-time code on load.
+ */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const { session, completeSignIn } = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [stage, setStage] = useState<'email' | 'password'>('email');
+  const [busy, setBusy] = useState(false);
+  const [alert, setAlert] = useState<string | null>(null);
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const redeemed = useRef(false);
+  const code = params.get('code');
+
+  const finish = async (response: { data: LoginResponse; headers: Headers }) => {
+    await completeSignIn(tokenFrom(response.headers), response.data);
+    navigate(destination(location.state), { replace: true });
+  };
+
+  const fail = (error: unknown, unauthorizedText: string) => {
+    setAlert(
+      error instanceof ApiError && error.status === 401
+        ? unauthorizedText
+        : error instanceof ApiError && error.status === null
+          ? t('errors.network')
+          : (error as Error).message,
+    );
+  };
+
+  useEffect(() => {
+    if (!code || session || redeemed.current) return;
+    redeemed.current = true;
+    setBusy(true);
+    api
+      .post<LoginResponse>('/auth/redeemcode', { code })
+      .then(finish)
+      .catch((error) => fail(error, t('auth.invalidCode')))
+      .finally(() => setBusy(false));
+  }, [code]);
+
+  if (session) return <Navigate to={destination(location.state)} replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setAlert(null);
+    const checked = LoginEmailSchema.safeParse({ email });
+    if (!checked.success) {
+      setEmailError(t('auth.emailRequired'));
+      return;
+    }
+    setEmailError(null);
+    setBusy(true);
+    try {
+      if (stage === 'email') {
+        const { data } = await api.post<AuthTypeResponse>('/auth/type', { email: checked.data.email });
+        if (data.type === 'redirect') {
+          const back = `${window.location.origin}/login`;
+          const separator = data.url.includes('?') ? '&' : '?';
+          window.location.assign(`${data.url}${separator}redirect=${encodeURIComponent(back)}`);
+          return;
+        }
+        setStage('password');
+      } else {
+        await finish(await api.post<LoginResponse>('/auth/login', { user: { email: checked.data.email, password } }));
+      }
+    } catch (error) {
+      fail(error, t('auth.invalidCredentials'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Center mih="100vh" p="md">
+      <Card withBorder shadow="sm" padding="xl" radius="md" w={420} maw="100%">
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            {alert && (
+              <Alert color="red" role="alert" data-testid="login-alert">
+                {alert}
+              </Alert>
+            )}
+            <div>
+              <Title order={1} size="h2">
+                {t('app.name')}
+              </Title>
+              <Text c="dimmed">{t('auth.title')}</Text>
+            </div>
+            <TextInput
+              label={t('auth.email')}
+              placeholder={t('auth.emailPlaceholder')}
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(event) => {
+                setEmail(event.currentTarget.value);
+                if (stage === 'password') setStage('email');
+              }}
+              error={emailError}
+              autoFocus
+            />
+            {stage === 'password' && (
+              <PasswordInput
+                label={t('auth.password')}
+                placeholder={t('auth.passwordPlaceholder')}
+                autoComplete="current-password"
+                value={password}
+                onChange={(event) => setPassword(event.currentTarget.value)}
+                autoFocus
+              />
+            )}
+            <Button type="submit" loading={busy} fullWidth>
+              {stage === 'email' ? t('auth.continue') : t('auth.signIn')}
+            </Button>
+            <Group justify="space-between">
+              <Anchor component={Link} to="/auth/password/reset" size="sm">
+                {t('auth.forgotPassword')}
+              </Anchor>
+              <Text size="sm">
+                {t('auth.noAccount')}{' '}
+                <Anchor component={Link} to="/register">
+                  {t('auth.signup')}
+                </Anchor>
+              </Text>
+            </Group>
+          </Stack>
+        </form>
+      </Card>
+    </Center>
+  );
+}

@@ -1,0 +1,88 @@
+import {
+  type AppAbility,
+  allows,
+  defineAbilityFor,
+  isAdministrator,
+  type LoginResponse,
+  type Profile,
+  type TenantSummary,
+} from '@mustard/shared';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { api } from './api.js';
+import { announceLogout, isProfile, loadSession, onLogoutElsewhere, type Session, saveSession } from './session.js';
+
+interface AuthState {
+  session: Session | null;
+  ability: AppAbility;
+  isAdmin: boolean;
+  /** Signs in from a login or code-redemption answer: first tenant, then its full profile. */
+  completeSignIn(token: string, user: LoginResponse): Promise<void>;
+  /** Fetches the profile for another school, stores it and reloads the page (spec §4). */
+  switchTenant(tenant: TenantSummary): Promise<void>;
+  logout(): void;
+  can(action: string, subject?: string): boolean;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+async function fetchProfile(token: string, tenantcode: string, tenantId?: string): Promise<Profile> {
+  const query = tenantId ? `?tenant_id=${encodeURIComponent(tenantId)}` : '';
+  const { data } = await api.get<Profile>(`/api/users/profile${query}`, { authorization: `Bearer ${token}`, tenantcode });
+  return data;
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<Session | null>(() => loadSession());
+
+  useEffect(() => onLogoutElsewhere(() => setSession(null)), []);
+
+  const completeSignIn = useCallback(async (token: string, user: LoginResponse) => {
+    const tenant = user.tenants[0] ?? null;
+    let fullUser: LoginResponse | Profile = user;
+    if (tenant) fullUser = await fetchProfile(token, tenant.tenantcode);
+    const next = { token, user: fullUser, tenant };
+    saveSession(next);
+    setSession(next);
+  }, []);
+
+  const switchTenant = useCallback(
+    async (tenant: TenantSummary) => {
+      if (!session) return;
+      const profile = await fetchProfile(session.token, session.tenant?.tenantcode ?? tenant.tenantcode, tenant.id);
+      saveSession({ token: session.token, user: profile, tenant: profile.tenant });
+      window.location.reload();
+    },
+    [session],
+  );
+
+  const logout = useCallback(() => {
+    const token = session?.token;
+    if (token) void api.post('/auth/logout', {}, { authorization: `Bearer ${token}` }).catch(() => undefined);
+    announceLogout();
+    setSession(null);
+  }, [session]);
+
+  const value = useMemo<AuthState>(() => {
+    const user = session?.user;
+    const subject =
+      user && isProfile(user) ? { is_admin: user.is_admin, roles: user.roles } : { is_admin: user?.isadmin ?? false, roles: [] };
+    const ability = defineAbilityFor(subject);
+    return {
+      session,
+      ability,
+      isAdmin: isAdministrator(subject),
+      completeSignIn,
+      switchTenant,
+      logout,
+      can: (action, subjectClass) => allows(ability, action, subjectClass),
+    };
+  }, [session, completeSignIn, switchTenant, logout]);
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth outside AuthProvider');
+  return context;
+}

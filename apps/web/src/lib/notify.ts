@@ -1,0 +1,40 @@
+import { notifications } from '@mantine/notifications';
+import { ApiError } from './api.js';
+import { i18next } from './i18n.js';
+
+/** The text the spec's catalogue (§8) shows for a failed call. */
+export function errorText(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === null) return i18next.t('errors.network');
+    if (error.status === 500 || error.status === 401 || error.status === 403 || error.status === 404)
+      return i18next.t(`errors.${error.status}`);
+    return error.data?.message ?? error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function notifyError(error: unknown): void {
+  notifications.show({ color: 'red', message: errorText(error) });
+}
+
+/**
+ * A long action (an upload, a report): a "Please wait.." toast while it runs, then the
+ * success text or the server's error in the same toast.
+ */
+export async function runLongAction<T>(action: Promise<T>, successText: string | ((result: T) => string)): Promise<T> {
+  const id = notifications.show({ loading: true, message: i18next.t('errors.pleaseWait'), autoClose: false, withCloseButton: false });
+  try {
+    const result = await action;
+    notifications.update({
+      id,
+      loading: false,
+      color: 'green',
+      message: typeof successText === 'function' ? successText(result) : successText,
+      autoClose: 4000,
+    });
+    return result;
+  } catch (error) {
+    notifications.update({ id, loading: false, color: 'red', message: errorText(error), autoClose: 6000 });
+    throw error;
+  }
+}
