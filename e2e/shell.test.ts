@@ -25,7 +25,7 @@ describe('the signed-in shell', () => {
     const page = await signedIn(TEACHER);
     await page.goto('/marks/delete');
     await page.waitForURL('**/error-403-basic');
-    await expect(page.getByRole('heading', { name: 'Oooops, access denied' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Oooops, access denied' }).waitFor();
     await page.context().close();
   });
 
@@ -44,7 +44,7 @@ describe('the signed-in shell', () => {
     await other.goto('/grades');
     await other.getByRole('heading', { name: 'Grades' }).waitFor();
     await page.goto('/logout');
-    await expect(page.getByRole('heading', { name: 'You are Logged Out' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'You are Logged Out' }).waitFor();
     await other.waitForURL('**/login');
     await page.context().close();
   });
@@ -56,7 +56,7 @@ describe('the signed-in shell', () => {
     await page.reload();
     await page.getByTestId('school-widget').waitFor();
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('de');
-    await expect(page.getByTestId('sidebar').getByText('Schüler').first().isVisible()).resolves.toBe(true);
+    await page.getByTestId('sidebar').getByText('Schüler').first().waitFor();
     await page.context().close();
   });
 
@@ -95,7 +95,7 @@ describe('the signed-in shell', () => {
   it('shows the 404 page for an unknown path', async () => {
     const page = await signedIn(ADMIN);
     await page.goto('/no/such/page');
-    await expect(page.getByRole('heading', { name: 'Opps, page not found' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Opps, page not found' }).waitFor();
     await page.context().close();
   });
 

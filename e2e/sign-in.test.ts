@@ -33,7 +33,7 @@ describe('signing in', () => {
     const page = await context.newPage();
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await expect(page.getByText('Please enter your email address').isVisible()).resolves.toBe(true);
+    await page.getByText('Please enter your email address').waitFor();
     await context.close();
   });
 

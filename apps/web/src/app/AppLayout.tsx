@@ -1,16 +1,45 @@
-import { AppShell, Text } from '@mantine/core';
+import { AppShell, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconChevronDown } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router';
+import { Link, Outlet } from 'react-router';
+import { useAuth } from '../lib/auth.js';
+import { useLayout } from '../lib/layout.js';
+import './layout.css';
+import { visibleNavigation } from './navigation.js';
 import { Sidebar } from './Sidebar.js';
+import { ThemeCustomizerPanel } from './ThemeCustomizer.js';
 import { TopBar } from './TopBar.js';
 
 /** The spec's sidebar collapses at 998 px or less. */
 export const SIDEBAR_BREAKPOINT = 998;
+const SIDEBAR_WIDTH = { lg: 250, md: 200, sm: 84 } as const;
 
-/** The signed-in frame: top bar, sidebar (a drawer on narrow screens), page, footer. */
+/** The signed-in frame, vertical or horizontal as the stored layout type says (spec §2 "Layout"). */
 export function AppLayout() {
+  const { settings } = useLayout();
+  return (
+    <>
+      <ThemeCustomizerPanel />
+      {settings.layoutType === 'horizontal' ? <HorizontalLayout /> : <VerticalLayout />}
+    </>
+  );
+}
+
+function Footer() {
   const { t } = useTranslation();
+  return (
+    <AppShell.Footer p="xs" className="mustard-footer">
+      <Text size="sm" c="dimmed" ta="center">
+        {t('app.footer', { year: new Date().getFullYear() })}
+      </Text>
+    </AppShell.Footer>
+  );
+}
+
+function VerticalLayout() {
+  const { settings } = useLayout();
   const narrow = useMediaQuery(`(max-width: ${SIDEBAR_BREAKPOINT}px)`);
   const [mobileOpened, mobile] = useDisclosure(false);
   const [desktopOpened, desktop] = useDisclosure(true);
@@ -18,24 +47,85 @@ export function AppLayout() {
   return (
     <AppShell
       header={{ height: 60 }}
-      navbar={{ width: 250, breakpoint: SIDEBAR_BREAKPOINT, collapsed: { mobile: !mobileOpened, desktop: !desktopOpened } }}
+      navbar={{
+        width: SIDEBAR_WIDTH[settings.sidebarSize],
+        breakpoint: SIDEBAR_BREAKPOINT,
+        collapsed: { mobile: !mobileOpened, desktop: !desktopOpened },
+      }}
       footer={{ height: 40 }}
       padding="md"
     >
-      <AppShell.Header>
+      <AppShell.Header className="mustard-header">
         <TopBar navOpened={opened} onToggleNav={narrow ? mobile.toggle : desktop.toggle} />
       </AppShell.Header>
-      <AppShell.Navbar p="xs" data-testid="sidebar" data-collapsed={!opened}>
-        <Sidebar onNavigate={narrow ? mobile.close : undefined} />
+      <AppShell.Navbar p="xs" className="mustard-sidebar" data-testid="sidebar" data-size={settings.sidebarSize}>
+        <Sidebar compact={settings.sidebarSize === 'sm' && !narrow} onNavigate={narrow ? mobile.close : undefined} />
       </AppShell.Navbar>
       <AppShell.Main>
-        <Outlet />
+        <div className="mustard-page">
+          <Outlet />
+        </div>
       </AppShell.Main>
-      <AppShell.Footer p="xs">
-        <Text size="sm" c="dimmed" ta="center">
-          {t('app.footer', { year: new Date().getFullYear() })}
-        </Text>
-      </AppShell.Footer>
+      <Footer />
+    </AppShell>
+  );
+}
+
+/** Header with the top bar and the navigation as menus in a row; on mount scrolls to the top. */
+function HorizontalLayout() {
+  const { t } = useTranslation();
+  const { can, session } = useAuth();
+  useEffect(() => {
+    // Braces matter: newer browsers return a Promise from scrollTo, and an effect must not.
+    window.scrollTo(0, 0);
+  }, []);
+  const groups = visibleNavigation(can, session?.tenant?.schooltype === 'secondary');
+  return (
+    <AppShell header={{ height: 104 }} footer={{ height: 40 }} padding="md">
+      <AppShell.Header className="mustard-header">
+        <div style={{ height: 60 }}>
+          <TopBar />
+        </div>
+        <nav aria-label={t('nav.menu')} data-testid="horizontal-nav">
+          <Group gap="lg" px="md" h={44}>
+            {groups.map((group) =>
+              group.label ? (
+                <Menu key={group.label} trigger="click-hover" withinPortal>
+                  <Menu.Target>
+                    <UnstyledButton>
+                      <Group gap={4}>
+                        <Text size="sm" fw={600}>
+                          {t(group.label)}
+                        </Text>
+                        <IconChevronDown size={14} />
+                      </Group>
+                    </UnstyledButton>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    {group.entries.map((entry) => (
+                      <Menu.Item key={entry.to} component={Link} to={entry.to}>
+                        {t(entry.label)}
+                      </Menu.Item>
+                    ))}
+                  </Menu.Dropdown>
+                </Menu>
+              ) : (
+                group.entries.map((entry) => (
+                  <Text key={entry.to} component={Link} to={entry.to} size="sm" fw={600} td="none" c="var(--mantine-color-text)">
+                    {t(entry.label)}
+                  </Text>
+                ))
+              ),
+            )}
+          </Group>
+        </nav>
+      </AppShell.Header>
+      <AppShell.Main>
+        <div className="mustard-page">
+          <Outlet />
+        </div>
+      </AppShell.Main>
+      <Footer />
     </AppShell>
   );
 }

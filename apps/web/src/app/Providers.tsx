@@ -7,6 +7,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { AuthProvider } from '../lib/auth.js';
+import { LayoutProvider } from '../lib/layout.js';
 import '../lib/i18n.js';
 
 /**
@@ -48,12 +49,14 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
-        <AuthProvider>
-          <ModalsProvider>
-            <Notifications position="top-right" />
-            {children}
-          </ModalsProvider>
-        </AuthProvider>
+        <LayoutProvider>
+          <AuthProvider>
+            <ModalsProvider>
+              <Notifications position="top-right" />
+              {children}
+            </ModalsProvider>
+          </AuthProvider>
+        </LayoutProvider>
       </QueryClientProvider>
     </MantineProvider>
   );

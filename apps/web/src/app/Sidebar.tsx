@@ -1,46 +1,63 @@
-import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { NavLink, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, useLocation } from 'react-router';
 import { useAuth } from '../lib/auth.js';
-import { NAVIGATION } from './routes.js';
+import { visibleNavigation } from './navigation.js';
 
-/** The sidebar of spec §2: entries hidden without their ability; New Curriculum for secondary schools. */
-export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+/**
+ * The sidebar of spec §2: entries hidden without their ability; New Curriculum for secondary
+ * schools. `compact` is the small icon view: initials, with the full name as a tooltip.
+ */
+export function Sidebar({ onNavigate, compact = false }: { onNavigate?: () => void; compact?: boolean }) {
   const { t } = useTranslation();
   const { can, session } = useAuth();
   const location = useLocation();
-  const secondary = session?.tenant?.schooltype === 'secondary';
+  const groups = visibleNavigation(can, session?.tenant?.schooltype === 'secondary');
   return (
     <ScrollArea>
       <nav aria-label={t('nav.menu')}>
         <Stack gap={4}>
-          {NAVIGATION.map((group) => {
-            const entries = group.entries.filter(
-              (entry) => (!entry.ability || can(entry.ability.action, entry.ability.subject)) && (!entry.secondaryOnly || secondary),
-            );
-            if (entries.length === 0) return null;
-            return (
-              <div key={group.label || 'main'}>
-                {group.label && (
-                  <Text size="xs" tt="uppercase" c="dimmed" fw={700} px="sm" pt="sm" pb={4}>
-                    {t(group.label)}
-                  </Text>
-                )}
-                {entries.map((entry) => (
+          {groups.map((group) => (
+            <div key={group.label || 'main'}>
+              {group.label && !compact && (
+                <Text size="xs" tt="uppercase" c="dimmed" fw={700} px="sm" pt="sm" pb={4}>
+                  {t(group.label)}
+                </Text>
+              )}
+              {group.entries.map((entry) => {
+                const label = t(entry.label);
+                const link = (
                   <NavLink
                     key={entry.to}
                     component={RouterLink}
                     to={entry.to}
-                    label={t(entry.label)}
+                    label={compact ? initials(label) : label}
+                    aria-label={compact ? label : undefined}
                     active={location.pathname === entry.to}
                     onClick={onNavigate}
                   />
-                ))}
-              </div>
-            );
-          })}
+                );
+                return compact ? (
+                  <Tooltip key={entry.to} label={label} position="right">
+                    {link}
+                  </Tooltip>
+                ) : (
+                  link
+                );
+              })}
+            </div>
+          ))}
         </Stack>
       </nav>
     </ScrollArea>
   );
+}
+
+function initials(label: string): string {
+  return label
+    .split(/\s+/)
+    .map((word) => word[0] ?? '')
+    .join('')
+    .slice(0, 3)
+    .toUpperCase();
 }

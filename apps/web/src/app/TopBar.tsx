@@ -6,9 +6,10 @@ import { Link } from 'react-router';
 import { useAuth } from '../lib/auth.js';
 import { setLanguage } from '../lib/i18n.js';
 import { isProfile } from '../lib/session.js';
+import { ThemeCustomizerButton } from './ThemeCustomizer.js';
 
 /** The top bar of spec §2: language, notifications, school switcher, user menu. */
-export function TopBar({ navOpened, onToggleNav }: { navOpened: boolean; onToggleNav: () => void }) {
+export function TopBar({ navOpened, onToggleNav }: { navOpened?: boolean; onToggleNav?: () => void }) {
   const { t, i18n } = useTranslation();
   const { session, isAdmin, can, switchTenant } = useAuth();
   const user = session?.user;
@@ -18,12 +19,13 @@ export function TopBar({ navOpened, onToggleNav }: { navOpened: boolean; onToggl
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
       <Group gap="sm" wrap="nowrap">
-        <Burger opened={navOpened} onClick={onToggleNav} size="sm" aria-label={t('nav.toggleSidebar')} />
+        {onToggleNav && <Burger opened={navOpened} onClick={onToggleNav} size="sm" aria-label={t('nav.toggleSidebar')} />}
         <Text fw={700} c="mustard.8" component={Link} to="/dashboard" td="none">
           {t('app.name')}
         </Text>
       </Group>
       <Group gap="xs" wrap="nowrap">
+        <ThemeCustomizerButton />
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
             <ActionIcon variant="subtle" size="lg" aria-label={t('topbar.language')} data-testid="language-menu">

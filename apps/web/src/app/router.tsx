@@ -13,38 +13,44 @@ const PAGES: Record<string, () => Promise<{ default: React.ComponentType }>> = {
 };
 
 export const router = createBrowserRouter([
-  { path: '/', element: <Navigate to="/login" replace /> },
-  { path: '/login', element: <LoginPage /> },
-  { path: '/logout', element: <LogoutPage /> },
-  { path: '/error-403-basic', element: <ErrorPage status={403} /> },
-  { path: '/error-404-basic', element: <ErrorPage status={404} /> },
-  { path: '/error-500-basic', element: <ErrorPage status={500} /> },
   {
-    element: (
-      <RequireSession>
-        <AppLayout />
-      </RequireSession>
-    ),
-    children: PROTECTED_ROUTES.map((route) => ({
-      path: route.path,
-      lazy: PAGES[route.path]
-        ? async () => {
-            const { default: Page } = await (PAGES[route.path] as () => Promise<{ default: React.ComponentType }>)();
-            return {
-              element: (
-                <RequireAbility ability={route.ability}>
-                  <Page />
-                </RequireAbility>
-              ),
-            };
-          }
-        : undefined,
-      element: PAGES[route.path] ? undefined : (
-        <RequireAbility ability={route.ability}>
-          <PlaceholderPage title={route.title} />
-        </RequireAbility>
-      ),
-    })),
+    // A page that throws shows the 500 page, not the router's developer screen.
+    errorElement: <ErrorPage status={500} />,
+    children: [
+      { path: '/', element: <Navigate to="/login" replace /> },
+      { path: '/login', element: <LoginPage /> },
+      { path: '/logout', element: <LogoutPage /> },
+      { path: '/error-403-basic', element: <ErrorPage status={403} /> },
+      { path: '/error-404-basic', element: <ErrorPage status={404} /> },
+      { path: '/error-500-basic', element: <ErrorPage status={500} /> },
+      {
+        element: (
+          <RequireSession>
+            <AppLayout />
+          </RequireSession>
+        ),
+        children: PROTECTED_ROUTES.map((route) => ({
+          path: route.path,
+          lazy: PAGES[route.path]
+            ? async () => {
+                const { default: Page } = await (PAGES[route.path] as () => Promise<{ default: React.ComponentType }>)();
+                return {
+                  element: (
+                    <RequireAbility ability={route.ability}>
+                      <Page />
+                    </RequireAbility>
+                  ),
+                };
+              }
+            : undefined,
+          element: PAGES[route.path] ? undefined : (
+            <RequireAbility ability={route.ability}>
+              <PlaceholderPage title={route.title} />
+            </RequireAbility>
+          ),
+        })),
+      },
+      { path: '*', element: <ErrorPage status={404} /> },
+    ],
   },
-  { path: '*', element: <ErrorPage status={404} /> },
 ]);

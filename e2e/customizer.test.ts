@@ -1,0 +1,63 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, type Harness, signIn, startHarness } from './harness.js';
+
+let h: Harness;
+let page: Page;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const context = await h.newContext();
+  page = await context.newPage();
+  await page.goto('/login');
+  await signIn(page, ADMIN);
+  await page.waitForURL('**/dashboard');
+  await page.getByTestId('school-widget').waitFor();
+});
+afterAll(() => h?.close());
+
+const rootData = (name: string) => page.evaluate((key) => document.documentElement.dataset[key], name);
+
+/** Opens the customizer, clicks a choice by its label as a person would, and closes it. */
+async function choose(option: string, label: string) {
+  await page.getByTestId('customizer-open').click();
+  await page.getByTestId(`customizer-${option}`).getByText(label, { exact: true }).click();
+  await page.keyboard.press('Escape');
+}
+
+async function reload() {
+  await page.reload();
+  await page.getByTestId('school-widget').waitFor();
+}
+
+describe('the Theme Customizer', () => {
+  it.each([
+    ['layoutMode', 'Dark', () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')), 'dark'],
+    ['layoutWidth', 'Boxed', () => rootData('layoutWidth'), 'boxed'],
+    ['layoutPosition', 'Scrollable', () => rootData('layoutPosition'), 'scrollable'],
+    ['topbarTheme', 'Dark', () => rootData('topbar'), 'dark'],
+    ['sidebarSize', 'Small icon view', () => page.getByTestId('sidebar').getAttribute('data-size'), 'sm'],
+    ['sidebarTheme', 'Brand', () => rootData('sidebar'), 'brand'],
+  ])('applies %s "%s" at once and keeps it across a reload', async (option, label, read, expected) => {
+    await choose(option, label);
+    await expect(read()).resolves.toBe(expected);
+    await reload();
+    await expect(read()).resolves.toBe(expected);
+  });
+
+  it('switches to the horizontal layout, keeps it across a reload, and hides the sidebar options there', async () => {
+    await page.evaluate(() => localStorage.removeItem('mustard.layout'));
+    await reload();
+    await choose('layoutType', 'Horizontal');
+    await page.getByTestId('horizontal-nav').waitFor();
+    await reload();
+    await page.getByTestId('horizontal-nav').waitFor();
+    await expect(page.getByTestId('sidebar').count()).resolves.toBe(0);
+    await page.getByTestId('customizer-open').click();
+    await expect(page.getByTestId('customizer-sidebarSize').count()).resolves.toBe(0);
+    await expect(page.getByTestId('customizer-topbarTheme').count()).resolves.toBe(1);
+    await page.getByTestId('customizer-layoutType').getByText('Vertical', { exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('sidebar').waitFor();
+  });
+});
