@@ -2,7 +2,6 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage.js';
 import { LogoutPage } from '../features/auth/LogoutPage.js';
 import { ErrorPage } from '../features/errors/ErrorPage.js';
-import { AppLayout } from './AppLayout.js';
 import { RequireAbility, RequireSession } from './guards.js';
 import { PlaceholderPage } from './PlaceholderPage.js';
 import { PROTECTED_ROUTES } from './routes.js';
@@ -24,11 +23,17 @@ export const router = createBrowserRouter([
       { path: '/error-404-basic', element: <ErrorPage status={404} /> },
       { path: '/error-500-basic', element: <ErrorPage status={500} /> },
       {
-        element: (
-          <RequireSession>
-            <AppLayout />
-          </RequireSession>
-        ),
+        // The signed-in frame is its own chunk: the login page does not download it.
+        lazy: async () => {
+          const { AppLayout } = await import('./AppLayout.js');
+          return {
+            element: (
+              <RequireSession>
+                <AppLayout />
+              </RequireSession>
+            ),
+          };
+        },
         children: PROTECTED_ROUTES.map((route) => ({
           path: route.path,
           lazy: PAGES[route.path]
