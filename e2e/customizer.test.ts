@@ -1,18 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Harness, signIn, startHarness } from './harness.js';
+import { ADMIN, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
 let page: Page;
 
 beforeAll(async () => {
   h = await startHarness();
-  const context = await h.newContext();
-  page = await context.newPage();
-  await page.goto('/login');
-  await signIn(page, ADMIN);
-  await page.waitForURL('**/dashboard');
-  await page.getByTestId('school-widget').waitFor();
+  page = await h.signedIn(ADMIN);
 });
 afterAll(() => h?.close());
 

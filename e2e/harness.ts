@@ -27,6 +27,8 @@ export interface Harness {
   database: Database;
   browser: Browser;
   newContext(options?: { width?: number; height?: number }): Promise<BrowserContext>;
+  /** A new browser context signed in as `email` through the login page, on the dashboard. */
+  signedIn(email: string, options?: { width?: number; height?: number }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -50,12 +52,21 @@ export async function startHarness(): Promise<Harness> {
       '--disable-sync',
     ],
   });
+  const newContext = ({ width = 1280, height = 800 } = {}) => browser.newContext({ baseURL: url, viewport: { width, height } });
   return {
     url,
     app,
     database,
     browser,
-    newContext: ({ width = 1280, height = 800 } = {}) => browser.newContext({ baseURL: url, viewport: { width, height } }),
+    newContext,
+    signedIn: async (email, options) => {
+      const page = await (await newContext(options)).newPage();
+      await page.goto('/login');
+      await signIn(page, email);
+      await page.waitForURL('**/dashboard');
+      await page.getByTestId('school-widget').waitFor();
+      return page;
+    },
     close: async () => {
       await browser.close();
       await app.close();

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Harness, signIn, startHarness, TEACHER } from './harness.js';
+import { ADMIN, type Harness, startHarness, TEACHER } from './harness.js';
 
 let h: Harness;
 
@@ -10,15 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-async function signedIn(email: string, size?: { width: number; height: number }): Promise<Page> {
-  const context = await h.newContext(size);
-  const page = await context.newPage();
-  await page.goto('/login');
-  await signIn(page, email);
-  await page.waitForURL('**/dashboard');
-  await page.getByTestId('school-widget').waitFor();
-  return page;
-}
+const signedIn = (email: string, size?: { width: number; height: number }): Promise<Page> => h.signedIn(email, size);
 
 describe('the signed-in shell', () => {
   it('sends the demo teacher from /marks/delete to the 403 page', async () => {

@@ -1,16 +1,19 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
 import { Providers } from './app/Providers.js';
-import { router } from './app/router.js';
+import { AppRoutes } from './app/router.js';
+import { i18nReady } from './lib/i18n.js';
 
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <Providers>
-        <RouterProvider router={router} />
-      </Providers>
-    </StrictMode>,
+  // The first paint is already in the user's language.
+  void i18nReady.then(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <Providers>
+          <AppRoutes />
+        </Providers>
+      </StrictMode>,
+    ),
   );
 }

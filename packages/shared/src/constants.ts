@@ -29,3 +29,22 @@ export type Language = (typeof LANGUAGES)[number];
 
 /** The header that names the selected tenant on every /api call (spec §7). */
 export const TENANT_HEADER = 'tenantcode';
+
+/** The categories the business registration form offers (spec §1), as stored. */
+export const REGISTRATION_CATEGORIES = [
+  'retail',
+  'farm',
+  'hotel',
+  'hospital',
+  'microfinance',
+  'property management',
+  'products',
+  'restaurant',
+  'school',
+  'services',
+  'stock',
+] as const;
+export type RegistrationCategory = (typeof REGISTRATION_CATEGORIES)[number];
+
+/** The Coming Soon page counts down to this moment (spec §9). */
+export const COMING_SOON_TARGET = '2021-12-31T00:00:00';

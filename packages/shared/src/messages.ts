@@ -40,3 +40,31 @@ export const USER_MESSAGES = {
   passwordComposition: 'Must Contain 8 Characters, One Uppercase, One Lowercase, One Number and One Special Case Character',
   roleUnknown: 'This role does not exist in this school or business',
 } as const;
+
+/** The sign-up rules' messages (spec §5). */
+export const REGISTER_MESSAGES = {
+  nameRequired: 'Please enter your name',
+  tooShort: 'Too short',
+  emailInvalid: 'Invalid email',
+  emailRequired: 'Please enter your email address',
+  telephoneRequired: 'Please enter your telephone',
+  telephoneInvalid: 'Invalid telephone number',
+  passwordRequired: 'Please enter your password',
+  passwordComposition: 'Must Contain 8 Characters, One Uppercase, One Lowercase, One Number and One Special Case Character',
+  businessNameRequired: 'Please enter your business name',
+  businessEmailRequired: 'Please enter your business email address',
+  businessTelephoneRequired: 'Please enter your business telephone',
+} as const;
+
+/**
+ * Every catalogue by name. The web translates a message the server or a shared rule gives
+ * by finding its key here (`messages.<catalogue>.<key>` in the locale files), so English stays
+ * the one source of the exact texts.
+ */
+export const MESSAGE_CATALOGUES = {
+  errors: ERROR_MESSAGES,
+  login: LOGIN_MESSAGES,
+  tenant: TENANT_MESSAGES,
+  user: USER_MESSAGES,
+  register: REGISTER_MESSAGES,
+} as const;

@@ -9,16 +9,20 @@ import { notFound } from '../errors.js';
  * other page path so the browser's router can take over. Hashed assets are cached for good;
  * index.html never, so a new release reaches every teacher on their next load.
  */
+/** Pages of the web app whose paths sit under /auth, beside the sign-in API (all POST). */
+const WEB_PAGES_UNDER_AUTH = new Set(['/auth/password/reset']);
+
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   if (!existsSync(path.join(webDist, 'index.html'))) {
     app.log.warn(`No built web app at ${webDist}; serving the API only. Run \`npm run build\`.`);
     return;
   }
-  await app.register(fastifyStatic, { root: webDist, serve: false });
+  // The build writes .br and .gz beside each asset; a teacher's browser gets the smallest it accepts.
+  await app.register(fastifyStatic, { root: webDist, serve: false, preCompressed: true });
 
   app.get('/*', { config: { access: 'public' } }, async (request, reply) => {
     const urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
-    if (urlPath.startsWith('/api/') || urlPath.startsWith('/auth/')) throw notFound();
+    if (urlPath.startsWith('/api/') || (urlPath.startsWith('/auth/') && !WEB_PAGES_UNDER_AUTH.has(urlPath))) throw notFound();
     const relative = path.normalize(urlPath).replace(/^([/\\])+/, '');
     const file = path.join(webDist, relative);
     if (relative && file.startsWith(webDist + path.sep) && existsSync(file) && statSync(file).isFile()) {

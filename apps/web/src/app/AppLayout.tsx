@@ -1,14 +1,18 @@
 import { AppShell, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
+import { useAccess } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
 import { useLayout } from '../lib/layout.js';
 import './layout.css';
 import { visibleNavigation } from './navigation.js';
+import { PageLoading } from './PageLoading.js';
+import { RequireRouteAbility } from './RequireRouteAbility.js';
 import { Sidebar } from './Sidebar.js';
+import { SignedInProviders } from './SignedInProviders.js';
 import { ThemeCustomizerPanel } from './ThemeCustomizer.js';
 import { TopBar } from './TopBar.js';
 
@@ -16,14 +20,25 @@ import { TopBar } from './TopBar.js';
 export const SIDEBAR_BREAKPOINT = 998;
 const SIDEBAR_WIDTH = { lg: 250, md: 200, sm: 84 } as const;
 
+/** The current page; while its code downloads, the frame stays and a loader fills the page. */
+function PageOutlet() {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
 /** The signed-in frame, vertical or horizontal as the stored layout type says (spec §2 "Layout"). */
 export function AppLayout() {
   const { settings } = useLayout();
   return (
-    <>
-      <ThemeCustomizerPanel />
-      {settings.layoutType === 'horizontal' ? <HorizontalLayout /> : <VerticalLayout />}
-    </>
+    <SignedInProviders>
+      <RequireRouteAbility>
+        <ThemeCustomizerPanel />
+        {settings.layoutType === 'horizontal' ? <HorizontalLayout /> : <VerticalLayout />}
+      </RequireRouteAbility>
+    </SignedInProviders>
   );
 }
 
@@ -63,7 +78,7 @@ function VerticalLayout() {
       </AppShell.Navbar>
       <AppShell.Main>
         <div className="mustard-page">
-          <Outlet />
+          <PageOutlet />
         </div>
       </AppShell.Main>
       <Footer />
@@ -74,7 +89,8 @@ function VerticalLayout() {
 /** Header with the top bar and the navigation as menus in a row; on mount scrolls to the top. */
 function HorizontalLayout() {
   const { t } = useTranslation();
-  const { can, session } = useAuth();
+  const { session } = useAuth();
+  const { can } = useAccess();
   useEffect(() => {
     // Braces matter: newer browsers return a Promise from scrollTo, and an effect must not.
     window.scrollTo(0, 0);
@@ -122,7 +138,7 @@ function HorizontalLayout() {
       </AppShell.Header>
       <AppShell.Main>
         <div className="mustard-page">
-          <Outlet />
+          <PageOutlet />
         </div>
       </AppShell.Main>
       <Footer />

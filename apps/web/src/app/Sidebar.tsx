@@ -1,6 +1,7 @@
 import { NavLink, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, useLocation } from 'react-router';
+import { useAccess } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
 import { visibleNavigation } from './navigation.js';
 
@@ -10,7 +11,8 @@ import { visibleNavigation } from './navigation.js';
  */
 export function Sidebar({ onNavigate, compact = false }: { onNavigate?: () => void; compact?: boolean }) {
   const { t } = useTranslation();
-  const { can, session } = useAuth();
+  const { session } = useAuth();
+  const { can } = useAccess();
   const location = useLocation();
   const groups = visibleNavigation(can, session?.tenant?.schooltype === 'secondary');
   return (

@@ -3,6 +3,7 @@ import { LANGUAGES, type Language } from '@mustard/shared';
 import { IconBell, IconLanguage, IconLogout, IconSchool, IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useAccess } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
 import { setLanguage } from '../lib/i18n.js';
 import { isProfile } from '../lib/session.js';
@@ -11,7 +12,8 @@ import { ThemeCustomizerButton } from './ThemeCustomizer.js';
 /** The top bar of spec §2: language, notifications, school switcher, user menu. */
 export function TopBar({ navOpened, onToggleNav }: { navOpened?: boolean; onToggleNav?: () => void }) {
   const { t, i18n } = useTranslation();
-  const { session, isAdmin, can, switchTenant } = useAuth();
+  const { session, switchTenant } = useAuth();
+  const { isAdmin, can } = useAccess();
   const user = session?.user;
   const tenants = user?.tenants ?? [];
   const current = session?.tenant;
@@ -36,7 +38,7 @@ export function TopBar({ navOpened, onToggleNav }: { navOpened?: boolean; onTogg
             {LANGUAGES.map((language: Language) => (
               <Menu.Item
                 key={language}
-                onClick={() => setLanguage(language)}
+                onClick={() => void setLanguage(language)}
                 fw={i18n.language === language ? 700 : undefined}
                 data-language={language}
               >

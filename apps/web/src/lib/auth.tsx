@@ -1,26 +1,15 @@
-import {
-  type AppAbility,
-  allows,
-  defineAbilityFor,
-  isAdministrator,
-  type LoginResponse,
-  type Profile,
-  type TenantSummary,
-} from '@mustard/shared';
+import type { LoginResponse, Profile, TenantSummary } from '@mustard/shared';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { api } from './api.js';
-import { announceLogout, isProfile, loadSession, onLogoutElsewhere, type Session, saveSession } from './session.js';
+import { announceLogout, loadSession, onLogoutElsewhere, type Session, saveSession } from './session.js';
 
 interface AuthState {
   session: Session | null;
-  ability: AppAbility;
-  isAdmin: boolean;
   /** Signs in from a login or code-redemption answer: first tenant, then its full profile. */
   completeSignIn(token: string, user: LoginResponse): Promise<void>;
   /** Fetches the profile for another school, stores it and reloads the page (spec §4). */
   switchTenant(tenant: TenantSummary): Promise<void>;
   logout(): void;
-  can(action: string, subject?: string): boolean;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -62,21 +51,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setSession(null);
   }, [session]);
 
-  const value = useMemo<AuthState>(() => {
-    const user = session?.user;
-    const subject =
-      user && isProfile(user) ? { is_admin: user.is_admin, roles: user.roles } : { is_admin: user?.isadmin ?? false, roles: [] };
-    const ability = defineAbilityFor(subject);
-    return {
-      session,
-      ability,
-      isAdmin: isAdministrator(subject),
-      completeSignIn,
-      switchTenant,
-      logout,
-      can: (action, subjectClass) => allows(ability, action, subjectClass),
-    };
-  }, [session, completeSignIn, switchTenant, logout]);
+  const value = useMemo<AuthState>(
+    () => ({ session, completeSignIn, switchTenant, logout }),
+    [session, completeSignIn, switchTenant, logout],
+  );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

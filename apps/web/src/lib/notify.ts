@@ -1,14 +1,20 @@
 import { notifications } from '@mantine/notifications';
+import { ERROR_MESSAGES } from '@mustard/shared';
 import { ApiError } from './api.js';
 import { i18next } from './i18n.js';
+import { translateMessage } from './messages.js';
 
-/** The text the spec's catalogue (§8) shows for a failed call. */
+/**
+ * The text the spec's catalogue (§8) shows for a failed call, in the user's language:
+ * "Network error" when no answer came, the catalogue's text for 401, 403, 404 and 500, the
+ * server's own message (a 409's reason, say) otherwise.
+ */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === null) return i18next.t('errors.network');
     if (error.status === 500 || error.status === 401 || error.status === 403 || error.status === 404)
-      return i18next.t(`errors.${error.status}`);
-    return error.data?.message ?? error.message;
+      return translateMessage(ERROR_MESSAGES[error.status]);
+    return translateMessage(error.data?.message ?? error.message);
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -82,3 +82,11 @@ describe.each(LOCALES)('%s locale', (locale) => {
     expect(same.length / comparable.length, `untranslated: ${same.join(', ')}`).toBeLessThan(0.2);
   });
 });
+
+describe('messages of the shared rules and the server', () => {
+  it('are in en.json under messages.<catalogue>.<key>, word for word', async () => {
+    const { MESSAGE_CATALOGUES } = await import('@mustard/shared');
+    const english = load('en').messages;
+    expect(english).toEqual(JSON.parse(JSON.stringify(MESSAGE_CATALOGUES)));
+  });
+});

@@ -62,15 +62,27 @@ describe('spec §5 rules', () => {
     [{ email: '' }, 'email', 'Please enter your business email address'],
     [{ telephone: '' }, 'telephone', 'Please enter your business telephone'],
     [{ telephone: '12' }, 'telephone', 'Invalid telephone number'],
+    [{ category: '' }, 'category', 'Please select a category'],
+    [{ category: 'casino' }, 'category', 'Please select a category'],
   ])('business: %j -> %s "%s"', (change, field, message) => {
     const result = BusinessSchema.safeParse({
       name: 'Mustard Stationers',
       email: 'sales@shop.ug',
       telephone: '0772123456',
-      category: 'Retail',
+      category: 'retail',
       country: 'Uganda',
       ...change,
     });
     expect(result.error && firstErrors(result.error)[field]).toBe(message);
+  });
+
+  it('business: a complete form passes, and the country defaults to Uganda', () => {
+    const result = BusinessSchema.parse({
+      name: 'Kampala Stationers',
+      email: 'sales@shop.ug',
+      telephone: '+256 772 123456',
+      category: 'school',
+    });
+    expect(result.country).toBe('Uganda');
   });
 });

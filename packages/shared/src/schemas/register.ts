@@ -1,24 +1,11 @@
 import { z } from 'zod';
-import { PASSWORD_MIN } from '../constants.js';
-import { LOGIN_MESSAGES } from '../messages.js';
+import { DEFAULT_COUNTRY, PASSWORD_MIN, REGISTRATION_CATEGORIES } from '../constants.js';
+import { LOGIN_MESSAGES, REGISTER_MESSAGES, TENANT_MESSAGES } from '../messages.js';
 
-/**
+/*
  * The sign-up rules of spec §5 with their exact messages. The web's forms validate with these;
  * the onboarding issue's server routes will use the same ones.
  */
-export const REGISTER_MESSAGES = {
-  nameRequired: 'Please enter your name',
-  tooShort: 'Too short',
-  emailInvalid: 'Invalid email',
-  emailRequired: 'Please enter your email address',
-  telephoneRequired: 'Please enter your telephone',
-  telephoneInvalid: 'Invalid telephone number',
-  passwordRequired: 'Please enter your password',
-  passwordComposition: 'Must Contain 8 Characters, One Uppercase, One Lowercase, One Number and One Special Case Character',
-  businessNameRequired: 'Please enter your business name',
-  businessEmailRequired: 'Please enter your business email address',
-  businessTelephoneRequired: 'Please enter your business telephone',
-} as const;
 
 /** International (+256 772 123456) or local (0772 123456, 0414-123456) numbers. */
 export const PHONE_PATTERN = /^(\+?\d{1,3}[\s-]?)?\(?\d{2,4}\)?[\s-]?\d{3,4}[\s-]?\d{3,4}$/;
@@ -45,8 +32,10 @@ export const BusinessSchema = z.object({
   name: required(REGISTER_MESSAGES.businessNameRequired).min(3, REGISTER_MESSAGES.tooShort),
   email: required(REGISTER_MESSAGES.businessEmailRequired).pipe(z.email(REGISTER_MESSAGES.emailInvalid)),
   telephone: required(REGISTER_MESSAGES.businessTelephoneRequired).regex(PHONE_PATTERN, REGISTER_MESSAGES.telephoneInvalid),
-  category: z.string().min(1),
-  country: z.string().min(1),
+  category: z.enum(REGISTRATION_CATEGORIES, TENANT_MESSAGES.categoryRequired),
+  country: z.string().trim().min(1).default(DEFAULT_COUNTRY),
+  address: z.string().trim().max(200).optional(),
+  tin: z.string().trim().max(30).optional(),
 });
 export type Business = z.infer<typeof BusinessSchema>;
 

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Card, Center, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import type { AuthTypeResponse, LoginResponse } from '@mustard/shared';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
+import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
 
 /** Where to go after signing in: the page first asked for, else the dashboard. */
 function destination(state: unknown): string {
@@ -95,61 +96,54 @@ export function LoginPage() {
   };
 
   return (
-    <Center mih="100vh" p="md">
-      <Card withBorder shadow="sm" padding="xl" radius="md" w={420} maw="100%">
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            {alert && (
-              <Alert color="red" role="alert" data-testid="login-alert">
-                {alert}
-              </Alert>
-            )}
-            <div>
-              <Title order={1} size="h2">
-                {t('app.name')}
-              </Title>
-              <Text c="dimmed">{t('auth.title')}</Text>
-            </div>
-            <TextInput
-              label={t('auth.email')}
-              placeholder={t('auth.emailPlaceholder')}
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(event) => {
-                setEmail(event.currentTarget.value);
-                if (stage === 'password') setStage('email');
-              }}
-              error={emailError}
+    <PublicFrame>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          {alert && (
+            <Alert color="red" role="alert" data-testid="login-alert">
+              {alert}
+            </Alert>
+          )}
+          <PublicHeading title={t('auth.title')} text={t('auth.subtitle')} />
+          <TextInput
+            label={t('auth.email')}
+            placeholder={t('auth.emailPlaceholder')}
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(event) => {
+              setEmail(event.currentTarget.value);
+              if (stage === 'password') setStage('email');
+            }}
+            error={emailError}
+            autoFocus
+          />
+          {stage === 'password' && (
+            <PasswordInput
+              label={t('auth.password')}
+              placeholder={t('auth.passwordPlaceholder')}
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
               autoFocus
             />
-            {stage === 'password' && (
-              <PasswordInput
-                label={t('auth.password')}
-                placeholder={t('auth.passwordPlaceholder')}
-                autoComplete="current-password"
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-                autoFocus
-              />
-            )}
-            <Button type="submit" loading={busy} fullWidth>
-              {stage === 'email' ? t('auth.continue') : t('auth.signIn')}
-            </Button>
-            <Group justify="space-between">
-              <Anchor component={Link} to="/auth/password/reset" size="sm">
-                {t('auth.forgotPassword')}
+          )}
+          <Button type="submit" loading={busy} fullWidth>
+            {stage === 'email' ? t('auth.continue') : t('auth.signIn')}
+          </Button>
+          <Group justify="space-between">
+            <Anchor component={Link} to="/auth/password/reset" size="sm">
+              {t('auth.forgotPassword')}
+            </Anchor>
+            <Text size="sm">
+              {t('auth.noAccount')}{' '}
+              <Anchor component={Link} to="/register">
+                {t('auth.signup')}
               </Anchor>
-              <Text size="sm">
-                {t('auth.noAccount')}{' '}
-                <Anchor component={Link} to="/register">
-                  {t('auth.signup')}
-                </Anchor>
-              </Text>
-            </Group>
-          </Stack>
-        </form>
-      </Card>
-    </Center>
+            </Text>
+          </Group>
+        </Stack>
+      </form>
+    </PublicFrame>
   );
 }

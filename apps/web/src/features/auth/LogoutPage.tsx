@@ -1,8 +1,9 @@
-import { Button, Center, Stack, Text, Title } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth.js';
+import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
 
 /** Clears the session (and every other tab's), then says so with a way back in (spec §2). */
 export function LogoutPage() {
@@ -12,14 +13,13 @@ export function LogoutPage() {
     if (session) logout();
   }, [session, logout]);
   return (
-    <Center mih="100vh">
-      <Stack align="center">
-        <Title order={1}>{t('auth.loggedOutTitle')}</Title>
-        <Text c="dimmed">{t('auth.loggedOutText')}</Text>
+    <PublicFrame>
+      <Stack>
+        <PublicHeading title={t('auth.loggedOutTitle')} text={t('auth.loggedOutText')} />
         <Button component={Link} to="/login">
           {t('auth.signInAgain')}
         </Button>
       </Stack>
-    </Center>
+    </PublicFrame>
   );
 }

@@ -1,10 +1,11 @@
-import { BarChart } from '@mantine/charts';
-import { Breadcrumbs, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Breadcrumbs, Button, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { classOptions, type HomeResponse } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { BarChart } from '../../components/BarChart.js';
 import { api } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
+import { errorText } from '../../lib/notify.js';
 
 /** Home (spec §2 "Home dashboard"): learners per class as a bar chart, and the school at a glance. */
 export function HomePage() {
@@ -19,7 +20,7 @@ export function HomePage() {
 
   const counts = Object.entries(home.data?.students ?? {});
   // The spec shows the series in reverse order of the answer.
-  const data = counts.map(([label, count]) => ({ label, count })).reverse();
+  const data = counts.map(([label, value]) => ({ label, value })).reverse();
   const learners = counts.reduce((sum, [, count]) => sum + count, 0);
 
   return (
@@ -33,7 +34,16 @@ export function HomePage() {
           {t('home.title')}
         </Title>
       </div>
-      {home.isPending ? (
+      {home.isError ? (
+        <Alert color="red" role="alert" data-testid="home-error">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{errorText(home.error)}</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void home.refetch()}>
+              {t('app.retry')}
+            </Button>
+          </Stack>
+        </Alert>
+      ) : home.isPending ? (
         <Text>{t('home.pleaseWait')}</Text>
       ) : (
         <Grid>
@@ -42,13 +52,7 @@ export function HomePage() {
               <Title order={2} size="h4" mb="sm">
                 {t('home.students')}
               </Title>
-              <BarChart
-                h={440}
-                data={data}
-                dataKey="label"
-                series={[{ name: 'count', label: t('home.series'), color: 'mustard.5' }]}
-                data-testid="students-chart"
-              />
+              <BarChart height={440} data={data} seriesLabel={t('home.series')} testId="students-chart" />
             </Card>
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 4 }}>

@@ -1,0 +1,75 @@
+import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { COMING_SOON_TARGET } from '@mustard/shared';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { PublicFrame, PublicHeading } from './PublicFrame.js';
+
+/** Days, hours, minutes and seconds until `target`, never below zero. */
+export function timeLeft(target: Date, now: Date): { days: number; hours: number; minutes: number; seconds: number } {
+  const total = Math.max(0, Math.floor((target.getTime() - now.getTime()) / 1000));
+  return {
+    days: Math.floor(total / 86_400),
+    hours: Math.floor((total % 86_400) / 3600),
+    minutes: Math.floor((total % 3600) / 60),
+    seconds: total % 60,
+  };
+}
+
+/** Coming Soon: a countdown to the launch date of spec §9 that stops at zero. */
+export function ComingSoonPage() {
+  const { t } = useTranslation();
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), 1000);
+    return () => window.clearInterval(timer);
+  }, []);
+  const left = timeLeft(new Date(COMING_SOON_TARGET), now);
+  const units = [
+    ['days', left.days],
+    ['hours', left.hours],
+    ['minutes', left.minutes],
+    ['seconds', left.seconds],
+  ] as const;
+  return (
+    <PublicFrame cover width={520}>
+      <Stack>
+        <PublicHeading title={t('status.comingSoonTitle')} text={t('status.comingSoonText')} />
+        <SimpleGrid cols={4} role="timer" aria-label={t('status.countdown')}>
+          {units.map(([unit, value]) => (
+            <Paper key={unit} withBorder p="sm" ta="center" data-unit={unit}>
+              <Text fz={28} fw={700}>
+                {value}
+              </Text>
+              <Text size="sm" c="dimmed">
+                {t(`status.${unit}`)}
+              </Text>
+            </Paper>
+          ))}
+        </SimpleGrid>
+        <Group justify="center">
+          <Button component={Link} to="/login" variant="light">
+            {t('auth.signInAgain')}
+          </Button>
+        </Group>
+      </Stack>
+    </PublicFrame>
+  );
+}
+
+/** Maintenance: what a visitor sees while the service is being upgraded. */
+export function MaintenancePage() {
+  const { t } = useTranslation();
+  return (
+    <PublicFrame width={520}>
+      <Stack>
+        <PublicHeading title={t('status.maintenanceTitle')} text={t('status.maintenanceText')} />
+        <Group justify="center">
+          <Button component={Link} to="/login" variant="light">
+            {t('status.tryAgain')}
+          </Button>
+        </Group>
+      </Stack>
+    </PublicFrame>
+  );
+}
