@@ -7,6 +7,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { FailureLimiter } from './modules/auth/failure-limiter.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { homeRoutes } from './modules/home/home.routes.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { tenantRoutes } from './modules/tenants/tenants.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { registerAccessControl } from './plugins/access.js';
@@ -62,6 +63,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
   await app.register(userRoutes);
   await app.register(tenantRoutes);
   await app.register(homeRoutes);
+  await app.register(settingsRoutes);
   await registerWebApp(app, config.webDist);
 
   await app.ready();

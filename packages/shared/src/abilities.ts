@@ -22,6 +22,10 @@ export const SUBJECTS = [
   'grade-footer',
   'report-footer',
   'subject-paper',
+  /** School settings: categories, subjects, mark types, grades, proportions, remark types, … */
+  'setting',
+  /** Stock locations of a business. */
+  'location',
 ] as const;
 export type SubjectClass = (typeof SUBJECTS)[number];
 

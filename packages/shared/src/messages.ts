@@ -56,6 +56,62 @@ export const REGISTER_MESSAGES = {
   businessTelephoneRequired: 'Please enter your business telephone',
 } as const;
 
+/** School settings' rules (spec §5 and the forms of §2 "School list screens"). */
+export const SETTINGS_MESSAGES = {
+  categoryNameRequired: 'Please enter the category name',
+  nameTooShort: 'The name is too short',
+  nameTooLong: 'The name is too long',
+  nameRequired: 'Please enter the name',
+  labelRequired: 'Please enter the label',
+  categoryRequired: 'Please select a category',
+  classRequired: 'Please select a class',
+  termRequired: 'Please select a term',
+  yearInvalid: 'Enter a year between 2000 and 2100',
+  subjectRequired: 'Please select a subject',
+  markTypeRequired: 'Please select a mark type',
+  remarkTypeRequired: 'Please select a remark type',
+  percentageInvalid: 'Enter a percentage from 0 to 100',
+  numberInvalid: 'Enter a whole number',
+  commentRequired: 'Please enter the comment',
+  scoreRequired: 'Please enter the grade or score',
+  rangeReversed: 'The lower bound must not be above the upper bound',
+  duplicate: 'This record already exists',
+  referenceMissing: 'The chosen record does not exist',
+  parentInvalid: 'A remark type cannot be its own parent or sit under its own sub category',
+} as const;
+
+/** The texts of finished actions (spec §8 "Long actions"). */
+export const RESULT_MESSAGES = {
+  created: 'Successfully created',
+  updated: 'Successfully updated',
+  deleted: 'Successfully deleted',
+  excelReady: 'The excel file is ready.',
+} as const;
+
+/** What is wrong with a grade set's bands (details in the web's own words). */
+export const GRADE_SET_MESSAGES = {
+  reversed: 'A lower bound is above its upper bound',
+  overlap: 'Two grades share some marks',
+  gap: 'Some marks from 0 to 100 have no grade',
+  empty: 'Add at least one grade',
+} as const;
+
+/** Why a record cannot be deleted (409): what still depends on it. */
+export const IN_USE_MESSAGES = {
+  studentcategories: 'This category has learners and cannot be deleted',
+  subjects: 'This subject has grades, proportions or marks and cannot be deleted',
+  locations: 'This location holds stock and cannot be deleted',
+  marktypes: 'This mark type has proportions, published marks or marks and cannot be deleted',
+  grades: 'This grade is in use and cannot be deleted',
+  proportions: 'This proportion is in use and cannot be deleted',
+  publishmarks: 'These published marks are in use and cannot be deleted',
+  alevelscores: 'This score is in use and cannot be deleted',
+  remarktypes: 'This remark type has sub categories, comments or automatic comments and cannot be deleted',
+  automarkcomments: 'This comment is in use and cannot be deleted',
+  autoreportcomments: 'This comment is in use and cannot be deleted',
+  tenants: 'This business has members and cannot be deleted',
+} as const;
+
 /**
  * Every catalogue by name. The web translates a message the server or a shared rule gives
  * by finding its key here (`messages.<catalogue>.<key>` in the locale files), so English stays
@@ -67,4 +123,8 @@ export const MESSAGE_CATALOGUES = {
   tenant: TENANT_MESSAGES,
   user: USER_MESSAGES,
   register: REGISTER_MESSAGES,
+  settings: SETTINGS_MESSAGES,
+  gradeSet: GRADE_SET_MESSAGES,
+  results: RESULT_MESSAGES,
+  inUse: IN_USE_MESSAGES,
 } as const;

@@ -128,6 +128,100 @@ export interface StudentsTable {
   updated_at: Timestamp;
 }
 
+interface TenantOwned {
+  tenant_id: string;
+  id: string;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface StudentCategoriesTable extends TenantOwned {
+  name: string;
+  remarks: string | null;
+}
+
+export interface SubjectsTable extends TenantOwned {
+  name: string;
+  category: string;
+  abbreviation: string | null;
+  olevelcategory: string | null;
+  position: number | null;
+  weeklylabel: string | null;
+  multiple_paper_forms: string | null;
+  multiple_papers: Generated<boolean>;
+  active: Generated<boolean>;
+}
+
+export interface LocationsTable extends TenantOwned {
+  name: string;
+  code: string | null;
+}
+
+export interface MarkTypesTable extends TenantOwned {
+  label: string;
+  category: string;
+  position: number | null;
+  status: Generated<string>;
+  outof: Generated<number>;
+}
+
+/** numeric columns arrive as strings from PostgreSQL; the resource layer turns them into numbers. */
+export interface GradesTable extends TenantOwned {
+  subject_id: string;
+  form: string;
+  term: string;
+  year: number;
+  grade: string;
+  lower: number | string;
+  upper: number | string;
+}
+
+export interface ProportionsTable extends TenantOwned {
+  form: string;
+  term: string;
+  year: number;
+  subject_id: string;
+  marktype_id: string;
+  percentage: number | string;
+}
+
+export interface PublishMarksTable extends TenantOwned {
+  term: string;
+  year: number;
+  marktype_id: string;
+}
+
+export interface ALevelScoresTable extends TenantOwned {
+  total: number;
+  score: number;
+  papercount: number;
+}
+
+export interface RemarkTypesTable extends TenantOwned {
+  label: string;
+  category: string;
+  parent_id: string | null;
+  displaytype: Generated<string>;
+  inputtype: Generated<string>;
+  position: number | null;
+  forms: string | null;
+  active: Generated<boolean>;
+}
+
+export interface AutoMarkCommentsTable extends TenantOwned {
+  score: string;
+  comment: string;
+  category: Generated<string>;
+}
+
+export interface AutoReportCommentsTable extends TenantOwned {
+  form: string;
+  remarktype_id: string;
+  from: number | string;
+  to: number | string;
+  comment: string;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -140,6 +234,17 @@ export interface DB {
   membership_roles: MembershipRolesTable;
   audit_log: AuditLogTable;
   students: StudentsTable;
+  student_categories: StudentCategoriesTable;
+  subjects: SubjectsTable;
+  locations: LocationsTable;
+  mark_types: MarkTypesTable;
+  grades: GradesTable;
+  proportions: ProportionsTable;
+  publish_marks: PublishMarksTable;
+  alevel_scores: ALevelScoresTable;
+  remark_types: RemarkTypesTable;
+  auto_mark_comments: AutoMarkCommentsTable;
+  auto_report_comments: AutoReportCommentsTable;
 }
 
 /**

@@ -11,6 +11,7 @@ import { authRoutes } from '../modules/auth/auth.routes.js';
 import { FailureLimiter } from '../modules/auth/failure-limiter.js';
 import { healthRoutes } from '../modules/health/health.routes.js';
 import { homeRoutes } from '../modules/home/home.routes.js';
+import { settingsRoutes } from '../modules/settings/settings.routes.js';
 import { tenantRoutes } from '../modules/tenants/tenants.routes.js';
 import { userRoutes } from '../modules/users/users.routes.js';
 import { type Access, RouteWithoutAccessError, registerAccessControl } from '../plugins/access.js';
@@ -141,6 +142,7 @@ describe('deny by default: the route table (item 14)', () => {
       await fresh.register(userRoutes);
       await fresh.register(tenantRoutes);
       await fresh.register(homeRoutes);
+      await fresh.register(settingsRoutes);
       await registerWebApp(fresh, webDist);
       await fresh.ready();
     });

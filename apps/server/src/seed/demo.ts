@@ -7,6 +7,7 @@ import type { DB, NewStudent } from '../db/types.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { insertTenantWithRoles } from '../modules/tenants/tenants.service.js';
 import { BOYS, GIRLS, HOUSES, PLACES, pick, SURNAMES, seededRandom } from './demo-people.js';
+import { seedSchoolSettings, seedShopSettings } from './demo-settings.js';
 
 /**
  * The demo: two schools and a shop, an administrator and a teacher, learners in every class.
@@ -169,6 +170,9 @@ export async function seedDemo(database: Database, password: string): Promise<De
     await withTenant(db, { tenantId, userId: adminId }, async (trx) => {
       await ensureMember(trx, tenantId, adminId, SUPERADMIN_ROLE);
       if (tenant.category === 'School') await ensureMember(trx, tenantId, teacherId, 'teacher');
+      if (tenant.category === 'School' && classes)
+        await seedSchoolSettings(trx, tenantId, { schooltype: tenant.schooltype, classes }, year);
+      else await seedShopSettings(trx, tenantId);
       if (prefix && classes && streams) {
         const learners = demoLearners(tenantId, prefix, classes, streams, year);
         for (let start = 0; start < learners.length; start += 500) {

@@ -36,11 +36,25 @@ const PUBLIC_PAGES: Record<string, ComponentType> = {
 };
 
 /** Signed-in pages that exist now; every other protected route shows its title until its issue lands. */
+const home = () => import('../features/dashboard/HomePage.js');
+const settings = () => import('../features/settings/pages.js');
+const grades = () => import('../features/settings/grades.js');
 const PAGES: Record<string, ComponentType> = {
-  '/dashboard': page(
-    () => import('../features/dashboard/HomePage.js'),
-    (m) => m.HomePage,
-  ),
+  '/dashboard': page(home, (m) => m.HomePage),
+  '/students/categories': page(settings, (m) => m.StudentCategoriesPage),
+  '/subjects/list': page(settings, (m) => m.SubjectsPage),
+  '/inventory/stock/locations': page(settings, (m) => m.LocationsPage),
+  '/businesses': page(settings, (m) => m.TenantsPage),
+  '/marks/categories': page(settings, (m) => m.MarkTypesPage),
+  '/proportions': page(settings, (m) => m.ProportionsPage),
+  '/school/publishmarks': page(settings, (m) => m.PublishMarksPage),
+  '/alevelscores': page(settings, (m) => m.ALevelScoresPage),
+  '/comments/categories': page(settings, (m) => m.RemarkTypesPage),
+  '/comments/automarkcomments': page(settings, (m) => m.AutoMarkCommentsPage),
+  '/comments/autoreportcomments': page(settings, (m) => m.AutoReportCommentsPage),
+  '/grades': page(grades, (m) => m.GradesPage),
+  '/grades/new': page(grades, (m) => m.GradeSetPage),
+  '/grades-detail/:id': page(grades, (m) => m.GradeSetPage),
 };
 
 const SignedInFrame = page(

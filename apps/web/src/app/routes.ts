@@ -14,7 +14,7 @@ const manage = (subject: SubjectClass) => ({ action: 'manage' as const, subject 
 
 export const PROTECTED_ROUTES: RouteDefinition[] = [
   { path: '/dashboard', title: 'pages.dashboard' },
-  { path: '/businesses', title: 'pages.businesses' },
+  { path: '/businesses', title: 'pages.businesses', ability: { action: 'read', subject: 'tenant' } },
   { path: '/inventory/stock/locations', title: 'pages.stockLocations' },
   { path: '/subjects/list', title: 'pages.subjects' },
   { path: '/subjects/teachers', title: 'pages.subjectTeachers' },

@@ -23,11 +23,51 @@ export interface ApiResult<T> {
   headers: Headers;
 }
 
-async function request<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResult<T>> {
+function headersFor(extra: Record<string, string> = {}): Record<string, string> {
   const session = loadSession();
-  const allHeaders: Record<string, string> = { accept: 'application/json', ...headers };
-  if (session) allHeaders.authorization = `Bearer ${session.token}`;
-  if (session?.tenant && !(TENANT_HEADER in allHeaders)) allHeaders[TENANT_HEADER] = session.tenant.tenantcode;
+  const headers: Record<string, string> = { accept: 'application/json', ...extra };
+  if (session) headers.authorization = `Bearer ${session.token}`;
+  if (session?.tenant && !(TENANT_HEADER in headers)) headers[TENANT_HEADER] = session.tenant.tenantcode;
+  return headers;
+}
+
+async function failure(response: Response): Promise<ApiError> {
+  const text = await response.text();
+  let payload: { message?: string; errors?: Record<string, string[]> } = {};
+  try {
+    payload = text ? JSON.parse(text) : {};
+  } catch {
+    payload = {};
+  }
+  return new ApiError(response.status, payload.message ?? response.statusText, payload);
+}
+
+/**
+ * Downloads a file the API answers (a spreadsheet, a PDF) and hands it to the browser under the
+ * name the server gave it (content-disposition).
+ */
+async function download(path: string): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: headersFor({ accept: '*/*' }) });
+  } catch {
+    throw new ApiError(null, 'Network error');
+  }
+  if (!response.ok) throw await failure(response);
+  const name = /filename="?([^";]+)"?/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return name;
+}
+
+async function request<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResult<T>> {
+  const allHeaders = headersFor(headers);
   if (body !== undefined) allHeaders['content-type'] = 'application/json';
   let response: Response;
   try {
@@ -54,4 +94,15 @@ export const api = {
   post: <T>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('POST', path, body ?? {}, headers),
   put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body ?? {}),
   delete: <T>(path: string) => request<T>('DELETE', path),
+  download,
 };
+
+/** A path with its query: empty values are left out. */
+export function withQuery(path: string, params: Record<string, string | number | boolean | null | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}

@@ -7,7 +7,7 @@ import { translateMessage } from './messages.js';
 export interface SchemaForm<Values extends Record<string, unknown>> {
   form: UseFormReturnType<Values>;
   /** Props for an input: value, change handler and its error in the user's language. */
-  field(path: keyof Values & string): ReturnType<UseFormReturnType<Values>['getInputProps']>;
+  field(path: keyof Values & string, options?: { type?: 'input' | 'checkbox' }): ReturnType<UseFormReturnType<Values>['getInputProps']>;
   /** Puts a 422 answer's field messages (spec §8) beside their fields; false for any other error. */
   showServerErrors(error: unknown): boolean;
 }
@@ -21,8 +21,8 @@ export function useSchemaForm<Values extends Record<string, unknown>>(schema: z.
   const form = useForm<Values>({ mode: 'controlled', initialValues, validate: schemaResolver(schema, { sync: true }) });
   return {
     form,
-    field(path) {
-      const props = form.getInputProps(path);
+    field(path, options) {
+      const props = form.getInputProps(path, options);
       return { ...props, error: typeof props.error === 'string' ? translateMessage(props.error) : props.error };
     },
     showServerErrors(error) {

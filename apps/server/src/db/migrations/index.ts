@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration';
 import * as foundation from './2026_11_21_0001_foundation.js';
+import * as schoolSettings from './2026_11_21_0002_school_settings.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -7,4 +8,5 @@ import * as foundation from './2026_11_21_0001_foundation.js';
  */
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
+  '2026_11_21_0002_school_settings': schoolSettings,
 };

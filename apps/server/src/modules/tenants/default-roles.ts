@@ -20,6 +20,8 @@ export const DEFAULT_ROLES: ReadonlyArray<{ name: string; permissions: ReadonlyA
       ['manage', 'report-footer'],
       ['manage', 'subject-paper'],
       ['manage', 'user'],
+      ['manage', 'setting'],
+      ['manage', 'location'],
       ['read', 'tenant'],
     ],
   },

@@ -1,0 +1,298 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Group,
+  List,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  DEFAULT_GRADE_BANDS,
+  firstErrors,
+  type GradeBand,
+  GradeSetSchema,
+  type GradeSetType,
+  gradeSetProblems,
+  grades,
+  RESULT_MESSAGES,
+  TERMS,
+} from '@mustard/shared';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { PageLoading } from '../../app/PageLoading.js';
+import { api, withQuery } from '../../lib/api.js';
+import { translateMessage } from '../../lib/messages.js';
+import { notifyError } from '../../lib/notify.js';
+import { useChoices } from '../../resources/choices.js';
+import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { defineScreen, type FieldSpec } from '../../resources/screen.js';
+import { subjectsScreen } from './screens.js';
+
+const subjectField: FieldSpec = { name: 'subject_id', kind: 'select', choices: { resource: subjectsScreen.resource, label: 'name' } };
+
+const gradesScreen = defineScreen({
+  resource: grades,
+  title: 'pages.grades',
+  columns: [
+    { field: 'subject.name' },
+    { field: 'form' },
+    { field: 'term' },
+    { field: 'year', plain: true },
+    { field: 'grade' },
+    { field: 'lower' },
+    { field: 'upper' },
+  ],
+  fields: [
+    { name: 'form', kind: 'select', choices: 'classes' },
+    { name: 'term', kind: 'select', choices: 'terms' },
+    { name: 'year', kind: 'year' },
+    subjectField,
+    { name: 'grade', kind: 'text' },
+    { name: 'lower', kind: 'number' },
+    { name: 'upper', kind: 'number' },
+  ],
+  filters: [
+    { name: 'form', kind: 'select', choices: 'classes' },
+    { name: 'year', kind: 'year' },
+    { name: 'term', kind: 'select', choices: 'terms' },
+    subjectField,
+  ],
+  // The first search shows this year's grades (spec §2 "Grades").
+  initialFilters: () => ({ year: new Date().getFullYear() }),
+  search: false,
+  addActions: [
+    { label: 'grades.addGrade', to: '/grades/new' },
+    { label: 'grades.addOtherGrades', to: '/grades/new?type=lower' },
+  ],
+  rowLink: (row) => `/grades-detail/${row.id}`,
+});
+
+export function GradesPage() {
+  return <ResourceListPage screen={gradesScreen} />;
+}
+
+interface SetHeader {
+  form: string | null;
+  term: string | null;
+  year: number | string;
+  subject_id: string | null;
+}
+
+type GradeRow = { id: string; subject_id: string; form: string; term: string; year: number; grade: string; lower: number; upper: number };
+
+const bandsOf = (type: GradeSetType): GradeBand[] => DEFAULT_GRADE_BANDS[type].map(([grade, lower, upper]) => ({ grade, lower, upper }));
+
+/**
+ * A grade set (spec §2 "New grade", guide grading.md): class, year, term and subject, and the
+ * bands of marks for each grade, prefilled with the defaults for the set's type. Overlaps and
+ * gaps are named as they appear; saving writes the whole set and returns to /grades.
+ * `/grades-detail/{id}` opens the set a grade belongs to.
+ */
+export function GradeSetPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { id } = useParams();
+  const [params] = useSearchParams();
+  const type: GradeSetType = params.get('type') === 'lower' ? 'lower' : 'default';
+  const [header, setHeader] = useState<SetHeader>({ form: null, term: null, year: new Date().getFullYear(), subject_id: null });
+  const [bands, setBands] = useState<GradeBand[]>(() => bandsOf(type));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [loaded, setLoaded] = useState(!id);
+  const classes = useChoices('classes');
+  const subjects = useChoices(subjectField.choices);
+
+  useEffect(() => {
+    if (!id) {
+      setBands(bandsOf(type));
+      return;
+    }
+    let live = true;
+    (async () => {
+      const { data: one } = await api.get<GradeRow>(`${grades.path}/${id}`);
+      const { data: set } = await api.get<{ grades: GradeRow[] }>(
+        withQuery(grades.path, { subject_id: one.subject_id, form: one.form, term: one.term, year: one.year, per_page: 100 }),
+      );
+      if (!live) return;
+      setHeader({ form: one.form, term: one.term, year: one.year, subject_id: one.subject_id });
+      setBands(set.grades.map(({ grade, lower, upper }) => ({ grade, lower, upper })));
+      setLoaded(true);
+    })().catch(notifyError);
+    return () => {
+      live = false;
+    };
+  }, [id, type]);
+
+  const problems = gradeSetProblems(bands);
+  const troubled = new Set(problems.map((problem) => problem.grade));
+  const change = (index: number, patch: Partial<GradeBand>) =>
+    setBands((all) => all.map((band, at) => (at === index ? { ...band, ...patch } : band)));
+
+  const save = async () => {
+    const body = {
+      ...header,
+      lower: Object.fromEntries(bands.map((band) => [band.grade, band.lower])),
+      upper: Object.fromEntries(bands.map((band) => [band.grade, band.upper])),
+    };
+    const checked = GradeSetSchema.safeParse(body);
+    if (!checked.success) {
+      setErrors(firstErrors(checked.error));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await api.post(grades.path, checked.data);
+      notifications.show({ color: 'green', message: translateMessage(RESULT_MESSAGES.updated) });
+      await queryClient.invalidateQueries({ queryKey: ['resource', grades.name] });
+      navigate('/grades');
+    } catch (error) {
+      notifyError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const headerError = (field: string) => (errors[field] ? translateMessage(errors[field]) : undefined);
+  if (!loaded) return <PageLoading />;
+  return (
+    <Card withBorder padding="md" data-testid="grade-set">
+      <Stack>
+        <Title order={1} size="h3">
+          {t(id ? 'pages.gradeDetail' : 'pages.newGrade')}
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 4 }}>
+          <Select
+            label={t('fields.form')}
+            withAsterisk
+            data={classes}
+            value={header.form}
+            onChange={(form) => setHeader({ ...header, form })}
+            error={headerError('form')}
+          />
+          <NumberInput
+            label={t('fields.year')}
+            withAsterisk
+            value={header.year}
+            onChange={(year) => setHeader({ ...header, year })}
+            error={headerError('year')}
+          />
+          <Select
+            label={t('fields.term')}
+            withAsterisk
+            data={[...TERMS]}
+            value={header.term}
+            onChange={(term) => setHeader({ ...header, term })}
+            error={headerError('term')}
+          />
+          <Select
+            label={t('fields.subject_id')}
+            withAsterisk
+            searchable
+            data={subjects}
+            value={header.subject_id}
+            onChange={(subject_id) => setHeader({ ...header, subject_id })}
+            error={headerError('subject_id')}
+          />
+        </SimpleGrid>
+        {problems.length > 0 && (
+          <Alert color="red" title={t('grades.problemsTitle')} data-testid="grade-problems">
+            <List size="sm">
+              {problems.map((problem) => (
+                <List.Item key={`${problem.kind}-${problem.grade}-${String(problem.params.from ?? '')}`}>
+                  {t(`grades.problems.${problem.kind}`, problem.params)}
+                </List.Item>
+              ))}
+            </List>
+          </Alert>
+        )}
+        <Table withTableBorder striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('fields.grade')}</Table.Th>
+              <Table.Th>{t('fields.lower')}</Table.Th>
+              <Table.Th>{t('fields.upper')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {bands.map((band, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a row's grade label is being edited, its place is its identity
+              <Table.Tr key={index} data-grade={band.grade}>
+                <Table.Td>
+                  <TextInput
+                    aria-label={t('fields.grade')}
+                    value={band.grade}
+                    onChange={(event) => change(index, { grade: event.currentTarget.value })}
+                    w={90}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <NumberInput
+                    aria-label={t('grades.lowerOf', { grade: band.grade })}
+                    value={band.lower}
+                    min={0}
+                    max={100}
+                    onChange={(value) => change(index, { lower: Number(value) || 0 })}
+                    error={troubled.has(band.grade)}
+                    w={110}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <NumberInput
+                    aria-label={t('grades.upperOf', { grade: band.grade })}
+                    value={band.upper}
+                    min={0}
+                    max={100}
+                    onChange={(value) => change(index, { upper: Number(value) || 0 })}
+                    error={troubled.has(band.grade)}
+                    w={110}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('grades.removeRow', { grade: band.grade })}
+                    onClick={() => setBands((all) => all.filter((_, at) => at !== index))}
+                  >
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        <Group justify="space-between">
+          <Button
+            variant="default"
+            leftSection={<IconPlus size={16} />}
+            onClick={() => setBands((all) => [...all, { grade: '', lower: 0, upper: 0 }])}
+          >
+            {t('grades.addRow')}
+          </Button>
+          <Group>
+            <Button variant="default" onClick={() => navigate('/grades')}>
+              {t('list.cancel')}
+            </Button>
+            <Button onClick={() => void save()} loading={busy} disabled={problems.length > 0}>
+              {t('list.save')}
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,22 @@
+import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import type { ScreenDefinition } from '../../resources/screen.js';
+import * as screens from './screens.js';
+
+/** The list screens of school settings, one chunk: a head teacher setting up moves between them. */
+function listPage<Row extends { id: string }>(screen: ScreenDefinition<Row>) {
+  return function SettingsListPage() {
+    return <ResourceListPage screen={screen} />;
+  };
+}
+
+export const StudentCategoriesPage = listPage(screens.studentCategoriesScreen);
+export const SubjectsPage = listPage(screens.subjectsScreen);
+export const LocationsPage = listPage(screens.locationsScreen);
+export const TenantsPage = listPage(screens.tenantsScreen);
+export const MarkTypesPage = listPage(screens.markTypesScreen);
+export const ProportionsPage = listPage(screens.proportionsScreen);
+export const PublishMarksPage = listPage(screens.publishMarksScreen);
+export const ALevelScoresPage = listPage(screens.aLevelScoresScreen);
+export const RemarkTypesPage = listPage(screens.remarkTypesScreen);
+export const AutoMarkCommentsPage = listPage(screens.autoMarkCommentsScreen);
+export const AutoReportCommentsPage = listPage(screens.autoReportCommentsScreen);

@@ -1,0 +1,246 @@
+import {
+  AUTO_COMMENT_CATEGORIES,
+  aLevelScores,
+  autoMarkComments,
+  autoReportComments,
+  DISPLAY_TYPES,
+  INPUT_TYPES,
+  locations,
+  MARK_TYPE_CATEGORIES,
+  markTypes,
+  OLEVEL_CATEGORIES,
+  proportions,
+  publishMarks,
+  REMARK_TYPE_CATEGORIES,
+  remarkTypes,
+  SCHOOL_TYPES,
+  STATUSES,
+  SUBJECT_CATEGORIES,
+  studentCategories,
+  subjects,
+  TENANT_CATEGORIES,
+  tenants,
+} from '@mustard/shared';
+import type { z } from 'zod';
+import { defineScreen, type FieldSpec, type RowAction } from '../../resources/screen.js';
+
+/*
+ * The school's list screens (spec §2 "School list screens"), each stating only what differs
+ * from the common case of resources/screen.ts.
+ */
+
+const classField: FieldSpec = { name: 'form', kind: 'select', choices: 'classes' };
+const termField: FieldSpec = { name: 'term', kind: 'select', choices: 'terms' };
+const yearField: FieldSpec = { name: 'year', kind: 'year' };
+const subjectField: FieldSpec = { name: 'subject_id', kind: 'select', choices: { resource: subjects, label: 'name' } };
+const markTypeField: FieldSpec = { name: 'marktype_id', kind: 'select', choices: { resource: markTypes, label: 'label' } };
+const thisYear = () => new Date().getFullYear();
+
+export const studentCategoriesScreen = defineScreen({
+  resource: studentCategories,
+  title: 'pages.studentCategories',
+  columns: [{ field: 'name' }, { field: 'remarks' }],
+  fields: [
+    { name: 'name', kind: 'text' },
+    { name: 'remarks', kind: 'textarea' },
+  ],
+});
+
+export const subjectsScreen = defineScreen({
+  resource: subjects,
+  title: 'pages.subjects',
+  columns: [
+    { field: 'name' },
+    { field: 'category', translate: true },
+    { field: 'position' },
+    { field: 'abbreviation' },
+    { field: 'active' },
+    { field: 'weeklylabel' },
+    { field: 'olevelcategory', translate: true },
+    { field: 'multiple_papers' },
+    { field: 'multiple_paper_forms' },
+  ],
+  fields: [
+    { name: 'name', kind: 'text' },
+    { name: 'category', kind: 'select', choices: { values: SUBJECT_CATEGORIES } },
+    { name: 'abbreviation', kind: 'text' },
+    { name: 'position', kind: 'number' },
+    { name: 'olevelcategory', kind: 'select', choices: { values: OLEVEL_CATEGORIES } },
+    { name: 'weeklylabel', kind: 'text' },
+    { name: 'active', kind: 'switch' },
+    { name: 'multiple_papers', kind: 'switch' },
+    { name: 'multiple_paper_forms', kind: 'text', when: (values) => values.multiple_papers === true },
+  ],
+  defaults: { active: true },
+});
+
+export const locationsScreen = defineScreen({
+  resource: locations,
+  title: 'pages.stockLocations',
+  columns: [{ field: 'name' }, { field: 'code' }],
+  fields: [
+    { name: 'name', kind: 'text' },
+    { name: 'code', kind: 'text' },
+  ],
+  pageSizeOptions: [10, 25, 50, 100],
+  selectable: true,
+});
+
+export const tenantsScreen = defineScreen({
+  resource: tenants,
+  title: 'pages.businesses',
+  columns: [
+    { field: 'name' },
+    { field: 'tenantcode' },
+    { field: 'category', translate: true },
+    { field: 'schooltype', translate: true },
+    { field: 'country' },
+  ],
+  fields: [
+    { name: 'name', kind: 'text' },
+    { name: 'tenantcode', kind: 'text' },
+    { name: 'category', kind: 'select', choices: { values: TENANT_CATEGORIES } },
+    { name: 'schooltype', kind: 'select', choices: { values: SCHOOL_TYPES } },
+    { name: 'forms', kind: 'text' },
+    { name: 'email', kind: 'text' },
+    { name: 'phone', kind: 'text' },
+    { name: 'address', kind: 'text' },
+    { name: 'web', kind: 'text' },
+    { name: 'tin', kind: 'text' },
+    { name: 'country', kind: 'text' },
+    { name: 'efrist', kind: 'switch' },
+  ],
+  defaults: { category: 'School', schooltype: 'primary', country: 'Uganda', efrist: false },
+  pageSizeOptions: [10, 25, 50, 100],
+  unwrapRecord: (answer) => (answer as { tenant: { id: string } & Record<string, unknown> }).tenant,
+  editTitle: 'list.editTenant',
+  deletable: false,
+});
+
+export const markTypesScreen = defineScreen({
+  resource: markTypes,
+  title: 'pages.markTypes',
+  columns: [
+    { field: 'label' },
+    { field: 'category', translate: true },
+    { field: 'position' },
+    { field: 'status', translate: true },
+    { field: 'outof' },
+  ],
+  fields: [
+    { name: 'label', kind: 'text' },
+    { name: 'category', kind: 'select', choices: { values: MARK_TYPE_CATEGORIES } },
+    { name: 'position', kind: 'number' },
+    { name: 'status', kind: 'select', choices: { values: STATUSES } },
+    { name: 'outof', kind: 'number' },
+  ],
+  defaults: { status: 'active', outof: 100 },
+});
+
+export const proportionsScreen = defineScreen({
+  resource: proportions,
+  title: 'pages.proportions',
+  columns: [
+    { field: 'form' },
+    { field: 'term' },
+    { field: 'year', plain: true },
+    { field: 'subject.name' },
+    { field: 'marktype.label' },
+    { field: 'percentage' },
+  ],
+  fields: [classField, termField, yearField, subjectField, markTypeField, { name: 'percentage', kind: 'number' }],
+  filters: [classField, termField, yearField, subjectField],
+  search: false,
+  defaults: { year: thisYear() },
+});
+
+export const publishMarksScreen = defineScreen({
+  resource: publishMarks,
+  title: 'pages.publishMarks',
+  columns: [{ field: 'term' }, { field: 'year', plain: true }, { field: 'marktype.label' }],
+  fields: [termField, yearField, markTypeField],
+  search: false,
+  defaults: { year: thisYear() },
+});
+
+export const aLevelScoresScreen = defineScreen({
+  resource: aLevelScores,
+  title: 'pages.alevelScores',
+  columns: [{ field: 'total' }, { field: 'score' }, { field: 'papercount' }],
+  fields: [
+    { name: 'total', kind: 'number' },
+    { name: 'score', kind: 'number' },
+    { name: 'papercount', kind: 'number' },
+  ],
+  search: false,
+});
+
+type RemarkTypeRow = z.infer<typeof remarkTypes.record>;
+
+export const remarkTypesScreen = defineScreen<RemarkTypeRow>({
+  resource: remarkTypes,
+  title: 'pages.remarkTypes',
+  tree: true,
+  columns: [
+    { field: 'label' },
+    { field: 'category', translate: true },
+    { field: 'position' },
+    { field: 'forms' },
+    { field: 'displaytype', translate: true },
+    { field: 'inputtype', translate: true },
+    { field: 'active' },
+  ],
+  fields: [
+    { name: 'label', kind: 'text' },
+    { name: 'category', kind: 'select', choices: { values: REMARK_TYPE_CATEGORIES } },
+    { name: 'parent_id', kind: 'select', choices: { resource: remarkTypes, label: 'label' } },
+    { name: 'position', kind: 'number' },
+    { name: 'forms', kind: 'text' },
+    { name: 'displaytype', kind: 'select', choices: { values: DISPLAY_TYPES } },
+    { name: 'inputtype', kind: 'select', choices: { values: INPUT_TYPES } },
+    { name: 'active', kind: 'switch' },
+  ],
+  defaults: { active: true, displaytype: 'list', inputtype: 'text' },
+  rowActions: (row): Array<RowAction<RemarkTypeRow>> => [
+    ...(row.parent_id
+      ? []
+      : [
+          {
+            label: 'list.addSubCategory',
+            // A new child starts under the chosen row, active, in the parent's category (spec §3).
+            run: (parent: RemarkTypeRow, screen: { openNew(defaults: Record<string, unknown>): void }) =>
+              screen.openNew({ parent_id: parent.id, active: true, category: parent.category }),
+          },
+        ]),
+    { label: 'list.recordComments', to: (target: RemarkTypeRow) => `/comments/report?remarktype_id=${target.id}` },
+  ],
+});
+
+export const autoMarkCommentsScreen = defineScreen({
+  resource: autoMarkComments,
+  title: 'pages.autoSubjectComments',
+  columns: [{ field: 'score' }, { field: 'comment' }, { field: 'category', translate: true }],
+  fields: [
+    { name: 'score', kind: 'text' },
+    { name: 'comment', kind: 'textarea' },
+    { name: 'category', kind: 'select', choices: { values: AUTO_COMMENT_CATEGORIES } },
+  ],
+  defaults: { category: 'general' },
+});
+
+const remarkTypeField: FieldSpec = { name: 'remarktype_id', kind: 'select', choices: { resource: remarkTypes, label: 'label' } };
+
+export const autoReportCommentsScreen = defineScreen({
+  resource: autoReportComments,
+  title: 'pages.autoReportComments',
+  columns: [{ field: 'form' }, { field: 'remarktype.label' }, { field: 'from' }, { field: 'to' }, { field: 'comment' }],
+  fields: [
+    classField,
+    remarkTypeField,
+    { name: 'from', kind: 'number' },
+    { name: 'to', kind: 'number' },
+    { name: 'comment', kind: 'textarea' },
+  ],
+  filters: [classField, remarkTypeField],
+  search: false,
+});

@@ -1,0 +1,45 @@
+import { NumberInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useChoices } from './choices.js';
+import type { FieldSpec } from './screen.js';
+
+type InputProps = Record<string, unknown> & { value?: unknown; onChange?: (value: unknown) => void; error?: unknown };
+
+/** One input of a form or a filter bar, by its kind; labelled `fields.<name>`. */
+export function FieldInput({ spec, props: given, required = false }: { spec: FieldSpec; props: object; required?: boolean }) {
+  const props = given as InputProps;
+  const { t } = useTranslation();
+  const choices = useChoices(spec.choices);
+  const label = t(`fields.${spec.name}`);
+  const common = { label, withAsterisk: required, 'data-field': spec.name };
+  switch (spec.kind) {
+    case 'select':
+      return (
+        <Select
+          {...common}
+          {...(props as object)}
+          value={(props.value as string | null | undefined) || null}
+          data={choices}
+          searchable={choices.length > 8}
+          clearable={!required}
+          nothingFoundMessage={t('list.nothingFound')}
+        />
+      );
+    case 'switch':
+      return <Switch {...common} {...(props as object)} mt="xs" />;
+    case 'number':
+    case 'year':
+      return (
+        <NumberInput
+          {...common}
+          {...(props as object)}
+          allowDecimal={spec.kind === 'number'}
+          thousandSeparator={spec.kind === 'number' ? ',' : undefined}
+        />
+      );
+    case 'textarea':
+      return <Textarea {...common} {...(props as object)} autosize minRows={2} />;
+    default:
+      return <TextInput {...common} {...(props as object)} />;
+  }
+}

@@ -1,0 +1,89 @@
+import { Button, Group, SimpleGrid, Stack } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { api } from '../lib/api.js';
+import { useSchemaForm } from '../lib/forms.js';
+import { notifyError } from '../lib/notify.js';
+import { FieldInput } from './FieldInput.js';
+import type { FieldSpec, ScreenDefinition } from './screen.js';
+
+function blank(spec: FieldSpec): unknown {
+  if (spec.kind === 'switch') return false;
+  if (spec.kind === 'select') return null;
+  return '';
+}
+
+/** A field the input schema refuses to leave out. */
+export function isRequired(schema: z.ZodObject, name: string): boolean {
+  const field = schema.shape[name] as z.ZodType | undefined;
+  return field ? !field.safeParse(undefined).success : false;
+}
+
+/**
+ * The form of a screen's record: the shared input schema checks it before it is sent (the same
+ * rules the server applies) and the server's 422 lands beside the fields. A record with an id
+ * is updated (PUT), one without is created (POST); the answer is the saved record.
+ */
+export function ResourceForm<Row extends { id: string }>({
+  screen,
+  record,
+  defaults,
+  onSaved,
+  onCancel,
+}: {
+  screen: ScreenDefinition<Row>;
+  record: Row | null;
+  defaults?: Record<string, unknown>;
+  onSaved(saved: Row, created: boolean): void;
+  onCancel(): void;
+}) {
+  const { t } = useTranslation();
+  const { resource } = screen;
+  const initial = Object.fromEntries(
+    screen.fields.map((spec) => {
+      const value = record ? (record as Record<string, unknown>)[spec.name] : { ...screen.defaults, ...defaults }[spec.name];
+      return [spec.name, value === undefined || (value === null && spec.kind !== 'select') ? blank(spec) : value];
+    }),
+  );
+  const { form, field, showServerErrors } = useSchemaForm<Record<string, unknown>>(resource.input, initial);
+  const [busy, setBusy] = useState(false);
+
+  const save = form.onSubmit(async (values) => {
+    setBusy(true);
+    try {
+      const answer = record ? await api.put<Row>(`${resource.path}/${record.id}`, values) : await api.post<Row>(resource.path, values);
+      onSaved(answer.data, !record);
+    } catch (error) {
+      if (!showServerErrors(error)) notifyError(error);
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  const visible = screen.fields.filter((spec) => !spec.when || spec.when(form.values));
+  return (
+    <form onSubmit={save} noValidate data-testid="resource-form">
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: visible.length > 4 ? 2 : 1 }}>
+          {visible.map((spec) => (
+            <FieldInput
+              key={spec.name}
+              spec={spec}
+              props={field(spec.name, { type: spec.kind === 'switch' ? 'checkbox' : 'input' })}
+              required={isRequired(resource.input, spec.name)}
+            />
+          ))}
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            {t('list.cancel')}
+          </Button>
+          <Button type="submit" loading={busy}>
+            {record ? t('list.update') : t('list.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,320 @@
+import 'mantine-datatable/styles.layer.css';
+import { ActionIcon, Box, Button, Card, Group, Menu, Stack, TextInput, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { RESULT_MESSAGES } from '@mustard/shared';
+import { IconDots, IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DataTable, type DataTableColumn, type DataTableProps } from 'mantine-datatable';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { AppModal } from '../components/AppModal.js';
+import { useAccess } from '../lib/access.js';
+import { api, withQuery } from '../lib/api.js';
+import { useAuth } from '../lib/auth.js';
+import { translateMessage } from '../lib/messages.js';
+import { notifyError, runLongAction } from '../lib/notify.js';
+import { FieldInput } from './FieldInput.js';
+import { ResourceForm } from './ResourceForm.js';
+import type { ScreenDefinition } from './screen.js';
+
+type Row = { id: string; children?: Row[]; __depth?: number } & Record<string, unknown>;
+type Filters = Record<string, unknown>;
+
+/** `subject.name` read from a row. */
+function read(row: Record<string, unknown>, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), row);
+}
+
+/** Parents, each followed by its children one step in (remark types). */
+function flattenTree(rows: Row[]): Row[] {
+  return rows.flatMap((row) => [{ ...row, __depth: 0 }, ...(row.children ?? []).map((child) => ({ ...child, __depth: 1 }))]);
+}
+
+/** A form is open: a new record (with starting values) or an existing one. */
+type Editing = { record: Row | null; defaults?: Record<string, unknown> } | null;
+
+/**
+ * Every list screen (issue 4): a card with the title and a menu, a search form, a table with
+ * paging, row menus and a modal form, all driven by the screen's definition.
+ */
+export function ResourceListPage<R extends { id: string }>({ screen: typedScreen }: { screen: ScreenDefinition<R> }) {
+  const screen = typedScreen as unknown as ScreenDefinition<Row>;
+  const { t } = useTranslation();
+  const { can } = useAccess();
+  const { session } = useAuth();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { resource } = screen;
+  const [draft, setDraft] = useState<Filters>(() => ({ search: '', ...screen.initialFilters?.() }));
+  const [filters, setFilters] = useState<Filters>(draft);
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState(resource.pageSize);
+  const [selected, setSelected] = useState<Row[]>([]);
+  const [editing, setEditing] = useState<Editing>(null);
+
+  const listKey = ['resource', resource.name, session?.tenant?.id];
+  const queryKey = [...listKey, filters, page, perPage];
+  const list = useQuery({
+    queryKey,
+    queryFn: async () =>
+      (await api.get<Record<string, unknown>>(withQuery(resource.path, { ...filters, page, per_page: perPage } as never))).data,
+    placeholderData: keepPreviousData,
+  });
+  const answered = (list.data?.[resource.listKey] as Row[] | undefined) ?? [];
+  const rows = screen.tree ? flattenTree(answered) : answered;
+  const total = (list.data?.totalRecords as number | undefined) ?? 0;
+
+  const mayCreate = can('create', resource.subject);
+  const mayUpdate = can('update', resource.subject);
+  const mayDelete = can('delete', resource.subject) && screen.deletable !== false;
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: listKey });
+    void queryClient.invalidateQueries({ queryKey: ['choices', resource.name] });
+  };
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setPage(1);
+    setFilters({ ...draft });
+  };
+
+  const openEdit = async (row: Row) => {
+    try {
+      // The record is loaded afresh: the list may be minutes old on a slow connection.
+      const { data } = await api.get<unknown>(`${resource.path}/${row.id}`);
+      setEditing({ record: screen.unwrapRecord ? (screen.unwrapRecord(data) as unknown as Row) : (data as Row) });
+    } catch (error) {
+      notifyError(error);
+    }
+  };
+
+  const saved = (record: Row, created: boolean) => {
+    setEditing(null);
+    notifications.show({ color: 'green', message: translateMessage(created ? RESULT_MESSAGES.created : RESULT_MESSAGES.updated) });
+    if (created || screen.tree) {
+      refresh();
+      return;
+    }
+    // The row is replaced by the saved record where it stands.
+    queryClient.setQueryData<Record<string, unknown>>(queryKey, (old) =>
+      old ? { ...old, [resource.listKey]: (old[resource.listKey] as Row[]).map((row) => (row.id === record.id ? record : row)) } : old,
+    );
+    void queryClient.invalidateQueries({ queryKey: ['choices', resource.name] });
+  };
+
+  const confirmDelete = (row: Row) =>
+    modals.openConfirmModal({
+      title: t('list.deleteTitle'),
+      children: t('list.deleteText'),
+      labels: { confirm: t('list.delete'), cancel: t('list.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: async () => {
+        try {
+          await api.delete(`${resource.path}/${row.id}`);
+          notifications.show({ color: 'green', message: translateMessage(RESULT_MESSAGES.deleted) });
+          refresh();
+        } catch (error) {
+          notifyError(error);
+        }
+      },
+    });
+
+  const downloadExcel = () =>
+    runLongAction(
+      api.download(withQuery(resource.path, { ...filters, excel: 1 } as never)),
+      translateMessage(RESULT_MESSAGES.excelReady),
+    ).catch(() => undefined);
+
+  const rowMenu = (row: Row): ReactNode => {
+    const extra = screen.rowActions?.(row) ?? [];
+    if (!mayUpdate && !mayDelete && extra.length === 0) return null;
+    return (
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="subtle" color="gray" aria-label={t('list.rowActions')} onClick={(event) => event.stopPropagation()}>
+            <IconDots size={18} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown onClick={(event) => event.stopPropagation()}>
+          {mayUpdate && <Menu.Item onClick={() => void openEdit(row)}>{t('list.edit')}</Menu.Item>}
+          {extra.map((action) =>
+            action.to ? (
+              <Menu.Item key={action.label} component={Link} to={action.to(row)}>
+                {t(action.label)}
+              </Menu.Item>
+            ) : (
+              <Menu.Item
+                key={action.label}
+                onClick={() => action.run?.(row, { openNew: (defaults) => setEditing({ record: null, defaults }) })}
+              >
+                {t(action.label)}
+              </Menu.Item>
+            ),
+          )}
+          {mayDelete && (
+            <Menu.Item color="red" onClick={() => confirmDelete(row)}>
+              {t('list.delete')}
+            </Menu.Item>
+          )}
+        </Menu.Dropdown>
+      </Menu>
+    );
+  };
+
+  const columns: DataTableColumn<Row>[] = [
+    ...screen.columns.map((column, index) => ({
+      accessor: column.field,
+      title: t(`fields.${column.field.split('.')[0]}`),
+      render: (row: Row) => {
+        const content = column.render ? column.render(row) : formatValue(read(row, column.field), column, t);
+        return index === 0 && row.__depth ? (
+          <Box pl="xl" data-depth={row.__depth}>
+            {content}
+          </Box>
+        ) : (
+          content
+        );
+      },
+    })),
+    { accessor: 'actions', title: '', textAlign: 'right' as const, width: 60, render: rowMenu },
+  ];
+
+  // mantine-datatable types paging and selection as all-or-nothing groups of props.
+  const tableProps = {
+    withTableBorder: true,
+    borderRadius: 'sm',
+    minHeight: rows.length === 0 ? 160 : undefined,
+    highlightOnHover: true,
+    records: rows,
+    columns,
+    fetching: list.isFetching,
+    noRecordsText: t('list.noRecords'),
+    ...(screen.tree
+      ? {}
+      : {
+          totalRecords: total,
+          recordsPerPage: perPage,
+          page,
+          onPageChange: setPage,
+          paginationText: ({ from, to, totalRecords }: { from: number; to: number; totalRecords: number }) =>
+            t('list.pagination', { from, to, total: totalRecords }),
+        }),
+    ...(screen.pageSizeOptions && !screen.tree
+      ? {
+          recordsPerPageOptions: [...screen.pageSizeOptions],
+          onRecordsPerPageChange: (size: number) => {
+            setPerPage(size);
+            setPage(1);
+          },
+          recordsPerPageLabel: t('list.perPage'),
+        }
+      : {}),
+    ...(screen.selectable ? { selectedRecords: selected, onSelectedRecordsChange: setSelected } : {}),
+    ...(screen.rowLink
+      ? {
+          onRowClick: ({ record }: { record: Row }) => navigate((screen.rowLink as (row: Row) => string)(record)),
+          rowStyle: () => ({ cursor: 'pointer' }),
+        }
+      : {}),
+    customRowAttributes: (row: Row) => ({ 'data-row': String(read(row, screen.columns[0]?.field ?? 'id') ?? row.id) }),
+  } as unknown as DataTableProps<Row>;
+
+  const title = t(screen.title);
+  return (
+    <Card withBorder padding="md" data-testid={`screen-${resource.name}`}>
+      <Stack>
+        <Group justify="space-between">
+          <Title order={1} size="h3">
+            {title}
+          </Title>
+          <Menu position="bottom-end">
+            <Menu.Target>
+              <Button variant="light" rightSection={<IconDots size={16} />}>
+                {t('list.actions')}
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {mayCreate && !screen.addActions && <Menu.Item onClick={() => setEditing({ record: null })}>{t('list.add')}</Menu.Item>}
+              {mayCreate &&
+                screen.addActions?.map((action) => (
+                  <Menu.Item key={action.to} component={Link} to={action.to}>
+                    {t(action.label)}
+                  </Menu.Item>
+                ))}
+              <Menu.Item onClick={() => void downloadExcel()}>{t('list.downloadExcel')}</Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+        {(screen.search !== false || screen.filters) && (
+          <search>
+            <form onSubmit={search} aria-label={t('list.searchForm')}>
+              <Group align="flex-end" wrap="wrap">
+                {screen.filters?.map((spec) => (
+                  <Box key={spec.name} w={160}>
+                    <FieldInput
+                      spec={spec}
+                      props={{
+                        value: draft[spec.name] ?? (spec.kind === 'select' ? null : ''),
+                        onChange: (value: unknown) =>
+                          setDraft((current) => ({
+                            ...current,
+                            [spec.name]:
+                              value && typeof value === 'object' && 'currentTarget' in value
+                                ? (value.currentTarget as HTMLInputElement).value
+                                : value,
+                          })),
+                      }}
+                    />
+                  </Box>
+                ))}
+                {screen.search !== false && (
+                  <TextInput
+                    label={t('list.search')}
+                    value={String(draft.search ?? '')}
+                    onChange={(event) => {
+                      const value = event.currentTarget.value;
+                      setDraft((current) => ({ ...current, search: value }));
+                    }}
+                    leftSection={<IconSearch size={16} />}
+                    w={220}
+                  />
+                )}
+                <Button type="submit">{t('list.searchButton')}</Button>
+              </Group>
+            </form>
+          </search>
+        )}
+        <DataTable<Row> {...tableProps} />
+      </Stack>
+      <AppModal
+        opened={editing !== null}
+        title={editing?.record ? t(screen.editTitle ?? 'list.editTitle', { name: title }) : t('list.addTitle', { name: title })}
+        onClose={() => setEditing(null)}
+      >
+        {editing && (
+          <ResourceForm
+            key={editing.record?.id ?? 'new'}
+            screen={screen}
+            record={editing.record}
+            defaults={editing.defaults}
+            onSaved={saved}
+            onCancel={() => setEditing(null)}
+          />
+        )}
+      </AppModal>
+    </Card>
+  );
+}
+
+/** A cell's text: yes/no for flags, US English numbers (spec §9), options through their labels. */
+function formatValue(value: unknown, column: { translate?: boolean; plain?: boolean }, t: (key: string) => string): ReactNode {
+  if (value === null || value === undefined || value === '') return '';
+  if (typeof value === 'boolean') return value ? t('list.yes') : t('list.no');
+  if (typeof value === 'number') return column.plain ? String(value) : value.toLocaleString('en-US');
+  return column.translate ? t(`options.${value}`) : String(value);
+}

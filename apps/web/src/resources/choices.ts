@@ -1,0 +1,33 @@
+import { classOptions, TERMS } from '@mustard/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api, withQuery } from '../lib/api.js';
+import { useAuth } from '../lib/auth.js';
+import type { Choices } from './screen.js';
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+/** Every record a school keeps of one kind fits one answer: a school has tens of subjects, not thousands. */
+const ALL = 1000;
+
+/** The choices of a select: fixed values, the school's classes, terms, or another resource's records. */
+export function useChoices(choices: Choices | undefined): Choice[] {
+  const { t } = useTranslation();
+  const { session } = useAuth();
+  const reference = choices && typeof choices === 'object' && 'resource' in choices ? choices : null;
+  const records = useQuery({
+    queryKey: ['choices', reference?.resource.name, session?.tenant?.id],
+    queryFn: async () => (await api.get<Record<string, unknown>>(withQuery(reference?.resource.path ?? '', { per_page: ALL }))).data,
+    enabled: reference !== null,
+    staleTime: 60_000,
+  });
+  if (!choices) return [];
+  if (choices === 'classes') return classOptions(session?.tenant ?? {}).map((form) => ({ value: form, label: form }));
+  if (choices === 'terms') return TERMS.map((term) => ({ value: term, label: term }));
+  if ('values' in choices) return choices.values.map((value) => ({ value, label: t(`options.${value}`) }));
+  const rows = (records.data?.[choices.resource.listKey] as Array<Record<string, unknown>> | undefined) ?? [];
+  return rows.map((row) => ({ value: String(row.id), label: String(row[choices.label] ?? '') }));
+}

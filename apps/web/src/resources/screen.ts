@@ -1,0 +1,83 @@
+import type { ResourceDefinition } from '@mustard/shared';
+import type { ReactNode } from 'react';
+
+/** Where a select's choices come from. */
+export type Choices =
+  /** Fixed values, labelled `options.<value>`. */
+  | { values: readonly string[] }
+  /** The school's classes (spec §3 "Class options"). */
+  | 'classes'
+  | 'terms'
+  /** Records of another resource: its id, shown by `label`. */
+  | { resource: ResourceDefinition; label: string };
+
+/** One input of a form or of a list's filter bar; labelled `fields.<name>`. */
+export interface FieldSpec {
+  name: string;
+  kind: 'text' | 'textarea' | 'number' | 'select' | 'switch' | 'year';
+  choices?: Choices;
+  /** Shown only while this returns true (for instance, paper classes only with multiple papers). */
+  when?(values: Record<string, unknown>): boolean;
+}
+
+/** One column of a list; labelled `fields.<field>`, the value read from the field (dotted paths too). */
+export interface ColumnSpec<Row> {
+  field: string;
+  /** Drawn from the row instead of printing the field's value. */
+  render?(row: Row): ReactNode;
+  /** Values printed through `options.<value>` (categories, statuses). */
+  translate?: boolean;
+  /** Numbers printed as they are (a year is 2026, not 2,026). */
+  plain?: boolean;
+}
+
+export interface RowAction<Row> {
+  label: string;
+  /** A link, or an action with the row (which may open the form for a new record). */
+  to?(row: Row): string;
+  run?(row: Row, screen: { openNew(defaults: Record<string, unknown>): void }): void;
+}
+
+/**
+ * A list screen on the one mechanism (issue 4): the shared resource says what the records are
+ * and where they live; the screen says what the school sees. Everything not stated here is the
+ * common case: search box, the resource's page size, Add in the menu, Edit and Delete per row
+ * for those who may manage the resource, a modal form, an Excel download.
+ */
+export interface ScreenDefinition<Row extends { id: string } = { id: string } & Record<string, unknown>> {
+  resource: ResourceDefinition;
+  /** The page's title (a locale key). */
+  title: string;
+  columns: ReadonlyArray<ColumnSpec<Row>>;
+  /** The form's inputs, in order. */
+  fields: ReadonlyArray<FieldSpec>;
+  /** Inputs of the filter bar, besides the search box. */
+  filters?: ReadonlyArray<FieldSpec>;
+  /** Values the first search uses (for instance the current year on /grades). */
+  initialFilters?(): Record<string, unknown>;
+  search?: boolean;
+  /** A rows-a-page dropdown with these choices. */
+  pageSizeOptions?: readonly number[];
+  /** Checkboxes to select rows. */
+  selectable?: boolean;
+  /** Values of a new record's form. */
+  defaults?: Record<string, unknown>;
+  /** More entries of each row's menu, after Edit. */
+  rowActions?(row: Row): ReadonlyArray<RowAction<Row>>;
+  /** Entries of the header menu instead of the modal Add (for instance, a page of its own). */
+  addActions?: ReadonlyArray<{ label: string; to: string }>;
+  /** Opening a row goes to this page. */
+  rowLink?(row: Row): string;
+  /** The record to edit, from `GET path/:id` (tenants answer `{ tenant }`). */
+  unwrapRecord?(answer: unknown): Row;
+  /** A separate title for the edit form (tenants have their own create and edit modals). */
+  editTitle?: string;
+  /** Parents with their children indented below them (remark types). */
+  tree?: boolean;
+  /** Row deletion in the menu (off where the API has none, such as tenants). */
+  deletable?: boolean;
+}
+
+export function defineScreen<Row extends { id: string }>(screen: ScreenDefinition<Row>): ScreenDefinition<Row> {
+  return screen;
+}

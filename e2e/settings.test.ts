@@ -1,0 +1,226 @@
+import AxeBuilder from '@axe-core/playwright';
+import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, type Harness, startHarness } from './harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h?.close());
+
+/** Calls the API from the signed-in page, as the web app does. */
+async function callApi(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; data: unknown }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const token = localStorage.getItem('mustard.token');
+      const tenant = JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}');
+      const response = await fetch(path, {
+        method,
+        headers: { authorization: `Bearer ${token}`, tenantcode: tenant.tenantcode, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, data: await response.json() };
+    },
+    { method, path, body },
+  );
+}
+
+async function signedInAt(schoolCode: string): Promise<Page> {
+  const page = await h.signedIn(ADMIN);
+  const current = await page.evaluate(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode);
+  if (current !== schoolCode) {
+    await page.getByTestId('school-switcher').click();
+    await page.locator(`[data-tenant="${schoolCode}"]`).click();
+    await page.waitForFunction((code) => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode === code, schoolCode);
+    await page.getByTestId('school-widget').waitFor();
+  }
+  return page;
+}
+
+const rowsOf = (page: Page, screen: string) => page.getByTestId(`screen-${screen}`).locator('tbody tr[data-row]');
+
+describe('subjects', () => {
+  it('searches, pages, creates and edits', async () => {
+    const page = await signedInAt('demo-secondary');
+    // 15 demo subjects and 15 more: two pages of 25.
+    for (let index = 1; index <= 15; index += 1) {
+      const created = await callApi(page, 'POST', '/api/school/subjects', {
+        name: `Elective ${String(index).padStart(2, '0')}`,
+        category: 'general',
+      });
+      expect(created.status).toBe(200);
+    }
+    await page.goto('/subjects/list');
+    const rows = rowsOf(page, 'subjects');
+    await rows.first().waitFor();
+    await expect(rows.count()).resolves.toBe(25);
+    // Sorted by name: Agriculture first.
+    await expect(rows.first().getAttribute('data-row')).resolves.toBe('Agriculture');
+    await page.getByText('1–25 of 30').waitFor();
+    await page.getByRole('button', { name: '2', exact: true }).click();
+    await page.getByText('26–30 of 30').waitFor();
+    await expect(rows.count()).resolves.toBe(5);
+
+    await page.getByLabel('Search', { exact: true }).fill('chem');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('1–1 of 1').waitFor();
+    await expect(rows.first().getAttribute('data-row')).resolves.toBe('Chemistry');
+
+    // Create: the required fields say so first.
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Add' }).click();
+    const form = page.getByTestId('resource-form');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('Please enter the name').waitFor();
+    await form.getByText('Please select a category').waitFor();
+    await form.getByRole('textbox', { name: 'Name' }).fill('Fine Art');
+    await form.getByRole('combobox', { name: 'Category', exact: true }).click();
+    await page.getByRole('option', { name: 'General' }).click();
+    await form.getByRole('textbox', { name: 'Abbreviation' }).fill('ART');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page.getByLabel('Search', { exact: true }).fill('art');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const art = page.locator('tbody tr[data-row="Fine Art"]');
+    await art.waitFor();
+
+    // Edit: the row is replaced by the saved record.
+    await art.getByRole('button', { name: 'Row actions' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await expect(form.getByRole('textbox', { name: 'Abbreviation' }).inputValue()).resolves.toBe('ART');
+    await form.getByRole('textbox', { name: 'Abbreviation' }).fill('FA');
+    await form.getByRole('button', { name: 'Update' }).click();
+    await form.waitFor({ state: 'detached' });
+    await art.getByRole('cell', { name: 'FA', exact: true }).waitFor();
+    await page.context().close();
+  });
+
+  it('downloads the list as a spreadsheet: "Please wait.." while it runs, then "The excel file is ready."', async () => {
+    const page = await signedInAt('demo-secondary');
+    await page.goto('/subjects/list');
+    await rowsOf(page, 'subjects').first().waitFor();
+    // A slow connection: the answer takes a moment, long enough to see the pending toast.
+    await page.route('**/api/school/subjects?*excel=1*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Download Excel' }).click();
+    await page.locator('.mantine-Notification-root', { hasText: 'Please wait..' }).waitFor();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^mustard-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.xlsx$/);
+    await page.locator('.mantine-Notification-root', { hasText: 'The excel file is ready.' }).waitFor();
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile((await download.path()) as string);
+    const sheet = workbook.worksheets[0];
+    expect(sheet?.getRow(1).getCell(1).value).toBe('Name');
+    expect(sheet?.getRow(2).getCell(1).value).toBe('Agriculture');
+    await page.context().close();
+  });
+
+  it('has no serious or critical accessibility violation', async () => {
+    const page = await signedInAt('demo-secondary');
+    await page.goto('/subjects/list');
+    await rowsOf(page, 'subjects').first().waitFor();
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('grades', () => {
+  it('a new grade set: a bound edited, a gap named before saving, then saved and listed on /grades', async () => {
+    const page = await signedInAt('demo-primary');
+    await page.goto('/grades');
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Add Grade' }).click();
+    await page.waitForURL('**/grades/new');
+    const set = page.getByTestId('grade-set');
+    // Prefilled with the default bands.
+    await expect(set.getByLabel('Lower bound of D1').inputValue()).resolves.toBe('80');
+    await expect(set.getByLabel('Upper bound of F9').inputValue()).resolves.toBe('34');
+
+    await set.getByRole('combobox', { name: 'Class' }).click();
+    await page.getByRole('option', { name: 'P4', exact: true }).click();
+    await set.getByRole('combobox', { name: 'Term' }).click();
+    await page.getByRole('option', { name: 'II', exact: true }).click();
+    await set.getByRole('combobox', { name: 'Subject' }).click();
+    await page.getByRole('option', { name: 'Luganda' }).click();
+    await set.getByRole('textbox', { name: 'Year' }).fill('2031');
+
+    // D1 from 85: marks 80 to 84 have no grade, and saving waits until that is fixed.
+    await set.getByLabel('Lower bound of D1').fill('85');
+    await page.getByTestId('grade-problems').getByText('Marks from 80 to 84 have no grade').waitFor();
+    await expect(set.getByRole('button', { name: 'Save' }).isDisabled()).resolves.toBe(true);
+    await set.getByLabel('Upper bound of D2').fill('84');
+    await page.getByTestId('grade-problems').waitFor({ state: 'detached' });
+    await set.getByRole('button', { name: 'Save' }).click();
+
+    await page.waitForURL('**/grades');
+    await page.getByTestId('screen-grades').locator('tbody tr[data-row]').first().waitFor();
+    await page.getByRole('textbox', { name: 'Year' }).fill('2031');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    // Only the new set is in 2031: nine grades.
+    await page.getByText('1–9 of 9').waitFor();
+    const d1 = page.locator('tbody tr', { hasText: 'Luganda' }).filter({ has: page.getByRole('cell', { name: 'D1', exact: true }) });
+    await d1.waitFor();
+    await expect(d1.locator('td').nth(5).textContent()).resolves.toBe('85');
+    // The row opens its set.
+    await d1.click();
+    await page.waitForURL('**/grades-detail/*');
+    await expect(page.getByTestId('grade-set').getByLabel('Lower bound of D1').inputValue()).resolves.toBe('85');
+    await page.context().close();
+  });
+});
+
+describe('remark types', () => {
+  it('adds a sub category under a parent, shown indented below it', async () => {
+    const page = await signedInAt('demo-primary');
+    await page.goto('/comments/categories');
+    const parent = page.locator('tbody tr[data-row="Head teacher\'s comment"]');
+    await parent.waitFor();
+    await parent.getByRole('button', { name: 'Row actions' }).click();
+    await page.getByRole('menuitem', { name: 'Add Sub category' }).click();
+    const form = page.getByTestId('resource-form');
+    // Starts under the chosen parent, active, in the parent's category.
+    // (the parent's name shows once the list of remark types has arrived)
+    await expect.poll(() => form.getByRole('combobox', { name: 'Parent' }).inputValue()).toBe("Head teacher's comment");
+    await expect(form.getByRole('combobox', { name: 'Category', exact: true }).inputValue()).resolves.toBe('Exam');
+    await expect(form.getByRole('switch', { name: 'Active' }).isChecked()).resolves.toBe(true);
+    await form.getByRole('textbox', { name: 'Label' }).fill('Leadership');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    const child = page.locator('tbody tr[data-row="Leadership"]');
+    await child.waitFor();
+    await expect(child.locator('[data-depth="1"]').count()).resolves.toBe(1);
+    // Right below its parent (and its older siblings).
+    const order = await page.locator('tbody tr[data-row]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row')));
+    expect(order.indexOf('Leadership')).toBe(order.indexOf("Head teacher's comment") + 1);
+    await page.context().close();
+  });
+});
+
+describe('businesses', () => {
+  it('refuses a too-short name with "The name is too short", then creates the business', async () => {
+    const page = await h.signedIn(ADMIN);
+    await page.goto('/businesses');
+    await rowsOf(page, 'tenants').first().waitFor();
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Add' }).click();
+    const form = page.getByTestId('resource-form');
+    await form.getByRole('textbox', { name: 'Name' }).fill('Ab');
+    await form.getByRole('textbox', { name: 'Tenant code' }).fill('kisubi');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('The name is too short').waitFor();
+    await form.getByRole('textbox', { name: 'Name' }).fill('Kisubi Primary');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page.locator('tbody tr[data-row="Kisubi Primary"]').waitFor();
+    await page.context().close();
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { classOptions } from './classes.js';
+import { TERMS } from './constants.js';
+
+const PRIMARY = ['Nursery', 'Kinder', 'Pre-primary', 'P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7'];
+
+describe('classOptions (spec §3)', () => {
+  it('a secondary school offers S1..S6', () => {
+    expect(classOptions({ schooltype: 'secondary' })).toEqual(['S1', 'S2', 'S3', 'S4', 'S5', 'S6']);
+  });
+
+  it('a secondary school offers S1..S6 even when its own forms are set', () => {
+    expect(classOptions({ schooltype: 'secondary', forms: 'Baby,Middle,Top' })).toEqual(['S1', 'S2', 'S3', 'S4', 'S5', 'S6']);
+  });
+
+  it("a primary school's own forms are trimmed and empties dropped", () => {
+    expect(classOptions({ schooltype: 'primary', forms: 'Baby, Middle ,Top,,' })).toEqual(['Baby', 'Middle', 'Top']);
+  });
+
+  it.each([[null], [''], ['   '], [' , ,, '], [undefined]])('a primary school with forms %j offers the default list', (forms) => {
+    expect(classOptions({ schooltype: 'primary', forms })).toEqual(PRIMARY);
+  });
+
+  it('a missing school type is treated as primary', () => {
+    expect(classOptions({})).toEqual(PRIMARY);
+    expect(classOptions({ schooltype: null, forms: null })).toEqual(PRIMARY);
+    expect(classOptions({ forms: 'Baby, Middle ,Top,,' })).toEqual(['Baby', 'Middle', 'Top']);
+  });
+
+  it('returns a fresh copy each call, so callers cannot change the constants', () => {
+    const first = classOptions({ schooltype: 'secondary' });
+    first.push('S7');
+    expect(classOptions({ schooltype: 'secondary' })).toEqual(['S1', 'S2', 'S3', 'S4', 'S5', 'S6']);
+    const second = classOptions({});
+    second.length = 0;
+    expect(classOptions({})).toEqual(PRIMARY);
+  });
+});
+
+describe('TERMS', () => {
+  it('are I, II and III', () => {
+    expect(TERMS).toEqual(['I', 'II', 'III']);
+  });
+});

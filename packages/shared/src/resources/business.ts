@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { IN_USE_MESSAGES } from '../messages.js';
+import { TenantCreateSchema, TenantSchema } from '../schemas/tenant.js';
+import { defineResource } from './definition.js';
+
+/**
+ * Tenants (schools and businesses) on `/businesses`. Their routes are written by hand (a new
+ * tenant gets default roles and its creator as administrator); the list screen is the common one.
+ */
+export const tenants = defineResource({
+  name: 'tenants',
+  path: '/api/tenants',
+  listKey: 'tenants',
+  record: TenantSchema,
+  input: TenantCreateSchema,
+  filters: z.object({}),
+  searchFields: ['name', 'tenantcode', 'category'],
+  sort: [['name', 'asc']],
+  pageSize: 25,
+  subject: 'tenant',
+  inUse: IN_USE_MESSAGES.tenants,
+  exportColumns: [
+    ['name', 'Name'],
+    ['tenantcode', 'Code'],
+    ['category', 'Category'],
+  ],
+});

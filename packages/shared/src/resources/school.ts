@@ -1,0 +1,501 @@
+import { z } from 'zod';
+import {
+  AUTO_COMMENT_CATEGORIES,
+  DISPLAY_TYPES,
+  INPUT_TYPES,
+  MARK_TYPE_CATEGORIES,
+  OLEVEL_CATEGORIES,
+  REMARK_TYPE_CATEGORIES,
+  STATUSES,
+  SUBJECT_CATEGORIES,
+  TENANT_NAME_MAX,
+  TENANT_NAME_MIN,
+  TERMS,
+} from '../constants.js';
+import { GRADE_SET_MESSAGES, IN_USE_MESSAGES, SETTINGS_MESSAGES as M } from '../messages.js';
+import { optionalText, requiredText } from '../schemas/common.js';
+import { defineResource } from './definition.js';
+
+/*
+ * The school settings of spec §2 "School list screens" and §3, each one resource.
+ */
+
+const id = z.uuid();
+const none = z.object({});
+
+/** A whole number from a form (text or number), or null when left empty. */
+const optionalInt = z.preprocess(
+  (value) => (value === '' || value === undefined ? null : value),
+  z.coerce.number({ error: M.numberInvalid }).int(M.numberInvalid).min(0, M.numberInvalid).max(100_000, M.numberInvalid).nullable(),
+);
+const requiredUuid = (message: string) => z.uuid({ error: message });
+const form = requiredText(M.classRequired).max(40);
+const term = z.enum(TERMS, { error: M.termRequired });
+const year = z.coerce.number({ error: M.yearInvalid }).int(M.yearInvalid).min(2000, M.yearInvalid).max(2100, M.yearInvalid);
+/** Exact-match filters of class, term and year lists: each optional. */
+const formTermYearFilters = z.object({
+  form: z.string().trim().max(40).optional(),
+  term: z.enum(TERMS).optional(),
+  year: z.coerce.number().int().min(2000).max(2100).optional(),
+});
+/** The name of a referenced record, nested as the spec's lists show it (`subject.name`). */
+const named = z.object({ name: z.string() }).nullable();
+const labelled = z.object({ label: z.string() }).nullable();
+
+export const studentCategories = defineResource({
+  name: 'studentcategories',
+  path: '/api/school/studentcategories',
+  listKey: 'studentcategories',
+  record: z.object({ id, name: z.string(), remarks: z.string().nullable() }),
+  input: z.strictObject({
+    // Spec §5: the student category name rule, with its messages.
+    name: requiredText(M.categoryNameRequired).min(TENANT_NAME_MIN, M.nameTooShort).max(TENANT_NAME_MAX, M.nameTooLong),
+    remarks: optionalText,
+  }),
+  filters: none,
+  searchFields: ['name', 'remarks'],
+  sort: [['name', 'asc']],
+  pageSize: 10,
+  subject: 'setting',
+  inUse: IN_USE_MESSAGES.studentcategories,
+  exportColumns: [
+    ['name', 'Name'],
+    ['remarks', 'Remarks'],
+  ],
+});
+
+export const subjects = defineResource({
+  name: 'subjects',
+  path: '/api/school/subjects',
+  listKey: 'subjects',
+  record: z.object({
+    id,
+    name: z.string(),
+    category: z.enum(SUBJECT_CATEGORIES),
+    abbreviation: z.string().nullable(),
+    olevelcategory: z.enum(OLEVEL_CATEGORIES).nullable(),
+    position: z.number().nullable(),
+    weeklylabel: z.string().nullable(),
+    multiple_paper_forms: z.string().nullable(),
+    multiple_papers: z.boolean(),
+    active: z.boolean(),
+  }),
+  input: z.strictObject({
+    name: requiredText(M.nameRequired).max(80),
+    category: z.enum(SUBJECT_CATEGORIES, { error: M.categoryRequired }),
+    abbreviation: optionalText,
+    olevelcategory: z.preprocess((value) => (value === '' ? null : value), z.enum(OLEVEL_CATEGORIES).nullish()).transform((v) => v ?? null),
+    position: optionalInt,
+    weeklylabel: optionalText,
+    multiple_paper_forms: optionalText,
+    multiple_papers: z.boolean().default(false),
+    active: z.boolean().default(true),
+  }),
+  filters: z.object({ active: z.enum(['true', 'false']).optional() }),
+  searchFields: ['name', 'abbreviation', 'category'],
+  sort: [['name', 'asc']],
+  pageSize: 25,
+  subject: 'setting',
+  inUse: IN_USE_MESSAGES.subjects,
+  exportColumns: [
+    ['name', 'Name'],
+    ['category', 'Category'],
+    ['position', 'Position'],
+    ['abbreviation', 'Abbreviation'],
+    ['active', 'Active'],
+    ['weeklylabel', 'Weekly label'],
+    ['olevelcategory', 'Stats category'],
+    ['multiple_papers', 'Multiple papers'],
+    ['multiple_paper_forms', 'Paper classes'],
+  ],
+});
+
+export const locations = defineResource({
+  name: 'locations',
+  path: '/api/locations',
+  listKey: 'locations',
+  record: z.object({ id, name: z.string(), code: z.string().nullable() }),
+  input: z.strictObject({ name: requiredText(M.nameRequired).max(80), code: optionalText }),
+  filters: none,
+  searchFields: ['name', 'code'],
+  sort: [['name', 'asc']],
+  pageSize: 25,
+  subject: 'location',
+  inUse: IN_USE_MESSAGES.locations,
+  exportColumns: [
+    ['name', 'Name'],
+    ['code', 'Code'],
+  ],
+});
+
+export const markTypes = defineResource({
+  name: 'marktypes',
+  path: '/api/school/marktypes',
+  listKey: 'marktypes',
+  record: z.object({
+    id,
+    label: z.string(),
+    category: z.enum(MARK_TYPE_CATEGORIES),
+    position: z.number().nullable(),
+    status: z.enum(STATUSES),
+    outof: z.number(),
+  }),
+  input: z.strictObject({
+    label: requiredText(M.labelRequired).max(40),
+    category: z.enum(MARK_TYPE_CATEGORIES, { error: M.categoryRequired }),
+    position: optionalInt,
+    status: z.enum(STATUSES).default('active'),
+    /** The mark a learner can reach in this assessment (guide grading.md: default 100). */
+    outof: z.coerce.number({ error: M.numberInvalid }).int(M.numberInvalid).min(1, M.numberInvalid).max(1000, M.numberInvalid).default(100),
+  }),
+  filters: z.object({ status: z.enum(STATUSES).optional() }),
+  searchFields: ['label', 'category'],
+  sort: [
+    ['position', 'asc'],
+    ['label', 'asc'],
+  ],
+  pageSize: 25,
+  subject: 'setting',
+  inUse: IN_USE_MESSAGES.marktypes,
+  exportColumns: [
+    ['label', 'Label'],
+    ['category', 'Category'],
+    ['position', 'Position'],
+    ['status', 'Status'],
+    ['outof', 'Out of'],
+  ],
+});
+
+const gradeRecord = z.object({
+  id,
+  subject_id: id,
+  subject: named,
+  form: z.string(),
+  term: z.enum(TERMS),
+  year: z.number(),
+  grade: z.string(),
+  lower: z.number(),
+  upper: z.number(),
+});
+
+/** One grade of a set; sets are written whole (see GradeSetSchema). */
+export const grades = defineResource({
+  name: 'grades',
+  path: '/api/school/grades',
+  listKey: 'grades',
+  record: gradeRecord,
+  input: z
+    .strictObject({
+      form,
+      term,
+      year,
+      subject_id: requiredUuid(M.subjectRequired),
+      grade: requiredText(M.labelRequired).max(10),
+      lower: z.coerce.number({ error: M.numberInvalid }).min(0, M.percentageInvalid).max(100, M.percentageInvalid),
+      upper: z.coerce.number({ error: M.numberInvalid }).min(0, M.percentageInvalid).max(100, M.percentageInvalid),
+    })
+    .refine((grade) => grade.lower <= grade.upper, { error: M.rangeReversed, path: ['lower'] }),
+  filters: formTermYearFilters.extend({ subject_id: z.uuid().optional() }),
+  searchFields: ['grade', 'form'],
+  sort: [
+    ['year', 'desc'],
+    ['form', 'asc'],
+    ['term', 'asc'],
+    ['subject_id', 'asc'],
+    ['upper', 'desc'],
+  ],
+  pageSize: 100,
+  subject: 'setting',
+  inUse: IN_USE_MESSAGES.grades,
+  exportColumns: [
+    ['subject.name', 'Subject'],
+    ['form', 'Class'],
+    ['term', 'Term'],
+    ['year', 'Year'],
+    ['grade', 'Grade'],
+    ['lower', 'Lower'],
+    ['upper', 'Upper'],
+  ],
+});
+
+export const proportions = defineResource({
+  name: 'proportions',
+  path: '/api/school/proportions',
+  listKey: 'proportions',
+  record: z.object({
+    id,
+    form: z.string(),
+    term: z.enum(TERMS),
+    year: z.number(),
+    subject_id: id,
+    subject: named,
+    marktype_id: id,
+    marktype: labelled,
+    percentage: z.number(),
+  }),
+  input: z.strictObject({
+    form,
+    term,
+    year,
+    subject_id: requiredUuid(M.subjectRequired),
+    marktype_id: requiredUuid(M.markTypeRequired),
+    percentage: z.coerce.number({ error: M.percentageInvalid }).min(0, M.percentageInvalid).max(100, M.percentageInvalid),
+  }),
+  filters: formTermYearFilters.extend({ subject_id: z.uuid().optional() }),
+  searchFields: ['form'],
+  sort: [
+    ['year', 'desc'],
+    ['form', 'asc'],
+    ['term', 'asc'],
+  ],
+  pageSize: 25,
+  subject: 'setting',
+  inUse: IN_USE_MESSAGES.proportions,
+  exportColumns: [
+    ['form', 'Class'],
+    ['term', 'Term'],
+    ['year', 'Year'],
+    ['subject.name', 'Subject'],
+    ['marktype.label', 'Type'],
+    ['percentage', 'Percentage'],
+  ],
+});
+
+export const publishMarks = defineResource({
+  name: 'publishmarks',
+  path: '/api/school/publishmarks',
+  listKey: 'school_publishmarks',
+  record: z.object({ id, term: z.enum(TERMS), year: z.number(), marktype_id: id, marktype: labelled }),
+  input: z.strictObject({ term, year, marktype_id: requiredUuid(M.markTypeRequired) }),
+  filters: formTermYearFilters.omit({ form: true }),
+  searchFields: ['term'],
+  sort: [
+    ['year', 'desc'],
+    ['term', 'desc'],
+  ],
+  pageSize: 25,
+  subject: 'publish-mark',
+  inUse: IN_USE_MESSAGES.publishmarks,
+  exportColumns: [
+    ['term', 'Term'],
+    ['year', 'Year'],
+    ['marktype.label', 'Type'],
+  ],
+});
+
+export const aLevelScores = defineResource({
+  name: 'alevelscores',
+  path: '/api/school/alevelscores',
+  listKey: 'alevelscores',
+  record: z.object({ id, total: z.number(), score: z.number(), papercount: z.number() }),
+  input: z.strictObject({
+    total: z.coerce.number({ error: M.numberInvalid }).int(M.numberInvalid).min(0, M.numberInvalid).max(60, M.numberInvalid),
+    score: z.coerce.number({ error: M.numberInvalid }).int(M.numberInvalid).min(0, M.numberInvalid).max(6, M.numberInvalid),
+    papercount: z.coerce.number({ error: M.numberInvalid }).int(M.numberInvalid).min(1, M.numberInvalid).max(6, M.numberInvalid),
+  }),
+  filters: z.object({ papercount: z.coerce.number().int().min(1).max(6).optional() }),
+  searchFields: [],
+  sort: [
+    ['papercount', 'asc'],
+    ['total', 'asc'],
+  ],
+  pageSize: 25,
+  subject: 'setting',
+  inUse: IN_USE_MESSAGES.alevelscores,
+  exportColumns: [
+    ['total', 'Total'],
+    ['score', 'Score'],
+    ['papercount', 'Papers'],
+  ],
+});
+
+const remarkTypeFields = {
+  id,
+  label: z.string(),
+  category: z.enum(REMARK_TYPE_CATEGORIES),
+  parent_id: id.nullable(),
+  displaytype: z.enum(DISPLAY_TYPES),
+  inputtype: z.enum(INPUT_TYPES),
+  position: z.number().nullable(),
+  forms: z.string().nullable(),
+  active: z.boolean(),
+};
+
+/** Remark types form a tree (spec §3): the list answers parents with their `children`. */
+export const remarkTypes = defineResource({
+  name: 'remarktypes',
+  path: '/api/school/remarktypes',
+  listKey: 'remarktypes',
+  record: z.object({ ...remarkTypeFields, children: z.array(z.object(remarkTypeFields)).optional() }),
+  input: z.strictObject({
+    label: requiredText(M.labelRequired).max(80),
+    category: z.enum(REMARK_TYPE_CATEGORIES, { error: M.categoryRequired }),
+    parent_id: z.preprocess((value) => (value === '' ? null : value), id.nullish()).transform((v) => v ?? null),
+    displaytype: z.enum(DISPLAY_TYPES).default('list'),
+    inputtype: z.enum(INPUT_TYPES).default('text'),
+    position: optionalInt,
+    forms: optionalText,
+    active: z.boolean().default(true),
+  }),
+  filters: z.object({ category: z.enum(REMARK_TYPE_CATEGORIES).optional() }),
+  searchFields: ['label'],
+  sort: [
+    ['position', 'asc'],
+    ['label', 'asc'],
+  ],
+  pageSize: 100,
+  subject: 'setting',
+  inUse: IN_USE_MESSAGES.remarktypes,
+  exportColumns: [
+    ['label', 'Name'],
+    ['category', 'Category'],
+    ['position', 'Position'],
+    ['forms', 'Classes'],
+    ['displaytype', 'Display type'],
+    ['inputtype', 'Input type'],
+    ['active', 'Active'],
+  ],
+});
+
+export const autoMarkComments = defineResource({
+  name: 'automarkcomments',
+  path: '/api/school/automarkcomments',
+  listKey: 'automarkcomments',
+  record: z.object({ id, score: z.string(), comment: z.string(), category: z.enum(AUTO_COMMENT_CATEGORIES) }),
+  input: z.strictObject({
+    score: requiredText(M.scoreRequired).max(20),
+    comment: requiredText(M.commentRequired).max(500),
+    category: z.enum(AUTO_COMMENT_CATEGORIES).default('general'),
+  }),
+  filters: z.object({ category: z.enum(AUTO_COMMENT_CATEGORIES).optional() }),
+  searchFields: ['score', 'comment'],
+  sort: [
+    ['category', 'asc'],
+    ['score', 'asc'],
+  ],
+  pageSize: 25,
+  subject: 'setting',
+  inUse: IN_USE_MESSAGES.automarkcomments,
+  exportColumns: [
+    ['score', 'Score'],
+    ['comment', 'Comment'],
+    ['category', 'Category'],
+  ],
+});
+
+export const autoReportComments = defineResource({
+  name: 'autoreportcomments',
+  path: '/api/school/autoreportcomments',
+  listKey: 'autoreportcomments',
+  record: z.object({
+    id,
+    form: z.string(),
+    remarktype_id: id,
+    remarktype: labelled,
+    from: z.number(),
+    to: z.number(),
+    comment: z.string(),
+  }),
+  input: z
+    .strictObject({
+      form,
+      remarktype_id: requiredUuid(M.remarkTypeRequired),
+      from: z.coerce.number({ error: M.numberInvalid }).min(0, M.numberInvalid).max(1000, M.numberInvalid),
+      to: z.coerce.number({ error: M.numberInvalid }).min(0, M.numberInvalid).max(1000, M.numberInvalid),
+      comment: requiredText(M.commentRequired).max(500),
+    })
+    .refine((row) => row.from <= row.to, { error: M.rangeReversed, path: ['from'] }),
+  filters: z.object({ form: z.string().trim().max(40).optional(), remarktype_id: z.uuid().optional() }),
+  searchFields: ['comment'],
+  sort: [
+    ['form', 'asc'],
+    ['from', 'asc'],
+  ],
+  pageSize: 50,
+  subject: 'setting',
+  inUse: IN_USE_MESSAGES.autoreportcomments,
+  exportColumns: [
+    ['form', 'Class'],
+    ['remarktype.label', 'Remark type'],
+    ['from', 'From'],
+    ['to', 'To'],
+    ['comment', 'Comment'],
+  ],
+});
+
+export const SCHOOL_RESOURCES = [
+  studentCategories,
+  subjects,
+  locations,
+  markTypes,
+  grades,
+  proportions,
+  publishMarks,
+  aLevelScores,
+  remarkTypes,
+  autoMarkComments,
+  autoReportComments,
+] as const;
+
+/** A new or replaced grade set (spec §3 "Grade set"): bounds sent as maps keyed by grade. */
+export const GradeSetSchema = z
+  .strictObject({
+    form,
+    term,
+    year,
+    subject_id: requiredUuid(M.subjectRequired),
+    lower: z.record(z.string().trim().min(1).max(10), z.coerce.number({ error: M.numberInvalid }).min(0).max(100)),
+    upper: z.record(z.string().trim().min(1).max(10), z.coerce.number({ error: M.numberInvalid }).min(0).max(100)),
+  })
+  .superRefine((set, context) => {
+    for (const problem of gradeSetProblems(
+      Object.keys(set.lower).map((grade) => ({ grade, lower: set.lower[grade] ?? 0, upper: set.upper[grade] ?? -1 })),
+    )) {
+      context.addIssue({ code: 'custom', message: GRADE_SET_MESSAGES[problem.kind], path: ['lower', problem.grade] });
+    }
+  });
+export type GradeSet = z.infer<typeof GradeSetSchema>;
+
+export interface GradeBand {
+  grade: string;
+  lower: number;
+  upper: number;
+}
+
+export type GradeSetProblemKind = keyof typeof GRADE_SET_MESSAGES;
+
+export interface GradeSetProblem {
+  kind: GradeSetProblemKind;
+  /** The grade the problem is shown beside. */
+  grade: string;
+  /** Details for a fuller sentence: the other grade, the first and last uncovered mark. */
+  params: Record<string, string | number>;
+}
+
+/**
+ * What is wrong with a set of bands, in words a head teacher acts on: a band upside down, two
+ * bands sharing marks, or marks from 0 to 100 that no band covers (whole-number bounds: 74
+ * and 75 touch; guide grading.md). The web shows these before saving; the server refuses them.
+ */
+export function gradeSetProblems(bands: ReadonlyArray<GradeBand>): GradeSetProblem[] {
+  const problems: GradeSetProblem[] = [];
+  if (bands.length === 0) return [{ kind: 'empty', grade: '', params: {} }];
+  for (const band of bands) {
+    if (band.lower > band.upper) problems.push({ kind: 'reversed', grade: band.grade, params: { grade: band.grade } });
+  }
+  const sorted = [...bands].filter((band) => band.lower <= band.upper).sort((a, b) => a.lower - b.lower);
+  // `reaching` is the band reaching highest so far: a band starting at or below its top overlaps it.
+  let reaching: GradeBand | undefined;
+  for (const band of sorted) {
+    const covered = reaching?.upper ?? -1;
+    if (reaching && band.lower <= covered) {
+      problems.push({ kind: 'overlap', grade: band.grade, params: { grade: band.grade, other: reaching.grade } });
+    } else if (band.lower > covered + 1) {
+      problems.push({ kind: 'gap', grade: band.grade, params: { from: covered + 1, to: band.lower - 1 } });
+    }
+    if (!reaching || band.upper > reaching.upper) reaching = band;
+  }
+  const top = reaching?.upper ?? -1;
+  if (top < 100) problems.push({ kind: 'gap', grade: reaching?.grade ?? '', params: { from: top + 1, to: 100 } });
+  return problems;
+}
