@@ -224,3 +224,25 @@ describe('businesses', () => {
     await page.context().close();
   });
 });
+
+describe('stock locations', () => {
+  it('lists the shop’s locations with row checkboxes and a rows-a-page choice, and adds one', async () => {
+    const page = await signedInAt('demo-shop');
+    await page.goto('/inventory/stock/locations');
+    const rows = rowsOf(page, 'locations');
+    await rows.first().waitFor();
+    await expect(rows.evaluateAll((all) => all.map((row) => row.getAttribute('data-row')))).resolves.toEqual(['Main store', 'Shop front']);
+    await rows.first().getByRole('checkbox').check();
+    await expect(rows.first().getByRole('checkbox').isChecked()).resolves.toBe(true);
+    await page.getByText('Rows a page').waitFor();
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Add' }).click();
+    const form = page.getByTestId('resource-form');
+    await form.getByRole('textbox', { name: 'Name' }).fill('Back office');
+    await form.getByRole('textbox', { name: 'Code' }).fill('BO');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page.locator('tbody tr[data-row="Back office"]').waitFor();
+    await page.context().close();
+  });
+});

@@ -217,8 +217,8 @@ export interface AutoMarkCommentsTable extends TenantOwned {
 export interface AutoReportCommentsTable extends TenantOwned {
   form: string;
   remarktype_id: string;
-  from: number | string;
-  to: number | string;
+  score: number | string;
+  upper: number | string;
   comment: string;
 }
 

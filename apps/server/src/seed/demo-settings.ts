@@ -190,8 +190,8 @@ export async function seedSchoolSettings(
     .values(
       school.classes.flatMap((form) =>
         bands.flatMap(([from, to, classComment, headComment]) => [
-          { ...row(), form, remarktype_id: classTeacher.id, from, to, comment: classComment },
-          { ...row(), form, remarktype_id: headTeacher.id, from, to, comment: headComment },
+          { ...row(), form, remarktype_id: classTeacher.id, score: from, upper: to, comment: classComment },
+          { ...row(), form, remarktype_id: headTeacher.id, score: from, upper: to, comment: headComment },
         ]),
       ),
     )

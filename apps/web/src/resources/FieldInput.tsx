@@ -10,7 +10,7 @@ export function FieldInput({ spec, props: given, required = false }: { spec: Fie
   const props = given as InputProps;
   const { t } = useTranslation();
   const choices = useChoices(spec.choices);
-  const label = t(`fields.${spec.name}`);
+  const label = t(spec.label ?? `fields.${spec.name}`);
   const common = { label, withAsterisk: required, 'data-field': spec.name };
   switch (spec.kind) {
     case 'select':

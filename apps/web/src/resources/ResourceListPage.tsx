@@ -169,7 +169,7 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
   const columns: DataTableColumn<Row>[] = [
     ...screen.columns.map((column, index) => ({
       accessor: column.field,
-      title: t(`fields.${column.field.split('.')[0]}`),
+      title: t(column.label ?? `fields.${column.field.split('.')[0]}`),
       render: (row: Row) => {
         const content = column.render ? column.render(row) : formatValue(read(row, column.field), column, t);
         return index === 0 && row.__depth ? (

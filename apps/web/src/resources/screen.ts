@@ -14,6 +14,8 @@ export type Choices =
 /** One input of a form or of a list's filter bar; labelled `fields.<name>`. */
 export interface FieldSpec {
   name: string;
+  /** A label other than `fields.<name>` (a locale key). */
+  label?: string;
   kind: 'text' | 'textarea' | 'number' | 'select' | 'switch' | 'year';
   choices?: Choices;
   /** Shown only while this returns true (for instance, paper classes only with multiple papers). */
@@ -23,6 +25,8 @@ export interface FieldSpec {
 /** One column of a list; labelled `fields.<field>`, the value read from the field (dotted paths too). */
 export interface ColumnSpec<Row> {
   field: string;
+  /** A heading other than `fields.<field>` (a locale key). */
+  label?: string;
   /** Drawn from the row instead of printing the field's value. */
   render?(row: Row): ReactNode;
   /** Values printed through `options.<value>` (categories, statuses). */

@@ -232,21 +232,21 @@ describe('bounds the wrong way round', () => {
     ).toBe(true);
   });
 
-  it('autoReportComments.input: from above to is refused at from', () => {
-    const result = autoReportComments.input.safeParse({ form: 'P7', remarktype_id: REMARK_TYPE_ID, from: 10, to: 5, comment: 'Good' });
+  it('autoReportComments.input: From above To is refused at score', () => {
+    const result = autoReportComments.input.safeParse({ form: 'P7', remarktype_id: REMARK_TYPE_ID, score: 10, upper: 5, comment: 'Good' });
     expect(result.error?.issues.map((issue) => [issue.message, issue.path])).toEqual([
-      ['The lower bound must not be above the upper bound', ['from']],
+      ['The lower bound must not be above the upper bound', ['score']],
     ]);
   });
 
-  it('autoReportComments.input: from below to is accepted', () => {
+  it('autoReportComments.input: From below To is accepted', () => {
     expect(
-      autoReportComments.input.safeParse({ form: 'P7', remarktype_id: REMARK_TYPE_ID, from: '5', to: '10', comment: 'Good' }).data,
+      autoReportComments.input.safeParse({ form: 'P7', remarktype_id: REMARK_TYPE_ID, score: '5', upper: '10', comment: 'Good' }).data,
     ).toEqual({
       form: 'P7',
       remarktype_id: REMARK_TYPE_ID,
-      from: 5,
-      to: 10,
+      score: 5,
+      upper: 10,
       comment: 'Good',
     });
   });

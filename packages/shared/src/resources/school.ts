@@ -392,24 +392,26 @@ export const autoReportComments = defineResource({
     form: z.string(),
     remarktype_id: id,
     remarktype: labelled,
-    from: z.number(),
-    to: z.number(),
+    /** From (spec §3: the score the band starts at). */
+    score: z.number(),
+    /** To. */
+    upper: z.number(),
     comment: z.string(),
   }),
   input: z
     .strictObject({
       form,
       remarktype_id: requiredUuid(M.remarkTypeRequired),
-      from: z.coerce.number({ error: M.numberInvalid }).min(0, M.numberInvalid).max(1000, M.numberInvalid),
-      to: z.coerce.number({ error: M.numberInvalid }).min(0, M.numberInvalid).max(1000, M.numberInvalid),
+      score: z.coerce.number({ error: M.numberInvalid }).min(0, M.numberInvalid).max(1000, M.numberInvalid),
+      upper: z.coerce.number({ error: M.numberInvalid }).min(0, M.numberInvalid).max(1000, M.numberInvalid),
       comment: requiredText(M.commentRequired).max(500),
     })
-    .refine((row) => row.from <= row.to, { error: M.rangeReversed, path: ['from'] }),
+    .refine((row) => row.score <= row.upper, { error: M.rangeReversed, path: ['score'] }),
   filters: z.object({ form: z.string().trim().max(40).optional(), remarktype_id: z.uuid().optional() }),
   searchFields: ['comment'],
   sort: [
     ['form', 'asc'],
-    ['from', 'asc'],
+    ['score', 'asc'],
   ],
   pageSize: 50,
   subject: 'setting',
@@ -417,8 +419,8 @@ export const autoReportComments = defineResource({
   exportColumns: [
     ['form', 'Class'],
     ['remarktype.label', 'Remark type'],
-    ['from', 'From'],
-    ['to', 'To'],
+    ['score', 'From'],
+    ['upper', 'To'],
     ['comment', 'Comment'],
   ],
 });

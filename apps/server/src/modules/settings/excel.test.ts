@@ -1,9 +1,9 @@
 import { grades, remarkTypes, subjects } from '@mustard/shared';
 import ExcelJS from 'exceljs';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import { EXCEL_ATTACHMENT, gradeSet, ok, type Row, SPREADSHEET, valuesOf, workbookOf } from './settings-fixtures.js';
 
 /*
  * `excel=1` (spec §9): the list as an .xlsx file named mustard-<timestamp>.xlsx, every record
@@ -11,40 +11,13 @@ import { buildTestApp, type Caller, caller, login, type TestApp } from '../../te
  * looks like a formula kept as text (security.md, spreadsheet injection).
  */
 
-type Row = Record<string, unknown> & { id: string };
-
 let t: TestApp;
 let head: Caller;
 let teacher: Caller;
 let other: Caller;
 
-const SPREADSHEET = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const SUBJECT_HEADERS = subjects.exportColumns.map(([, header]) => header);
 const FORMULA_LIKE = ['=HYPERLINK("http://evil","x")', '+SUM(1,1)', '-2+3', '@cmd|calc'];
-
-function ok(response: LightMyRequestResponse) {
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
-
-async function workbookOf(response: LightMyRequestResponse): Promise<ExcelJS.Worksheet> {
-  expect(response.statusCode, response.body).toBe(200);
-  expect(response.headers['content-type']).toBe(SPREADSHEET);
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(response.rawPayload as unknown as ExcelJS.Buffer);
-  expect(workbook.worksheets).toHaveLength(1);
-  return workbook.worksheets[0] as ExcelJS.Worksheet;
-}
-
-/** The sheet's values, row by row (the header row first). */
-function valuesOf(sheet: ExcelJS.Worksheet, columns: number): unknown[][] {
-  const rows: unknown[][] = [];
-  for (let r = 1; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
-    rows.push(Array.from({ length: columns }, (_, c) => row.getCell(c + 1).value));
-  }
-  return rows;
-}
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -70,7 +43,7 @@ describe('excel=1', () => {
     const response = await head.get(`${subjects.path}?excel=1`);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe(SPREADSHEET);
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="mustard-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.xlsx"$/);
+    expect(response.headers['content-disposition']).toMatch(EXCEL_ATTACHMENT);
     // An .xlsx is a zip file.
     expect(response.rawPayload.subarray(0, 2).toString()).toBe('PK');
   });
@@ -135,14 +108,15 @@ describe('excel=1', () => {
   it('names the referenced records (a grade’s subject)', async () => {
     const subject = ok(await head.post(subjects.path, { name: 'Graded subject', category: 'general' }));
     ok(
-      await head.post(grades.path, {
-        form: 'P7',
-        term: 'I',
-        year: 2026,
-        subject_id: subject.id,
-        lower: { A: 50, B: 0 },
-        upper: { A: 100, B: 49 },
-      }),
+      await head.post(
+        grades.path,
+        gradeSet(subject.id, {
+          bands: [
+            ['A', 50, 100],
+            ['B', 0, 49],
+          ],
+        }),
+      ),
     );
     const values = valuesOf(await workbookOf(await head.get(`${grades.path}?excel=1&subject_id=${subject.id}`)), 7);
     expect(values).toEqual([

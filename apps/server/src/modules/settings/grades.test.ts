@@ -11,50 +11,17 @@ import {
   SETTINGS_MESSAGES,
   subjects,
 } from '@mustard/shared';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTenant, makeUser } from '../../test/factories.js';
-import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import { buildTestApp, type Caller, type TestApp } from '../../test/test-app.js';
+import { type Bands, gradeSet, newSchool, newSubject, ok, type Row } from './settings-fixtures.js';
 
 /*
  * Grade sets (spec §3 "Grade set": written whole, replacing the set before) and the exact-match
  * filters of the class/term/year lists, each school in its own tenant so totals are exact.
  */
 
-type Row = Record<string, unknown> & { id: string };
-type Bands = ReadonlyArray<readonly [grade: string, lower: number, upper: number]>;
-
 let t: TestApp;
 let head: Caller;
-let counter = 0;
-const next = () => ++counter;
-
-function ok(response: LightMyRequestResponse) {
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
-
-async function newSubject(c: Caller): Promise<Row & { name: string }> {
-  return ok(await c.post(subjects.path, { name: `Subject ${next()}`, category: 'general' }));
-}
-
-function gradeSet(subjectId: string, bands: Bands = DEFAULT_GRADE_BANDS.default, form = 'P7', term = 'I', year = 2026) {
-  return {
-    form,
-    term,
-    year,
-    subject_id: subjectId,
-    lower: Object.fromEntries(bands.map(([grade, lower]) => [grade, lower])),
-    upper: Object.fromEntries(bands.map(([grade, , upper]) => [grade, upper])),
-  };
-}
-
-/** A new school with its own head teacher, so list totals are the test's own. */
-async function newSchool(name: string): Promise<Caller> {
-  const school = await makeTenant(t.database, { name });
-  const user = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['headteacher'] }] });
-  return caller(t.app, await login(t.app, user.email), school.tenantcode);
-}
 
 async function list(c: Caller, path: string, query: string): Promise<{ rows: Row[]; totalRecords: number }> {
   const body = ok(await c.get(`${path}?per_page=1000&${query}`));
@@ -65,7 +32,7 @@ async function list(c: Caller, path: string, query: string): Promise<{ rows: Row
 
 beforeAll(async () => {
   t = await buildTestApp();
-  head = await newSchool('Grading Primary');
+  head = await newSchool(t, 'Grading Primary');
 });
 afterAll(() => t.close());
 
@@ -107,7 +74,7 @@ describe('grade sets', () => {
       ['P8', 30, 39],
       ['F9', 0, 29],
     ];
-    const second = ok(await head.post(grades.path, gradeSet(subject.id, stricter)));
+    const second = ok(await head.post(grades.path, gradeSet(subject.id, { bands: stricter })));
     expect(second.totalRecords).toBe(9);
     expect(second.grades.map((row: Row) => [row.grade, row.lower, row.upper])).toEqual(stricter);
     const listed = await list(head, grades.path, `subject_id=${subject.id}`);
@@ -116,7 +83,7 @@ describe('grade sets', () => {
     for (const old of first) expect((await head.get(`${grades.path}/${old.id}`)).statusCode).toBe(404);
 
     // Another kind of set (other labels) replaces it too: no grade of the old set remains.
-    const lower = ok(await head.post(grades.path, gradeSet(subject.id, DEFAULT_GRADE_BANDS.lower)));
+    const lower = ok(await head.post(grades.path, gradeSet(subject.id, { bands: DEFAULT_GRADE_BANDS.lower })));
     expect(lower.totalRecords).toBe(8);
     const relisted = await list(head, grades.path, `subject_id=${subject.id}`);
     expect(relisted.rows.map((row) => row.grade)).toEqual(DEFAULT_GRADE_BANDS.lower.map(([grade]) => grade));
@@ -125,12 +92,12 @@ describe('grade sets', () => {
   it('keeps the sets of other classes, terms, years and subjects apart', async () => {
     const [subject, other] = [await newSubject(head), await newSubject(head)];
     ok(await head.post(grades.path, gradeSet(subject.id)));
-    ok(await head.post(grades.path, gradeSet(subject.id, DEFAULT_GRADE_BANDS.default, 'P6')));
-    ok(await head.post(grades.path, gradeSet(subject.id, DEFAULT_GRADE_BANDS.default, 'P7', 'II')));
-    ok(await head.post(grades.path, gradeSet(subject.id, DEFAULT_GRADE_BANDS.default, 'P7', 'I', 2027)));
+    ok(await head.post(grades.path, gradeSet(subject.id, { form: 'P6' })));
+    ok(await head.post(grades.path, gradeSet(subject.id, { term: 'II' })));
+    ok(await head.post(grades.path, gradeSet(subject.id, { year: 2027 })));
     ok(await head.post(grades.path, gradeSet(other.id)));
     // Replacing one set leaves the other four as they were.
-    ok(await head.post(grades.path, gradeSet(subject.id, DEFAULT_GRADE_BANDS.lower)));
+    ok(await head.post(grades.path, gradeSet(subject.id, { bands: DEFAULT_GRADE_BANDS.lower })));
     expect((await list(head, grades.path, `subject_id=${subject.id}`)).totalRecords).toBe(8 + 9 * 3);
     expect((await list(head, grades.path, `subject_id=${other.id}`)).totalRecords).toBe(9);
   });
@@ -172,7 +139,7 @@ describe('grade sets', () => {
   ] as Array<[string, Bands, string]>)('refuses %s and keeps the set before', async (_case, bands, message) => {
     const subject = await newSubject(head);
     const before = ok(await head.post(grades.path, gradeSet(subject.id))).grades;
-    const response = await head.post(grades.path, gradeSet(subject.id, bands));
+    const response = await head.post(grades.path, gradeSet(subject.id, { bands }));
     expect(response.statusCode).toBe(422);
     const errors = response.json().errors as Record<string, string[]>;
     expect(Object.values(errors).flat()).toContain(message);
@@ -184,10 +151,12 @@ describe('grade sets', () => {
     const subject = await newSubject(head);
     const response = await head.post(
       grades.path,
-      gradeSet(subject.id, [
-        ['A', 50, 100],
-        ['B', 0, 60],
-      ]),
+      gradeSet(subject.id, {
+        bands: [
+          ['A', 50, 100],
+          ['B', 0, 60],
+        ],
+      }),
     );
     expect(response.json().errors).toEqual({ 'lower.A': [GRADE_SET_MESSAGES.overlap] });
   });
@@ -220,7 +189,7 @@ describe('grade sets', () => {
 
 describe('filters', () => {
   it('filters grades by class, term, year and subject', async () => {
-    const c = await newSchool('Grade Filters');
+    const c = await newSchool(t, 'Grade Filters');
     const [maths, english] = [await newSubject(c), await newSubject(c)];
     const sets: Array<[string, string, string, number]> = [
       [maths.id, 'P7', 'I', 2026],
@@ -229,7 +198,7 @@ describe('filters', () => {
       [maths.id, 'P7', 'I', 2027],
       [english.id, 'P7', 'I', 2026],
     ];
-    for (const [subjectId, form, term, year] of sets) ok(await c.post(grades.path, gradeSet(subjectId, undefined, form, term, year)));
+    for (const [subjectId, form, term, year] of sets) ok(await c.post(grades.path, gradeSet(subjectId, { form, term, year })));
     const all = await list(c, grades.path, '');
     expect(all.totalRecords).toBe(45);
     // Newest year first, then class, term, subject, and the highest band first.
@@ -260,7 +229,7 @@ describe('filters', () => {
   });
 
   it('filters proportions by class, term, year and subject', async () => {
-    const c = await newSchool('Proportion Filters');
+    const c = await newSchool(t, 'Proportion Filters');
     const [maths, english] = [await newSubject(c), await newSubject(c)];
     const [test, exam] = [
       ok(await c.post(markTypes.path, { label: 'Test', category: 'test' })),
@@ -295,7 +264,7 @@ describe('filters', () => {
   });
 
   it('filters automatic report comments by class and remark type', async () => {
-    const c = await newSchool('Comment Filters');
+    const c = await newSchool(t, 'Comment Filters');
     const [conduct, effort] = [
       ok(await c.post(remarkTypes.path, { label: 'Conduct', category: 'exam' })),
       ok(await c.post(remarkTypes.path, { label: 'Effort', category: 'exam' })),
@@ -306,12 +275,12 @@ describe('filters', () => {
       ['P6', conduct.id, 0, 100],
       ['P7', effort.id, 0, 100],
     ] as const) {
-      ok(await c.post(autoReportComments.path, { form, remarktype_id, from, to, comment: `From ${from}` }));
+      ok(await c.post(autoReportComments.path, { form, remarktype_id, score: from, upper: to, comment: `From ${from}` }));
     }
     expect((await list(c, autoReportComments.path, 'form=P7')).totalRecords).toBe(3);
     expect((await list(c, autoReportComments.path, `remarktype_id=${conduct.id}`)).totalRecords).toBe(3);
     const both = await list(c, autoReportComments.path, `form=P7&remarktype_id=${conduct.id}`);
-    expect(both.rows.map((row) => [row.from, row.to, row.remarktype])).toEqual([
+    expect(both.rows.map((row) => [row.score, row.upper, row.remarktype])).toEqual([
       [0, 49, { label: 'Conduct' }],
       [50, 100, { label: 'Conduct' }],
     ]);
@@ -319,7 +288,7 @@ describe('filters', () => {
   });
 
   it('filters subjects by active, and the other lists by their own fields', async () => {
-    const c = await newSchool('Other Filters');
+    const c = await newSchool(t, 'Other Filters');
     ok(await c.post(subjects.path, { name: 'Latin', category: 'humanity', active: false }));
     ok(await c.post(subjects.path, { name: 'English', category: 'english' }));
     const names = async (query: string) => (await list(c, subjects.path, query)).rows.map((row) => row.name);

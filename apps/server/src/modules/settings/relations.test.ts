@@ -1,6 +1,5 @@
 import {
   autoReportComments,
-  DEFAULT_GRADE_BANDS,
   ERROR_MESSAGES,
   grades,
   IN_USE_MESSAGES,
@@ -12,54 +11,24 @@ import {
   studentCategories,
   subjects,
 } from '@mustard/shared';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import { gradeSet, newMarkType, newRemarkType, newSubject, next, ok, type Row } from './settings-fixtures.js';
 
 /*
  * Records that others depend on (RESTRICT foreign keys answer 409 with the resource's reason)
  * and the remark type tree: two levels, answered as top-level records with their children.
  */
 
-type Row = Record<string, unknown> & { id: string };
-
 let t: TestApp;
+let head: Caller;
 let school: { id: string; tenantcode: string };
 let neighbour: { id: string; tenantcode: string };
 /** A school of its own for the tree, so its list is exactly the test's. */
 let treeSchool: { id: string; tenantcode: string };
-let head: Caller;
-let counter = 0;
-const next = () => ++counter;
-
-function ok(response: LightMyRequestResponse) {
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
-
-async function newSubject(c: Caller): Promise<Row & { name: string }> {
-  return ok(await c.post(subjects.path, { name: `Subject ${next()}`, category: 'general' }));
-}
-async function newMarkType(c: Caller): Promise<Row> {
-  return ok(await c.post(markTypes.path, { label: `Mark type ${next()}`, category: 'test' }));
-}
-async function newRemarkType(c: Caller, parentId: string | null = null, label = `Remark type ${next()}`): Promise<Row> {
-  return ok(await c.post(remarkTypes.path, { label, category: 'exam', parent_id: parentId }));
-}
-function gradeSet(subjectId: string) {
-  const bands = DEFAULT_GRADE_BANDS.default;
-  return {
-    form: 'P7',
-    term: 'I',
-    year: 2026,
-    subject_id: subjectId,
-    lower: Object.fromEntries(bands.map(([grade, lower]) => [grade, lower])),
-    upper: Object.fromEntries(bands.map(([grade, , upper]) => [grade, upper])),
-  };
-}
 
 /** A delete refused because others depend on the record: 409 with the reason, and the record kept. */
 async function expectInUse(path: string, record: Row, message: string) {
@@ -126,9 +95,9 @@ describe('records in use', () => {
 
   it('keeps a remark type with a sub category or an automatic comment', async () => {
     const parent = await newRemarkType(head);
-    const child = await newRemarkType(head, parent.id);
+    const child = await newRemarkType(head, { parent_id: parent.id });
     await expectInUse(remarkTypes.path, parent, IN_USE_MESSAGES.remarktypes);
-    ok(await head.post(autoReportComments.path, { form: 'P7', remarktype_id: child.id, from: 0, to: 100, comment: 'Fine' }));
+    ok(await head.post(autoReportComments.path, { form: 'P7', remarktype_id: child.id, score: 0, upper: 100, comment: 'Fine' }));
     await expectInUse(remarkTypes.path, child, IN_USE_MESSAGES.remarktypes);
   });
 
@@ -157,9 +126,12 @@ describe('records in use', () => {
 describe('remark types', () => {
   it('lists a parent once, with its children, and no child at the top level', async () => {
     const c = head.in(treeSchool.tenantcode);
-    const parent = await newRemarkType(c, null, 'Conduct');
-    const [first, second] = [await newRemarkType(c, parent.id, 'Honesty'), await newRemarkType(c, parent.id, 'Cleanliness')];
-    const alone = await newRemarkType(c, null, 'Attendance');
+    const parent = await newRemarkType(c, { label: 'Conduct' });
+    const [first, second] = [
+      await newRemarkType(c, { label: 'Honesty', parent_id: parent.id }),
+      await newRemarkType(c, { label: 'Cleanliness', parent_id: parent.id }),
+    ];
+    const alone = await newRemarkType(c, { label: 'Attendance' });
     const body = ok(await c.get(remarkTypes.path));
     expect(body.totalRecords).toBe(2);
     expect(body.remarktypes.map((row: Row) => row.label)).toEqual(['Attendance', 'Conduct']);
@@ -171,7 +143,7 @@ describe('remark types', () => {
 
   it('refuses a parent that is itself a sub category: two levels at most', async () => {
     const parent = await newRemarkType(head);
-    const child = await newRemarkType(head, parent.id);
+    const child = await newRemarkType(head, { parent_id: parent.id });
     const response = await head.post(remarkTypes.path, { label: `Grandchild ${next()}`, category: 'exam', parent_id: child.id });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
@@ -192,7 +164,7 @@ describe('remark types', () => {
 
   it('refuses to put a remark type with sub categories under another one, or under its own child', async () => {
     const [parent, other] = [await newRemarkType(head), await newRemarkType(head)];
-    const child = await newRemarkType(head, parent.id);
+    const child = await newRemarkType(head, { parent_id: parent.id });
     const { id, ...fields } = parent;
     for (const parentId of [other.id, child.id]) {
       const response = await head.put(`${remarkTypes.path}/${id}`, { ...fields, parent_id: parentId });
@@ -204,7 +176,7 @@ describe('remark types', () => {
 
   it('moves a sub category under another top-level remark type', async () => {
     const [parent, other] = [await newRemarkType(head), await newRemarkType(head)];
-    const child = await newRemarkType(head, parent.id);
+    const child = await newRemarkType(head, { parent_id: parent.id });
     const { id, ...fields } = child;
     expect(ok(await head.put(`${remarkTypes.path}/${id}`, { ...fields, parent_id: other.id }))).toEqual({ ...child, parent_id: other.id });
     // And back to the top level.

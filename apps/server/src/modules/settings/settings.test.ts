@@ -2,7 +2,6 @@ import {
   aLevelScores,
   autoMarkComments,
   autoReportComments,
-  DEFAULT_GRADE_BANDS,
   ERROR_MESSAGES,
   grades,
   locations,
@@ -17,13 +16,25 @@ import {
   studentCategories,
   subjects,
 } from '@mustard/shared';
-import ExcelJS from 'exceljs';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import {
+  type Body,
+  EXCEL_ATTACHMENT,
+  gradeSet,
+  newMarkType,
+  newRemarkType,
+  newSchool,
+  newSubject,
+  next,
+  ok,
+  type Row,
+  valuesOf,
+  workbookOf,
+} from './settings-fixtures.js';
 
 /*
  * The school settings resources through the API (issue 4): every resource's create, read,
@@ -31,9 +42,6 @@ import { buildTestApp, type Caller, caller, login, type TestApp } from '../../te
  * mechanism but worth seeing once: paging and search of subjects, validation messages, tenant
  * isolation, permissions and the audit trail.
  */
-
-type Body = Record<string, unknown>;
-type Row = Record<string, unknown> & { id: string };
 
 let t: TestApp;
 let school: { id: string; tenantcode: string };
@@ -45,38 +53,8 @@ let teacher: Caller;
 let clerk: Caller;
 let storekeeper: Caller;
 
-let counter = 0;
-const next = () => ++counter;
 /** A-level totals run 0 to 60 and are unique per paper count: their own counter. */
 let aLevelTotals = 0;
-
-/** The JSON of a 200 answer; any other status fails with the body in the message. */
-function ok(response: LightMyRequestResponse) {
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
-
-async function newSubject(c: Caller, fields: Body = {}): Promise<Row & { name: string }> {
-  return ok(await c.post(subjects.path, { name: `Subject ${next()}`, category: 'general', ...fields }));
-}
-async function newMarkType(c: Caller): Promise<Row & { label: string }> {
-  return ok(await c.post(markTypes.path, { label: `Mark type ${next()}`, category: 'test' }));
-}
-async function newRemarkType(c: Caller): Promise<Row & { label: string }> {
-  return ok(await c.post(remarkTypes.path, { label: `Remark type ${next()}`, category: 'exam' }));
-}
-
-function gradeSet(subjectId: string, form = 'P7', term = 'I', year = 2026) {
-  const bands = DEFAULT_GRADE_BANDS.default;
-  return {
-    form,
-    term,
-    year,
-    subject_id: subjectId,
-    lower: Object.fromEntries(bands.map(([grade, lower]) => [grade, lower])),
-    upper: Object.fromEntries(bands.map(([grade, , upper]) => [grade, upper])),
-  };
-}
 
 /** A grade row as a PUT body. */
 function gradeSetFields(row: Row) {
@@ -162,7 +140,10 @@ const FIXTURES: Fixture[] = [
     },
     create: async (c, body) => {
       const answer = ok(
-        await c.post(grades.path, gradeSet(body.subject_id as string, body.form as string, body.term as string, body.year as number)),
+        await c.post(
+          grades.path,
+          gradeSet(body.subject_id as string, { form: body.form as string, term: body.term as string, year: body.year as number }),
+        ),
       );
       return answer.grades.find((row: Row) => row.grade === body.grade);
     },
@@ -241,8 +222,8 @@ const FIXTURES: Fixture[] = [
     bodies: async (c) => {
       const [remarkType, otherRemarkType] = [await newRemarkType(c), await newRemarkType(c)];
       return {
-        body: { form: 'P7', remarktype_id: remarkType.id, from: 80, to: 100, comment: 'A promising pupil' },
-        changed: { form: 'P6', remarktype_id: otherRemarkType.id, from: 50.5, to: 79.5, comment: 'Can do better' },
+        body: { form: 'P7', remarktype_id: remarkType.id, score: 80, upper: 100, comment: 'A promising pupil' },
+        changed: { form: 'P6', remarktype_id: otherRemarkType.id, score: 50.5, upper: 79.5, comment: 'Can do better' },
         shows: { remarktype: { label: remarkType.label } },
         changedShows: { remarktype: { label: otherRemarkType.label } },
       };
@@ -383,15 +364,10 @@ describe.each(FIXTURES.map((fixture) => [fixture.definition.name, fixture] as co
   it('exports its list with excel=1: the definition’s headers and a row per record', async () => {
     const created = await createWith(fixture, head, (await fixture.bodies(head)).body);
     const response = await head.get(`${definition.path}?excel=1`);
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="mustard-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.xlsx"$/);
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(response.rawPayload as unknown as ExcelJS.Buffer);
-    const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
+    const sheet = await workbookOf(response);
+    expect(response.headers['content-disposition']).toMatch(EXCEL_ATTACHMENT);
     expect(sheet.name).toBe(definition.name);
-    const values = Array.from({ length: sheet.rowCount }, (_, r) =>
-      definition.exportColumns.map((_column, c) => sheet.getRow(r + 1).getCell(c + 1).value),
-    );
+    const values = valuesOf(sheet, definition.exportColumns.length);
     expect(values[0]).toEqual(definition.exportColumns.map(([, header]) => header));
     const records = (await everything(head, definition)).rows.flatMap((row) => [row, ...((row.children as Row[] | undefined) ?? [])]);
     expect(records.map((record) => record.id)).toContain(created.id);
@@ -412,7 +388,7 @@ describe.each(FIXTURES.map((fixture) => [fixture.definition.name, fixture] as co
   it('may be read but not written by a teacher', async () => {
     const { body, changed } = await fixture.bodies(head);
     const created = await createWith(fixture, head, body);
-    const another = definition === grades ? gradeSet(body.subject_id as string, 'P3') : (await fixture.bodies(head)).body;
+    const another = definition === grades ? gradeSet(body.subject_id as string, { form: 'P3' }) : (await fixture.bodies(head)).body;
     expect(ok(await teacher.get(definition.path))).toHaveProperty(definition.listKey);
     expect(ok(await teacher.get(`${definition.path}/${created.id}`))).toEqual(created);
     const before = await everything(head, definition);
@@ -435,9 +411,7 @@ describe('lists of subjects and student categories', () => {
   const names = Array.from({ length: 30 }, (_, index) => `Subject ${String(index + 1).padStart(2, '0')}`);
 
   beforeAll(async () => {
-    const other = await makeTenant(t.database, { name: 'Pager Primary' });
-    const user = await makeUser(t.database, { memberOf: [{ tenantId: other.id, roles: ['headteacher'] }] });
-    pager = caller(t.app, await login(t.app, user.email), other.tenantcode);
+    pager = await newSchool(t, 'Pager Primary');
     // Created out of order, so the list's order is the server's.
     for (const name of [...names].reverse()) ok(await pager.post(subjects.path, { name, category: 'general' }));
   });
@@ -479,9 +453,7 @@ describe('lists of subjects and student categories', () => {
     };
 
     beforeAll(async () => {
-      const other = await makeTenant(t.database, { name: 'Search Secondary' });
-      const user = await makeUser(t.database, { memberOf: [{ tenantId: other.id, roles: ['headteacher'] }] });
-      searcher = caller(t.app, await login(t.app, user.email), other.tenantcode);
+      searcher = await newSchool(t, 'Search Secondary');
       for (const [name, category, abbreviation] of [
         ['100% Maths', 'mathematics', null],
         ['Maths_A', 'mathematics', null],
@@ -593,8 +565,8 @@ describe('validation', () => {
     const comment = await head.post(autoReportComments.path, {
       form: 'P7',
       remarktype_id: remarkType.id,
-      from: 0,
-      to: 10,
+      score: 0,
+      upper: 10,
       comment: 'Work harder',
     });
     expect(comment.statusCode).toBe(422);
@@ -617,7 +589,7 @@ describe('validation', () => {
         [aLevelScores, { total: 61, score: 1, papercount: 1 }, 'total', SETTINGS_MESSAGES.numberInvalid],
         [autoMarkComments, { score: 'D1', comment: ' ' }, 'comment', SETTINGS_MESSAGES.commentRequired],
         [autoMarkComments, { comment: 'Fine' }, 'score', SETTINGS_MESSAGES.scoreRequired],
-        [autoReportComments, { form: 'P7', from: 60, to: 50, comment: 'x' }, 'remarktype_id', SETTINGS_MESSAGES.remarkTypeRequired],
+        [autoReportComments, { form: 'P7', score: 60, upper: 50, comment: 'x' }, 'remarktype_id', SETTINGS_MESSAGES.remarkTypeRequired],
         [remarkTypes, { label: 'Conduct' }, 'category', SETTINGS_MESSAGES.categoryRequired],
       ] as Array<[ResourceDefinition, Body, string, string]>
     ).map(([definition, body, field, message]) => [definition.name, body, field, message, definition.path] as const),
@@ -629,9 +601,15 @@ describe('validation', () => {
 
   it('refuses bounds the wrong way round', async () => {
     const remarkType = await newRemarkType(head);
-    const comment = await head.post(autoReportComments.path, { form: 'P7', remarktype_id: remarkType.id, from: 60, to: 50, comment: 'x' });
+    const comment = await head.post(autoReportComments.path, {
+      form: 'P7',
+      remarktype_id: remarkType.id,
+      score: 60,
+      upper: 50,
+      comment: 'x',
+    });
     expect(comment.statusCode).toBe(422);
-    expect(comment.json().errors).toEqual({ from: [SETTINGS_MESSAGES.rangeReversed] });
+    expect(comment.json().errors).toEqual({ score: [SETTINGS_MESSAGES.rangeReversed] });
     const subject = await newSubject(head);
     const row = ok(await head.post(grades.path, gradeSet(subject.id))).grades[0];
     const reversed = await head.put(`${grades.path}/${row.id}`, { ...gradeSetFields(row), lower: 90, upper: 80 });
@@ -710,8 +688,8 @@ describe('audit', () => {
 
   it('records a grade set as one entry', async () => {
     const subject = await newSubject(head);
-    ok(await head.post(grades.path, gradeSet(subject.id, 'P4')));
-    ok(await head.post(grades.path, gradeSet(subject.id, 'P4')));
+    ok(await head.post(grades.path, gradeSet(subject.id, { form: 'P4' })));
+    ok(await head.post(grades.path, gradeSet(subject.id, { form: 'P4' })));
     const entries = await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
       trx.selectFrom('audit_log').select(['action', 'after']).where('entity', '=', 'grades').orderBy('at').execute(),
     );

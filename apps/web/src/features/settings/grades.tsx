@@ -229,7 +229,7 @@ export function GradeSetPage() {
           </Table.Thead>
           <Table.Tbody>
             {bands.map((band, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a row's grade label is being edited, its place is its identity
+              // Keyed by place: the grade label is what is being edited.
               <Table.Tr key={index} data-grade={band.grade}>
                 <Table.Td>
                   <TextInput

@@ -233,12 +233,18 @@ const remarkTypeField: FieldSpec = { name: 'remarktype_id', kind: 'select', choi
 export const autoReportCommentsScreen = defineScreen({
   resource: autoReportComments,
   title: 'pages.autoReportComments',
-  columns: [{ field: 'form' }, { field: 'remarktype.label' }, { field: 'from' }, { field: 'to' }, { field: 'comment' }],
+  columns: [
+    { field: 'form' },
+    { field: 'remarktype.label' },
+    { field: 'score', label: 'fields.from' },
+    { field: 'upper', label: 'fields.to' },
+    { field: 'comment' },
+  ],
   fields: [
     classField,
     remarkTypeField,
-    { name: 'from', kind: 'number' },
-    { name: 'to', kind: 'number' },
+    { name: 'score', kind: 'number', label: 'fields.from' },
+    { name: 'upper', kind: 'number', label: 'fields.to' },
     { name: 'comment', kind: 'textarea' },
   ],
   filters: [classField, remarkTypeField],
