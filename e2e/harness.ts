@@ -21,14 +21,23 @@ export const TEACHER = 'teacher@mustard.demo';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * The tenant code the browser has selected, as an expression run in the page (text, so that the
+ * benchmark, compiled without the DOM's types, can share this file).
+ */
+const SELECTED_SCHOOL = "JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode";
+
 export interface Harness {
   url: string;
   app: FastifyInstance;
   database: Database;
   browser: Browser;
   newContext(options?: { width?: number; height?: number }): Promise<BrowserContext>;
-  /** A new browser context signed in as `email` through the login page, on the dashboard. */
-  signedIn(email: string, options?: { width?: number; height?: number }): Promise<Page>;
+  /**
+   * A new browser context signed in as `email` through the login page, on the dashboard; in
+   * `school` (a tenant code) when given, switched to as a person does.
+   */
+  signedIn(email: string, options?: { width?: number; height?: number; school?: string }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -65,6 +74,13 @@ export async function startHarness(): Promise<Harness> {
       await signIn(page, email);
       await page.waitForURL('**/dashboard');
       await page.getByTestId('school-widget').waitFor();
+      const current = await page.evaluate(SELECTED_SCHOOL);
+      if (options?.school && current !== options.school) {
+        await page.getByTestId('school-switcher').click();
+        await page.locator(`[data-tenant="${options.school}"]`).click();
+        await page.waitForFunction(`(${SELECTED_SCHOOL}) === ${JSON.stringify(options.school)}`);
+        await page.getByTestId('school-widget').waitFor();
+      }
       return page;
     },
     close: async () => {

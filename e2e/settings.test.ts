@@ -28,17 +28,7 @@ async function callApi(page: Page, method: string, path: string, body?: unknown)
   );
 }
 
-async function signedInAt(schoolCode: string): Promise<Page> {
-  const page = await h.signedIn(ADMIN);
-  const current = await page.evaluate(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode);
-  if (current !== schoolCode) {
-    await page.getByTestId('school-switcher').click();
-    await page.locator(`[data-tenant="${schoolCode}"]`).click();
-    await page.waitForFunction((code) => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode === code, schoolCode);
-    await page.getByTestId('school-widget').waitFor();
-  }
-  return page;
-}
+const signedInAt = (school: string): Promise<Page> => h.signedIn(ADMIN, { school });
 
 const rowsOf = (page: Page, screen: string) => page.getByTestId(`screen-${screen}`).locator('tbody tr[data-row]');
 

@@ -8,10 +8,14 @@ import { FailureLimiter } from './modules/auth/failure-limiter.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { homeRoutes } from './modules/home/home.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { feeRoutes } from './modules/students/fees.routes.js';
+import { studentRoutes } from './modules/students/students.routes.js';
+import { studentUploadRoutes } from './modules/students/upload.routes.js';
 import { tenantRoutes } from './modules/tenants/tenants.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { registerAccessControl } from './plugins/access.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { registerMultipart } from './plugins/multipart.js';
 import { registerSecurity } from './plugins/security.js';
 import { serializerCompiler } from './plugins/serializer.js';
 import { registerWebApp } from './plugins/web.js';
@@ -57,6 +61,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
   registerErrorHandling(app);
   await registerSecurity(app);
   registerAccessControl(app);
+  await registerMultipart(app);
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
@@ -64,6 +69,9 @@ export async function buildApp(config: Config, database: Database, options: Buil
   await app.register(tenantRoutes);
   await app.register(homeRoutes);
   await app.register(settingsRoutes);
+  await app.register(studentRoutes);
+  await app.register(studentUploadRoutes);
+  await app.register(feeRoutes);
   await registerWebApp(app, config.webDist);
 
   await app.ready();

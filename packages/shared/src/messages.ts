@@ -80,6 +80,40 @@ export const SETTINGS_MESSAGES = {
   parentInvalid: 'A remark type cannot be its own parent or sit under its own sub category',
 } as const;
 
+/** Learners' rules (spec §3 "Student", §5) and uploads (issue 5). */
+export const STUDENT_MESSAGES = {
+  firstnameRequired: 'Please enter the first name',
+  lastnameRequired: 'Please enter the last name',
+  classRequired: 'Please select a class',
+  genderInvalid: 'Gender is F or M',
+  statusInvalid: 'Status is active, inactive or completed',
+  dateInvalid: 'Enter a date as YYYY-MM-DD',
+  emailInvalid: 'Invalid email',
+  termRequired: 'Please select a term',
+  yearInvalid: 'Enter a year between 2000 and 2100',
+  positionInvalid: 'Enter a column number from 1 to 200',
+  positionsSame: 'The invoice and receipt columns must differ',
+  studentidTaken: 'Another learner has this student id',
+  studentidRequired: 'Enter a student id, or tick "give new learners ids"',
+  studentidRepeated: 'This student id is on another row of the file',
+  categoryUnknown: 'No student category has this name',
+  unknownStudent: 'No learner has this student id or payment code',
+  amountInvalid: 'The amount is not a number',
+  fileRequired: 'Please choose a file',
+  fileNotSpreadsheet: 'The file is not an Excel workbook (.xlsx)',
+  fileUnsafe: 'The file is too large or damaged to read safely',
+  tooManyRows: 'The sheet has too many rows (at most 5,000)',
+  emptySheet: 'The sheet has no learners',
+  rowsInvalid: 'Some rows are not valid; nothing was saved',
+  photoNotImage: 'The photo must be a JPEG, PNG or WebP image',
+  photoTooLarge: 'The photo is too large (at most 5 MB and 40 megapixels)',
+  uploaded: 'The learners have been uploaded',
+  journalUploaded: 'The fee journal has been uploaded',
+  promoted: 'The learners have been promoted',
+  promotedRecently: 'The learners were promoted a moment ago; check the class lists before promoting again',
+  promoteConfirm: 'This operation can not be reversed. Do you really want to proceed with it?',
+} as const;
+
 /** The texts of finished actions (spec §8 "Long actions"). */
 export const RESULT_MESSAGES = {
   created: 'Successfully created',
@@ -110,6 +144,7 @@ export const IN_USE_MESSAGES = {
   automarkcomments: 'This comment is in use and cannot be deleted',
   autoreportcomments: 'This comment is in use and cannot be deleted',
   tenants: 'This business has members and cannot be deleted',
+  students: 'This learner has marks or fee records and cannot be deleted',
 } as const;
 
 /**
@@ -126,5 +161,6 @@ export const MESSAGE_CATALOGUES = {
   settings: SETTINGS_MESSAGES,
   gradeSet: GRADE_SET_MESSAGES,
   results: RESULT_MESSAGES,
+  students: STUDENT_MESSAGES,
   inUse: IN_USE_MESSAGES,
 } as const;

@@ -222,6 +222,58 @@ export interface AutoReportCommentsTable extends TenantOwned {
   comment: string;
 }
 
+export interface StudentClassHistoryTable {
+  tenant_id: string;
+  id: string;
+  student_id: string;
+  form: string;
+  stream: string | null;
+  year: number;
+  outcome: 'promoted' | 'completed';
+  recorded_at: Generated<Timestamp>;
+}
+
+export interface FeeJournalsTable {
+  tenant_id: string;
+  id: string;
+  sha256: string;
+  file_name: string | null;
+  term: string;
+  year: number;
+  invoice_position: number;
+  receipt_position: number;
+  uploaded_by: string | null;
+  uploaded_at: Generated<Timestamp>;
+}
+
+export interface StatementLinesTable {
+  tenant_id: string;
+  id: string;
+  student_id: string;
+  journal_id: string | null;
+  date: string;
+  particulars: string;
+  category: 'invoice' | 'receipt';
+  amount: number | string;
+  term: string | null;
+  year: number | null;
+  created_at: Generated<Timestamp>;
+}
+
+export interface MarksTable extends TenantOwned {
+  student_id: string;
+  subject_id: string;
+  marktype_id: string;
+  form: string;
+  stream: string | null;
+  term: string;
+  year: number;
+  paper: string | null;
+  mark: number | string;
+  topic_id: string | null;
+  user_id: string | null;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -245,6 +297,10 @@ export interface DB {
   remark_types: RemarkTypesTable;
   auto_mark_comments: AutoMarkCommentsTable;
   auto_report_comments: AutoReportCommentsTable;
+  student_class_history: StudentClassHistoryTable;
+  fee_journals: FeeJournalsTable;
+  statement_lines: StatementLinesTable;
+  marks: MarksTable;
 }
 
 /**

@@ -31,7 +31,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, rate limit) carry safe texts.
-      const known = status === 401 || status === 403 || status === 404 || status === 429;
+      const known = status === 401 || status === 403 || status === 404 || status === 413 || status === 429;
       return reply.status(status).send(body(status, known ? catalogueMessage(status) : error.message));
     }
     request.log.error({ err: error }, 'request failed');

@@ -6,6 +6,7 @@ import { type Trx, withTenant } from '../db/tenant.js';
 import type { DB, NewStudent } from '../db/types.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { insertTenantWithRoles } from '../modules/tenants/tenants.service.js';
+import { seedDemoFees } from './demo-fees.js';
 import { BOYS, GIRLS, HOUSES, PLACES, pick, SURNAMES, seededRandom } from './demo-people.js';
 import { seedSchoolSettings, seedShopSettings } from './demo-settings.js';
 
@@ -182,6 +183,7 @@ export async function seedDemo(database: Database, password: string): Promise<De
             .onConflict((oc) => oc.columns(['tenant_id', 'studentid']).doNothing())
             .execute();
         }
+        await seedDemoFees(trx, tenantId, year);
       }
     });
   }

@@ -39,6 +39,7 @@ const PUBLIC_PAGES: Record<string, ComponentType> = {
 const home = () => import('../features/dashboard/HomePage.js');
 const settings = () => import('../features/settings/pages.js');
 const grades = () => import('../features/settings/grades.js');
+const learners = () => import('../features/students/pages.js');
 const PAGES: Record<string, ComponentType> = {
   '/dashboard': page(home, (m) => m.HomePage),
   '/students/categories': page(settings, (m) => m.StudentCategoriesPage),
@@ -52,6 +53,8 @@ const PAGES: Record<string, ComponentType> = {
   '/comments/categories': page(settings, (m) => m.RemarkTypesPage),
   '/comments/automarkcomments': page(settings, (m) => m.AutoMarkCommentsPage),
   '/comments/autoreportcomments': page(settings, (m) => m.AutoReportCommentsPage),
+  '/students/list': page(learners, (m) => m.StudentsPage),
+  '/students/:id': page(learners, (m) => m.StudentDetailPage),
   '/grades': page(grades, (m) => m.GradesPage),
   '/grades/new': page(grades, (m) => m.GradeSetPage),
   '/grades-detail/:id': page(grades, (m) => m.GradeSetPage),

@@ -66,12 +66,30 @@ async function download(path: string): Promise<string> {
   return name;
 }
 
-async function request<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResult<T>> {
-  const allHeaders = headersFor(headers);
-  if (body !== undefined) allHeaders['content-type'] = 'application/json';
+/** A file the API answers (a learner's photo), for showing in the page. */
+async function blob(path: string): Promise<Blob> {
   let response: Response;
   try {
-    response = await fetch(path, { method, headers: allHeaders, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { headers: headersFor({ accept: '*/*' }) });
+  } catch {
+    throw new ApiError(null, 'Network error');
+  }
+  if (!response.ok) throw await failure(response);
+  return response.blob();
+}
+
+async function request<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResult<T>> {
+  const allHeaders = headersFor(headers);
+  // A form with a file goes as multipart (the browser sets its boundary); anything else as JSON.
+  const isForm = body instanceof FormData;
+  if (body !== undefined && !isForm) allHeaders['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: allHeaders,
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    });
   } catch {
     throw new ApiError(null, 'Network error');
   }
@@ -95,6 +113,7 @@ export const api = {
   put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body ?? {}),
   delete: <T>(path: string) => request<T>('DELETE', path),
   download,
+  blob,
 };
 
 /** A path with its query: empty values are left out. */

@@ -1,4 +1,4 @@
-import { NumberInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
+import { FileInput, NumberInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useChoices } from './choices.js';
 import type { FieldSpec } from './screen.js';
@@ -35,6 +35,18 @@ export function FieldInput({ spec, props: given, required = false }: { spec: Fie
           {...(props as object)}
           allowDecimal={spec.kind === 'number'}
           thousandSeparator={spec.kind === 'number' ? ',' : undefined}
+        />
+      );
+    case 'date':
+      return <TextInput {...common} {...(props as object)} type="date" />;
+    case 'photo':
+      return (
+        <FileInput
+          {...common}
+          {...(props as object)}
+          accept="image/jpeg,image/png,image/webp"
+          clearable
+          placeholder={t('list.choosePhoto')}
         />
       );
     case 'textarea':

@@ -1,7 +1,7 @@
 import { Button, Group, SimpleGrid, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { api } from '../lib/api.js';
 import { useSchemaForm } from '../lib/forms.js';
 import { notifyError } from '../lib/notify.js';
@@ -10,7 +10,7 @@ import type { FieldSpec, ScreenDefinition } from './screen.js';
 
 function blank(spec: FieldSpec): unknown {
   if (spec.kind === 'switch') return false;
-  if (spec.kind === 'select') return null;
+  if (spec.kind === 'select' || spec.kind === 'photo') return null;
   return '';
 }
 
@@ -46,13 +46,31 @@ export function ResourceForm<Row extends { id: string }>({
       return [spec.name, value === undefined || (value === null && spec.kind !== 'select') ? blank(spec) : value];
     }),
   );
-  const { form, field, showServerErrors } = useSchemaForm<Record<string, unknown>>(resource.input, initial);
+  // A photo travels beside the fields; the fields' own schema knows nothing of it.
+  const photoFields = screen.fields.filter((spec) => spec.kind === 'photo').map((spec) => spec.name);
+  const schema = photoFields.length
+    ? resource.input.extend(Object.fromEntries(photoFields.map((name) => [name, z.any()])))
+    : resource.input;
+  const { form, field, showServerErrors } = useSchemaForm<Record<string, unknown>>(schema, initial);
   const [busy, setBusy] = useState(false);
+
+  // A form with a photo is sent as multipart (spec §7: add and edit a learner with a photo).
+  const body = (values: Record<string, unknown>): unknown => {
+    if (photoFields.length === 0) return values;
+    const data = new FormData();
+    for (const [name, value] of Object.entries(values)) {
+      if (value instanceof File) data.set(name, value, value.name);
+      else if (value !== null && value !== undefined && !photoFields.includes(name)) data.set(name, String(value));
+    }
+    return data;
+  };
 
   const save = form.onSubmit(async (values) => {
     setBusy(true);
     try {
-      const answer = record ? await api.put<Row>(`${resource.path}/${record.id}`, values) : await api.post<Row>(resource.path, values);
+      const answer = record
+        ? await api.put<Row>(`${resource.path}/${record.id}`, body(values))
+        : await api.post<Row>(resource.path, body(values));
       onSaved(answer.data, !record);
     } catch (error) {
       if (!showServerErrors(error)) notifyError(error);

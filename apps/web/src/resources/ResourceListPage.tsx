@@ -1,5 +1,5 @@
 import 'mantine-datatable/styles.layer.css';
-import { ActionIcon, Box, Button, Card, Group, Menu, Stack, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Box, Button, Card, Checkbox, Group, Menu, Stack, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { RESULT_MESSAGES } from '@mustard/shared';
@@ -57,20 +57,25 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
   const [editing, setEditing] = useState<Editing>(null);
 
   const listKey = ['resource', resource.name, session?.tenant?.id];
-  const queryKey = [...listKey, filters, page, perPage];
+  // With fetchAll the server is asked once per search and the browser turns the pages.
+  const serverPage = screen.fetchAll ? { page: 1, per_page: screen.fetchAll } : { page, per_page: perPage };
+  const queryKey = [...listKey, filters, serverPage.page, serverPage.per_page];
+  const { excel: _excel, ...listFilters } = filters;
   const list = useQuery({
     queryKey,
     queryFn: async () =>
-      (await api.get<Record<string, unknown>>(withQuery(resource.path, { ...filters, page, per_page: perPage } as never))).data,
+      (await api.get<Record<string, unknown>>(withQuery(resource.path, { ...listFilters, ...serverPage } as never))).data,
     placeholderData: keepPreviousData,
   });
   const answered = (list.data?.[resource.listKey] as Row[] | undefined) ?? [];
-  const rows = screen.tree ? flattenTree(answered) : answered;
-  const total = (list.data?.totalRecords as number | undefined) ?? 0;
+  const rows = screen.tree ? flattenTree(answered) : screen.fetchAll ? answered.slice((page - 1) * perPage, page * perPage) : answered;
+  const total = screen.fetchAll ? answered.length : ((list.data?.totalRecords as number | undefined) ?? 0);
+  const [dialog, setDialog] = useState<{ label: string; render(close: () => void): ReactNode } | null>(null);
 
   const mayCreate = can('create', resource.subject);
   const mayUpdate = can('update', resource.subject);
   const mayDelete = can('delete', resource.subject) && screen.deletable !== false;
+  const showMenus = !screen.menusForWritersOnly || mayUpdate;
 
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: listKey });
@@ -79,6 +84,11 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
 
   const search = (event: FormEvent) => {
     event.preventDefault();
+    if (screen.excelCheckbox && draft.excel) {
+      const { excel: _wanted, ...wanted } = draft;
+      void downloadExcel(wanted);
+      return;
+    }
     setPage(1);
     setFilters({ ...draft });
   };
@@ -124,15 +134,15 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
       },
     });
 
-  const downloadExcel = () =>
+  const downloadExcel = (which: Filters = listFilters) =>
     runLongAction(
-      api.download(withQuery(resource.path, { ...filters, excel: 1 } as never)),
+      api.download(withQuery(resource.path, { ...which, excel: 1 } as never)),
       translateMessage(RESULT_MESSAGES.excelReady),
     ).catch(() => undefined);
 
   const rowMenu = (row: Row): ReactNode => {
     const extra = screen.rowActions?.(row) ?? [];
-    if (!mayUpdate && !mayDelete && extra.length === 0) return null;
+    if (!showMenus || (!mayUpdate && !mayDelete && extra.length === 0)) return null;
     return (
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
@@ -232,23 +242,33 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
           <Title order={1} size="h3">
             {title}
           </Title>
-          <Menu position="bottom-end">
-            <Menu.Target>
-              <Button variant="light" rightSection={<IconDots size={16} />}>
-                {t('list.actions')}
-              </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {mayCreate && !screen.addActions && <Menu.Item onClick={() => setEditing({ record: null })}>{t('list.add')}</Menu.Item>}
-              {mayCreate &&
-                screen.addActions?.map((action) => (
-                  <Menu.Item key={action.to} component={Link} to={action.to}>
-                    {t(action.label)}
-                  </Menu.Item>
-                ))}
-              <Menu.Item onClick={() => void downloadExcel()}>{t('list.downloadExcel')}</Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
+          {showMenus && (
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <Button variant="light" rightSection={<IconDots size={16} />}>
+                  {t('list.actions')}
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {mayCreate && !screen.addActions && (
+                  <Menu.Item onClick={() => setEditing({ record: null })}>{t(screen.addLabel ?? 'list.add')}</Menu.Item>
+                )}
+                {mayCreate &&
+                  screen.addActions?.map((action) => (
+                    <Menu.Item key={action.to} component={Link} to={action.to}>
+                      {t(action.label)}
+                    </Menu.Item>
+                  ))}
+                {mayCreate &&
+                  screen.headerActions?.map((action) => (
+                    <Menu.Item key={action.label} onClick={() => setDialog(action)}>
+                      {t(action.label)}
+                    </Menu.Item>
+                  ))}
+                {!screen.excelCheckbox && <Menu.Item onClick={() => void downloadExcel()}>{t('list.downloadExcel')}</Menu.Item>}
+              </Menu.Dropdown>
+            </Menu>
+          )}
         </Group>
         {(screen.search !== false || screen.filters) && (
           <search>
@@ -284,6 +304,17 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
                     w={220}
                   />
                 )}
+                {screen.excelCheckbox && (
+                  <Checkbox
+                    label={t('list.downloadExcel')}
+                    checked={Boolean(draft.excel)}
+                    onChange={(event) => {
+                      const checked = event.currentTarget.checked;
+                      setDraft((current) => ({ ...current, excel: checked }));
+                    }}
+                    mb={8}
+                  />
+                )}
                 <Button type="submit">{t('list.searchButton')}</Button>
               </Group>
             </form>
@@ -291,6 +322,12 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
         )}
         <DataTable<Row> {...tableProps} />
       </Stack>
+      <AppModal opened={dialog !== null} title={dialog ? t(dialog.label) : ''} onClose={() => setDialog(null)}>
+        {dialog?.render(() => {
+          setDialog(null);
+          refresh();
+        })}
+      </AppModal>
       <AppModal
         opened={editing !== null}
         title={editing?.record ? t(screen.editTitle ?? 'list.editTitle', { name: title }) : t('list.addTitle', { name: title })}

@@ -16,7 +16,7 @@ export interface FieldSpec {
   name: string;
   /** A label other than `fields.<name>` (a locale key). */
   label?: string;
-  kind: 'text' | 'textarea' | 'number' | 'select' | 'switch' | 'year';
+  kind: 'text' | 'textarea' | 'number' | 'select' | 'switch' | 'year' | 'date' | 'photo';
   choices?: Choices;
   /** Shown only while this returns true (for instance, paper classes only with multiple papers). */
   when?(values: Record<string, unknown>): boolean;
@@ -80,6 +80,16 @@ export interface ScreenDefinition<Row extends { id: string } = { id: string } & 
   tree?: boolean;
   /** Row deletion in the menu (off where the API has none, such as tenants). */
   deletable?: boolean;
+  /** Ask this many rows at once and page through them in the browser (the class list asks 1,000). */
+  fetchAll?: number;
+  /** A "Download excel" box in the filter bar: Search then downloads the list instead. */
+  excelCheckbox?: boolean;
+  /** The label of the menu's Add entry (a locale key). */
+  addLabel?: string;
+  /** More entries of the header menu, each opening its own dialog. */
+  headerActions?: ReadonlyArray<{ label: string; render(close: () => void): ReactNode }>;
+  /** The header and row menus only for those who may change records (spec §2 "Students"). */
+  menusForWritersOnly?: boolean;
 }
 
 export function defineScreen<Row extends { id: string }>(screen: ScreenDefinition<Row>): ScreenDefinition<Row> {

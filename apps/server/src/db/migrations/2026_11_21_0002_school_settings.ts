@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { dropTables, enableTenantSecurity, runStatements } from './tenant-tables.js';
 
 /**
  * School settings (issue 4): student categories, subjects, stock locations, mark types, grades,
@@ -184,21 +185,8 @@ export const SETTINGS_TABLES = [
 ] as const;
 
 export async function up(db: Kysely<any>): Promise<void> {
-  // One statement at a time: PGlite's extended protocol takes a single statement per query.
-  for (const statement of TABLES_SQL.split(/;\s*\n/)
-    .map((text) => text.trim())
-    .filter(Boolean)) {
-    await sql.raw(statement).execute(db);
-  }
-  for (const table of SETTINGS_TABLES) {
-    await sql`ALTER TABLE ${sql.table(table)} ENABLE ROW LEVEL SECURITY`.execute(db);
-    await sql`ALTER TABLE ${sql.table(table)} FORCE ROW LEVEL SECURITY`.execute(db);
-    await sql`
-      CREATE POLICY tenant_isolation ON ${sql.table(table)}
-        USING (tenant_id = NULLIF(current_setting('app.tenant_id', true), '')::uuid)
-        WITH CHECK (tenant_id = NULLIF(current_setting('app.tenant_id', true), '')::uuid)
-    `.execute(db);
-  }
+  await runStatements(db, TABLES_SQL);
+  await enableTenantSecurity(db, SETTINGS_TABLES);
   // Head teachers of existing schools keep settings in hand, as new schools' head teachers do.
   // Tenant by tenant, because roles are under forced row-level security even for their owner.
   const tenants = await sql<{ id: string }>`SELECT id FROM tenants`.execute(db);
@@ -218,7 +206,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DELETE FROM role_permissions WHERE subject_class IN ('setting', 'location')`.execute(db);
   await sql`ALTER TABLE students DROP CONSTRAINT IF EXISTS students_studentcategory_fk`.execute(db);
-  for (const table of [...SETTINGS_TABLES].reverse()) {
-    await sql`DROP TABLE IF EXISTS ${sql.table(table)}`.execute(db);
-  }
+  await dropTables(db, SETTINGS_TABLES);
 }

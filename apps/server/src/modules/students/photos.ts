@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { STUDENT_MESSAGES } from '@mustard/shared';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import { invalid } from '../../errors.js';
+
+/** Learners' photos (security.md item 21). */
+const ACCEPTED = new Set(['image/jpeg', 'image/png', 'image/webp']);
+/** Enough for any phone camera; refuses decompression bombs (a tiny file of a huge image). */
+const MAX_PIXELS = 40_000_000;
+/** A passport-style photo on a report card or a screen needs no more. */
+const STORED_SIZE = 600;
+const STORED_NAME = /^[a-f0-9]{32}\.jpg$/;
+
+function folderOf(dataDir: string, tenantId: string): string {
+  return path.join(dataDir, 'photos', tenantId);
+}
+
+/**
+ * Checks an uploaded photo by its bytes (never its name or declared type), re-encodes it as a
+ * JPEG of at most 600 px (upright, every bit of metadata such as EXIF and GPS dropped) and
+ * stores it under a random name in the tenant's folder. Answers the stored name.
+ */
+export async function storePhoto(dataDir: string, tenantId: string, bytes: Buffer): Promise<string> {
+  const type = await fileTypeFromBuffer(bytes);
+  if (!type || !ACCEPTED.has(type.mime)) throw invalid({ photo: [STUDENT_MESSAGES.photoNotImage] });
+  let encoded: Buffer;
+  try {
+    const metadata = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
+    if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_PIXELS) throw invalid({ photo: [STUDENT_MESSAGES.photoTooLarge] });
+    encoded = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize(STORED_SIZE, STORED_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 422) throw error;
+    const message = String((error as Error).message);
+    throw invalid({ photo: [/pixel limit/i.test(message) ? STUDENT_MESSAGES.photoTooLarge : STUDENT_MESSAGES.photoNotImage] });
+  }
+  const name = `${randomBytes(16).toString('hex')}.jpg`;
+  const folder = folderOf(dataDir, tenantId);
+  await mkdir(folder, { recursive: true });
+  await writeFile(path.join(folder, name), encoded);
+  return name;
+}
+
+/** The file of a stored photo, or null for a name that is not one of ours. */
+export function photoFile(dataDir: string, tenantId: string, name: string | null): string | null {
+  if (!name || !STORED_NAME.test(name)) return null;
+  return path.join(folderOf(dataDir, tenantId), name);
+}
+
+export async function removePhoto(dataDir: string, tenantId: string, name: string | null): Promise<void> {
+  const file = photoFile(dataDir, tenantId, name);
+  if (file) await rm(file, { force: true });
+}

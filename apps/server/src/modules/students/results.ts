@@ -1,0 +1,88 @@
+import type { StudentResults, SubjectResult } from '@mustard/shared';
+import { sql } from 'kysely';
+import type { Trx } from '../../db/tenant.js';
+import { inTenant } from '../../db/tenant-filter.js';
+
+/** Classes whose results are shown per paper (spec §9: S5 and S6). */
+const PER_PAPER = new Set(['S5', 'S6']);
+
+/**
+ * A learner's academic records: one per class, term and year in which they have marks, newest
+ * first; in each, the exams (mark types) and for each subject the mark and the grade the
+ * subject's grade set gives it (the band with the highest lower bound not above the mark, guide
+ * grading.md). S5 and S6 show each paper with its grade, and the papers' total.
+ */
+export async function studentResults(trx: Trx, tenantId: string, studentId: string): Promise<StudentResults> {
+  const rows = await trx
+    .selectFrom('marks as m')
+    .innerJoin('subjects as s', (join) => join.onRef('s.tenant_id', '=', 'm.tenant_id').onRef('s.id', '=', 'm.subject_id'))
+    .innerJoin('mark_types as t', (join) => join.onRef('t.tenant_id', '=', 'm.tenant_id').onRef('t.id', '=', 'm.marktype_id'))
+    .select([
+      'm.form',
+      'm.term',
+      'm.year',
+      'm.paper',
+      'm.subject_id',
+      's.name as subject',
+      's.category',
+      's.position',
+      'm.marktype_id',
+      't.label as marktype',
+      't.position as marktype_position',
+      sql<number>`m.mark::float8`.as('mark'),
+      sql<string | null>`(
+        SELECT g.grade FROM grades g
+         WHERE g.tenant_id = m.tenant_id AND g.subject_id = m.subject_id AND g.form = m.form
+           AND g.term = m.term AND g.year = m.year AND g.lower <= m.mark
+         ORDER BY g.lower DESC LIMIT 1)`.as('score'),
+    ])
+    .$call(inTenant(tenantId, 'm.tenant_id'))
+    .where('m.student_id', '=', studentId)
+    .orderBy('m.year', 'desc')
+    .orderBy(sql`CASE m.term WHEN 'III' THEN 3 WHEN 'II' THEN 2 ELSE 1 END`, 'desc')
+    .orderBy(sql`t.position`, (order) => order.asc().nullsLast())
+    .orderBy(sql`s.position`, (order) => order.asc().nullsLast())
+    .orderBy('s.name')
+    .orderBy('m.paper')
+    .execute();
+
+  const results: StudentResults['results'] = [];
+  for (const row of rows) {
+    let record = results.at(-1);
+    if (!record || record.form !== row.form || record.term !== row.term || record.year !== row.year) {
+      record = { form: row.form, term: row.term, year: row.year, exams: [] };
+      results.push(record);
+    }
+    let exam = record.exams.find((candidate) => candidate.marktype_id === row.marktype_id);
+    if (!exam) {
+      exam = { marktype_id: row.marktype_id, marktype: row.marktype, subjects: [] };
+      record.exams.push(exam);
+    }
+    let subject = exam.subjects.find((candidate) => candidate.subject_id === row.subject_id);
+    const perPaper = PER_PAPER.has(row.form) && row.paper !== null;
+    if (!subject) {
+      subject = { subject_id: row.subject_id, subject: row.subject, category: row.category, mark: null, score: null } as SubjectResult;
+      if (perPaper) {
+        subject.papers = [];
+        subject.total = 0;
+      }
+      exam.subjects.push(subject);
+    }
+    if (perPaper && subject.papers) {
+      subject.papers.push({ paper: row.paper as string, mark: row.mark, score: row.score });
+      subject.total = (subject.total ?? 0) + row.mark;
+    } else {
+      subject.mark = row.mark;
+      subject.score = row.score;
+    }
+  }
+
+  const history = await trx
+    .selectFrom('student_class_history')
+    .select(['form', 'stream', 'year', 'outcome'])
+    .$call(inTenant(tenantId))
+    .where('student_id', '=', studentId)
+    .orderBy('recorded_at', 'desc')
+    .execute();
+  return { results, history };
+}

@@ -1,0 +1,108 @@
+import type { Student, StudentInput } from '@mustard/shared';
+import { type Kysely, sql } from 'kysely';
+import type { Trx } from '../../db/tenant.js';
+import { inTenant } from '../../db/tenant-filter.js';
+import type { DB } from '../../db/types.js';
+
+export interface StudentFilters {
+  form?: string;
+  stream?: string;
+  name?: string;
+  studentid?: string;
+  studentcategory_id?: string;
+  status?: string;
+}
+
+const like = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/** Learners of the tenant matching the class list's filters; active ones unless a status is asked. */
+function filtered(db: Kysely<DB>, tenantId: string, filters: StudentFilters) {
+  let query = db.selectFrom('students as s').$call(inTenant(tenantId, 's.tenant_id'));
+  query = query.where('s.status', '=', (filters.status ?? 'active') as 'active');
+  if (filters.form) query = query.where('s.form', '=', filters.form);
+  if (filters.stream) query = query.where(sql`lower(s.stream)`, '=', filters.stream.toLowerCase());
+  if (filters.studentcategory_id) query = query.where('s.studentcategory_id', '=', filters.studentcategory_id);
+  if (filters.studentid) query = query.where('s.studentid', 'ilike', like(filters.studentid));
+  if (filters.name) {
+    const pattern = like(filters.name);
+    query = query.where(sql`concat_ws(' ', s.firstname, s.othername, s.lastname)`, 'ilike', pattern);
+  }
+  return query;
+}
+
+function withCategory<QB extends ReturnType<typeof filtered>>(query: QB) {
+  return query
+    .leftJoin('student_categories as c', (join) => join.onRef('c.tenant_id', '=', 's.tenant_id').onRef('c.id', '=', 's.studentcategory_id'))
+    .select([
+      's.id',
+      's.studentid',
+      's.firstname',
+      's.lastname',
+      's.othername',
+      's.gender',
+      sql<string | null>`s.dob::text`.as('dob'),
+      's.form',
+      's.stream',
+      's.status',
+      's.studentcategory_id',
+      'c.name as category_name',
+      's.paymentcode',
+      's.address',
+      's.phone',
+      's.email',
+      's.house',
+      's.lin',
+      's.code',
+      's.photo_path',
+    ]);
+}
+
+type StudentRow = Awaited<ReturnType<ReturnType<typeof withCategory>['execute']>>[number];
+
+export function toStudent(row: StudentRow): Student {
+  const { category_name, ...rest } = row;
+  return {
+    ...rest,
+    fullname: [row.firstname, row.othername, row.lastname].filter(Boolean).join(' '),
+    studentcategory: category_name ? { name: category_name } : null,
+  } as Student;
+}
+
+export async function listStudents(trx: Trx, tenantId: string, filters: StudentFilters, paging: { page: number; perPage: number } | null) {
+  const base = filtered(trx, tenantId, filters);
+  const { total } = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
+  let query = withCategory(base).orderBy('s.form').orderBy('s.stream').orderBy('s.lastname').orderBy('s.firstname').orderBy('s.id');
+  if (paging) query = query.limit(paging.perPage).offset((paging.page - 1) * paging.perPage);
+  const rows = await query.execute();
+  return { students: rows.map(toStudent), totalRecords: total };
+}
+
+export async function findStudent(trx: Trx, tenantId: string, id: string): Promise<Student | undefined> {
+  const row = await withCategory(trx.selectFrom('students as s').$call(inTenant(tenantId, 's.tenant_id')))
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+  return row ? toStudent(row) : undefined;
+}
+
+/** The columns a form writes (photo_path is set apart, after the photo is stored). */
+export function studentColumns(input: StudentInput & { studentid: string }) {
+  return {
+    studentid: input.studentid,
+    firstname: input.firstname,
+    lastname: input.lastname,
+    othername: input.othername,
+    gender: input.gender,
+    dob: input.dob,
+    form: input.form,
+    stream: input.stream,
+    status: input.status,
+    studentcategory_id: input.studentcategory_id,
+    paymentcode: input.paymentcode,
+    address: input.address,
+    phone: input.phone,
+    email: input.email,
+    house: input.house,
+    lin: input.lin,
+    code: input.code,
+  };
+}

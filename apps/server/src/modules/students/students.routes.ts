@@ -1,0 +1,290 @@
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import {
+  classOptions,
+  IdParamsSchema,
+  PromoteResponseSchema,
+  STUDENT_MESSAGES,
+  StudentInputSchema,
+  StudentListQuerySchema,
+  StudentListResponseSchema,
+  StudentResultsSchema,
+  StudentSchema,
+} from '@mustard/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { newId } from '../../db/ids.js';
+import { type Trx, withTenant } from '../../db/tenant.js';
+import { inTenant } from '../../db/tenant-filter.js';
+import { conflict, invalid, notFound } from '../../errors.js';
+import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js';
+import { parseFields, readForm } from '../../plugins/multipart.js';
+import { rowsToWorkbook } from '../../resources/excel.js';
+import { recordAudit } from '../audit/audit.repository.js';
+import { photoFile, removePhoto, storePhoto } from './photos.js';
+import { studentResults } from './results.js';
+import { nextStudentIds } from './student-ids.js';
+import { findStudent, listStudents, studentColumns } from './students.repository.js';
+
+const manageStudents = { action: 'manage', subject: 'student' } as const;
+
+/** The class list's spreadsheet columns (spec §2 "Students" table). */
+const CLASS_LIST_COLUMNS: Array<[string, string]> = [
+  ['studentid', 'Student ID'],
+  ['fullname', 'Name'],
+  ['form', 'Class'],
+  ['stream', 'Stream'],
+  ['gender', 'Gender'],
+  ['phone', 'Phone'],
+  ['email', 'Email'],
+  ['studentcategory', 'Category'],
+  ['code', 'Passcode'],
+  ['house', 'House'],
+  ['lin', 'LIN'],
+];
+
+/** `Classlist-P4-East.xlsx`: the class and stream, with nothing a file name should not hold. */
+export function classListFileName(form?: string, stream?: string): string {
+  const part = (text: string | undefined, fallback: string) => (text ?? '').replace(/[^A-Za-z0-9-]+/g, '') || fallback;
+  return `Classlist-${part(form, 'All')}-${part(stream, 'All')}.xlsx`;
+}
+
+async function checkCategory(trx: Trx, tenantId: string, categoryId: string | null): Promise<void> {
+  if (!categoryId) return;
+  const found = await trx
+    .selectFrom('student_categories')
+    .select('id')
+    .$call(inTenant(tenantId))
+    .where('id', '=', categoryId)
+    .executeTakeFirst();
+  if (!found) throw invalid({ studentcategory_id: [STUDENT_MESSAGES.categoryUnknown] });
+}
+
+async function checkStudentIdFree(trx: Trx, tenantId: string, studentid: string, exceptId: string | null): Promise<void> {
+  let query = trx.selectFrom('students').select('id').$call(inTenant(tenantId)).where('studentid', '=', studentid);
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  if (await query.executeTakeFirst()) throw invalid({ studentid: [STUDENT_MESSAGES.studentidTaken] });
+}
+
+/** Learners (issue 5): the class list, a learner, adding and editing with a photo, promotion, results. */
+export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.database.db;
+  const dataDir = app.config.dataDir;
+
+  app.get(
+    '/api/school/students',
+    { config: { access: 'member' }, schema: { querystring: StudentListQuerySchema, response: { 200: StudentListResponseSchema } } },
+    async (request, reply) => {
+      const scope = tenantScope(request);
+      const { excel, page, per_page, ...filters } = request.query;
+      const answer = await withTenant(db, scope, (trx) =>
+        listStudents(trx, scope.tenantId, filters, excel ? null : { page, perPage: per_page }),
+      );
+      if (!excel) return answer;
+      const sheet = await rowsToWorkbook(
+        'Class list',
+        CLASS_LIST_COLUMNS.map(([field, header]) => ({
+          header,
+          value: (row) => (field === 'studentcategory' ? ((row.studentcategory as { name?: string } | null)?.name ?? null) : row[field]),
+        })),
+        answer.students as unknown as Array<Record<string, unknown>>,
+      );
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${classListFileName(filters.form, filters.stream)}"`)
+        .header('cache-control', 'no-store')
+        .send(sheet as never);
+    },
+  );
+
+  app.get(
+    '/api/school/students/:id',
+    { config: { access: 'member' }, schema: { params: IdParamsSchema, response: { 200: StudentSchema } } },
+    async (request) => {
+      const scope = tenantScope(request);
+      const student = await withTenant(db, scope, (trx) => findStudent(trx, scope.tenantId, request.params.id));
+      if (!student) throw notFound();
+      return student;
+    },
+  );
+
+  /** The photo, to members of the learner's own school only; never cached by shared caches. */
+  app.get(
+    '/api/school/students/:id/photo',
+    { config: { access: 'member' }, schema: { params: IdParamsSchema } },
+    async (request, reply) => {
+      const scope = tenantScope(request);
+      const student = await withTenant(db, scope, (trx) => findStudent(trx, scope.tenantId, request.params.id));
+      const file = student ? photoFile(dataDir, scope.tenantId, student.photo_path) : null;
+      if (!file) throw notFound();
+      try {
+        await access(file);
+      } catch {
+        throw notFound();
+      }
+      return reply.header('content-type', 'image/jpeg').header('cache-control', 'private, max-age=300').send(createReadStream(file));
+    },
+  );
+
+  /**
+   * Add (POST) or edit (PUT) a learner: a multipart form (spec §7) with the fields of §3 and
+   * an optional photo. The photo is stored first; if the database refuses the change, it is
+   * removed again, and a replaced photo is removed once the change is saved.
+   */
+  const save = async (request: FastifyRequest, id: string | null) => {
+    const scope = tenantScope(request);
+    const form = await readForm(request);
+    const { photo: _photo, ...fields } = form.fields;
+    const input = parseFields(StudentInputSchema, fields);
+    const photo = form.file ? await storePhoto(dataDir, scope.tenantId, form.file.buffer) : null;
+    try {
+      const { saved, replaced } = await withTenant(db, scope, async (trx) => {
+        const before = id ? await findStudent(trx, scope.tenantId, id) : null;
+        if (id && !before) throw notFound();
+        await checkCategory(trx, scope.tenantId, input.studentcategory_id);
+        const studentid =
+          input.studentid ??
+          before?.studentid ??
+          (await nextStudentIds(trx, scope.tenantId, currentTenant(request).tenant.name, 1))[0] ??
+          '';
+        await checkStudentIdFree(trx, scope.tenantId, studentid, id);
+        const columns = { ...studentColumns({ ...input, studentid }), ...(photo ? { photo_path: photo } : {}) };
+        const studentId = id ?? newId();
+        if (id) {
+          await trx
+            .updateTable('students')
+            .set({ ...columns, updated_at: sql`now()` })
+            .$call(inTenant(scope.tenantId))
+            .where('id', '=', id)
+            .execute();
+        } else {
+          await trx
+            .insertInto('students')
+            .values({ ...columns, tenant_id: scope.tenantId, id: studentId })
+            .execute();
+        }
+        const after = await findStudent(trx, scope.tenantId, studentId);
+        await recordAudit(trx, scope.tenantId, {
+          userId: currentUser(request).id,
+          action: id ? 'update' : 'create',
+          entity: 'students',
+          entityId: studentId,
+          before,
+          after,
+        });
+        return { saved: after, replaced: photo && before?.photo_path ? before.photo_path : null };
+      });
+      if (replaced) await removePhoto(dataDir, scope.tenantId, replaced);
+      return saved;
+    } catch (error) {
+      if (photo) await removePhoto(dataDir, scope.tenantId, photo);
+      throw error;
+    }
+  };
+
+  app.post('/api/school/students', { config: { access: manageStudents }, schema: { response: { 200: StudentSchema } } }, (request) =>
+    save(request, null),
+  );
+
+  app.put(
+    '/api/school/students/:id',
+    { config: { access: manageStudents }, schema: { params: IdParamsSchema, response: { 200: StudentSchema } } },
+    (request) => save(request, request.params.id),
+  );
+
+  app.get(
+    '/api/school/students/:id/results',
+    { config: { access: 'member' }, schema: { params: IdParamsSchema, response: { 200: StudentResultsSchema } } },
+    async (request) => {
+      const scope = tenantScope(request);
+      return withTenant(db, scope, async (trx) => {
+        const student = await findStudent(trx, scope.tenantId, request.params.id);
+        if (!student) throw notFound();
+        return studentResults(trx, scope.tenantId, student.id);
+      });
+    },
+  );
+
+  /**
+   * Promotion (spec §4): every active learner moves to the next class of the school's list (P1
+   * to P2 … S5 to S6); the top class leaves the active list as completed. One transaction; the
+   * class each learner left is kept in their history. Without `promote=1` nothing moves and
+   * the answer says what would.
+   */
+  app.get(
+    '/api/student/promote',
+    {
+      config: { access: manageStudents },
+      schema: { querystring: z.object({ promote: z.enum(['0', '1']).optional() }), response: { 200: PromoteResponseSchema } },
+    },
+    async (request) => {
+      const scope = tenantScope(request);
+      const classes = classOptions(currentTenant(request).tenant);
+      const top = classes.at(-1) as string;
+      const moving = classes.slice(0, -1);
+      const year = new Date().getFullYear();
+      return withTenant(db, scope, async (trx) => {
+        if (request.query.promote === '1') {
+          // One promotion at a time per school, and not twice in a row: a second click (or a
+          // retried request on a dropping connection) must not move every learner up again.
+          await sql`SELECT pg_advisory_xact_lock(hashtext(${`promote:${scope.tenantId}`}))`.execute(trx);
+          const recent = await trx
+            .selectFrom('student_class_history')
+            .select('id')
+            .$call(inTenant(scope.tenantId))
+            .where(sql<boolean>`recorded_at > now() - interval '10 minutes'`)
+            .executeTakeFirst();
+          if (recent) throw conflict(STUDENT_MESSAGES.promotedRecently);
+        }
+        const counts = await trx
+          .selectFrom('students')
+          .select([
+            sql<number>`count(*) FILTER (WHERE form = ${top})::int`.as('completed'),
+            sql<number>`count(*) FILTER (WHERE form <> ${top})::int`.as('promoted'),
+          ])
+          .$call(inTenant(scope.tenantId))
+          .where('status', '=', 'active')
+          .where('form', 'in', classes)
+          .executeTakeFirstOrThrow();
+        if (request.query.promote !== '1') {
+          return { message: STUDENT_MESSAGES.promoteConfirm, promoted: counts.promoted, completed: counts.completed };
+        }
+        await sql`
+          INSERT INTO student_class_history (tenant_id, id, student_id, form, stream, year, outcome)
+          SELECT tenant_id, gen_random_uuid(), id, form, stream, ${year}, CASE WHEN form = ${top} THEN 'completed' ELSE 'promoted' END
+            FROM students
+           WHERE tenant_id = ${scope.tenantId} AND status = 'active' AND form IN (${sql.join(classes)})
+        `.execute(trx);
+        await trx
+          .updateTable('students')
+          .set({ status: 'completed', updated_at: sql`now()` })
+          .$call(inTenant(scope.tenantId))
+          .where('status', '=', 'active')
+          .where('form', '=', top)
+          .execute();
+        if (moving.length > 0) {
+          const next = sql<string>`CASE form ${sql.join(
+            moving.map((form, index) => sql`WHEN ${form} THEN ${classes[index + 1]}`),
+            sql` `,
+          )} END`;
+          await trx
+            .updateTable('students')
+            .set({ form: next, updated_at: sql`now()` })
+            .$call(inTenant(scope.tenantId))
+            .where('status', '=', 'active')
+            .where('form', 'in', moving)
+            .execute();
+        }
+        await recordAudit(trx, scope.tenantId, {
+          userId: currentUser(request).id,
+          action: 'promote',
+          entity: 'students',
+          after: { ...counts, year },
+        });
+        return { message: STUDENT_MESSAGES.promoted, promoted: counts.promoted, completed: counts.completed };
+      });
+    },
+  );
+};

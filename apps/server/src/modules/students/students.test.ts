@@ -1,0 +1,732 @@
+import {
+  ERROR_MESSAGES,
+  markTypes,
+  STUDENT_MESSAGES,
+  type Student,
+  type StudentResults,
+  studentCategories,
+  subjects,
+  TENANT_HEADER,
+} from '@mustard/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../db/ids.js';
+import { withTenant } from '../../db/tenant.js';
+import { makeStudents, makeTenant, makeUser } from '../../test/factories.js';
+import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import { gradeSet, ok, SPREADSHEET, valuesOf, workbookOf } from '../settings/settings-fixtures.js';
+
+/*
+ * The learners' routes (issue 5): the class list with its filters, paging and Classlist
+ * spreadsheet; adding (multipart or JSON) and editing a learner with the form's validation;
+ * academic records from marks written straight into the database; and another school's
+ * learners out of sight. Photos: students-photos.test.ts; promotion: promotion.test.ts.
+ */
+
+const PATH = '/api/school/students';
+
+type Body = Record<string, string | null | undefined>;
+
+interface School {
+  id: string;
+  tenantcode: string;
+  token: string;
+  /** A head teacher of the school (manages learners). */
+  head: Caller;
+}
+
+let t: TestApp;
+let school: School;
+let neighbour: School;
+let teacher: Caller;
+
+async function newSchool(name: string, schooltype: 'primary' | 'secondary' = 'primary'): Promise<School> {
+  const tenant = await makeTenant(t.database, { name, schooltype });
+  const user = await makeUser(t.database, { memberOf: [{ tenantId: tenant.id, roles: ['headteacher'] }] });
+  const token = await login(t.app, user.email);
+  return { ...tenant, token, head: caller(t.app, token, tenant.tenantcode) };
+}
+
+/** A multipart POST or PUT of text fields, as the web's form sends it (no photo). */
+async function sendForm(who: { token: string; tenantcode: string }, method: 'POST' | 'PUT', url: string, fields: Body) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined && value !== null) form.set(name, value);
+  const request = new Request('http://x', { method: 'POST', body: form });
+  const payload = Buffer.from(await request.arrayBuffer());
+  return t.app.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${who.token}`,
+      [TENANT_HEADER]: who.tenantcode,
+      'content-type': request.headers.get('content-type') as string,
+    },
+    payload,
+  });
+}
+
+/** The learners of a list call (names only), once its total is checked against `total`. */
+async function listed(c: Caller, query: string, total?: number): Promise<string[]> {
+  const body = ok(await c.get(`${PATH}?${query}`));
+  if (total !== undefined) expect(body.totalRecords).toBe(total);
+  return body.students.map((student: Student) => student.fullname);
+}
+
+async function newCategory(c: Caller, name: string): Promise<{ id: string; name: string }> {
+  return ok(await c.post(studentCategories.path, { name }));
+}
+
+async function countStudents(tenantId: string): Promise<number> {
+  const row = await withTenant(t.database.db, { tenantId }, (trx) =>
+    trx
+      .selectFrom('students')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  );
+  return Number(row.n);
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  school = await newSchool('Kabojja Junior School');
+  neighbour = await newSchool('Hillside Primary');
+  const teacherUser = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['teacher'] }] });
+  teacher = caller(t.app, await login(t.app, teacherUser.email), school.tenantcode);
+});
+afterAll(() => t.close());
+
+describe('the class list (GET /api/school/students)', () => {
+  let list: School;
+  let boarders: { id: string; name: string };
+  let day: { id: string; name: string };
+  const byName = new Map<string, Student>();
+
+  beforeAll(async () => {
+    list = await newSchool('List Primary School');
+    boarders = await newCategory(list.head, 'Boarders');
+    day = await newCategory(list.head, 'Day scholars');
+    // Created out of order, so the order of the list is the server's.
+    const learners: Body[] = [
+      { studentid: 'KJS/0107', firstname: 'Esther', lastname: 'Nakato', gender: 'F', form: 'P5' },
+      {
+        studentid: 'KJS/0106',
+        firstname: 'Charles',
+        lastname: 'Mukasa',
+        gender: 'M',
+        form: 'P4',
+        stream: 'West',
+        studentcategory_id: day.id,
+      },
+      {
+        studentid: 'KJS/0105',
+        firstname: 'Brian',
+        lastname: 'Okello',
+        gender: 'M',
+        form: 'P4',
+        stream: 'East',
+        studentcategory_id: day.id,
+        phone: '0701 555 010',
+        house: 'Victoria',
+      },
+      {
+        studentid: 'KJS/0104',
+        firstname: 'Betty',
+        lastname: 'Nakato',
+        gender: 'F',
+        form: 'P4',
+        stream: 'East',
+        studentcategory_id: boarders.id,
+      },
+      {
+        studentid: 'KJS/0103',
+        firstname: 'Amina',
+        othername: 'Grace',
+        lastname: 'Nakato',
+        gender: 'F',
+        form: 'P4',
+        stream: 'East',
+        studentcategory_id: boarders.id,
+        phone: '+256 772 123456',
+        email: 'amina.parent@example.ug',
+        code: '4821',
+        house: 'Nile',
+        lin: 'LIN0012345',
+      },
+      { studentid: 'KJS/0102', firstname: 'Diana', lastname: 'Namusoke', gender: 'F', form: 'P3', stream: 'East' },
+      { studentid: 'KJS/0101', firstname: 'Fred', lastname: 'Ssali', gender: 'M', form: 'P4', stream: 'East', status: 'inactive' },
+      { studentid: 'KJS/0100', firstname: 'Grace', lastname: 'Achieng', gender: 'F', form: 'P7', stream: 'East', status: 'completed' },
+      { studentid: 'OLD-2019-44', firstname: 'Joseph', lastname: 'Kato', gender: 'M', form: 'P7', status: 'completed' },
+    ];
+    for (const learner of learners) {
+      const saved: Student = ok(await list.head.post(PATH, learner));
+      byName.set(saved.fullname, saved);
+    }
+  });
+
+  const ACTIVE = ['Diana Namusoke', 'Amina Grace Nakato', 'Betty Nakato', 'Brian Okello', 'Charles Mukasa', 'Esther Nakato'];
+
+  it('lists active learners only, sorted by class, stream, last name and first name', async () => {
+    expect(await listed(list.head, 'per_page=1000', 6)).toEqual(ACTIVE);
+  });
+
+  it('gives each learner its full name and its category by name', async () => {
+    const body = ok(await list.head.get(`${PATH}?form=P4&stream=East`));
+    const amina = body.students.find((student: Student) => student.studentid === 'KJS/0103');
+    expect(amina).toEqual({
+      id: byName.get('Amina Grace Nakato')?.id,
+      studentid: 'KJS/0103',
+      firstname: 'Amina',
+      othername: 'Grace',
+      lastname: 'Nakato',
+      fullname: 'Amina Grace Nakato',
+      gender: 'F',
+      dob: null,
+      form: 'P4',
+      stream: 'East',
+      status: 'active',
+      studentcategory_id: boarders.id,
+      studentcategory: { name: 'Boarders' },
+      paymentcode: null,
+      address: null,
+      phone: '+256 772 123456',
+      email: 'amina.parent@example.ug',
+      house: 'Nile',
+      lin: 'LIN0012345',
+      code: '4821',
+      photo_path: null,
+    });
+    const esther = ok(await list.head.get(`${PATH}?form=P5`)).students[0];
+    expect(esther).toMatchObject({ fullname: 'Esther Nakato', studentcategory_id: null, studentcategory: null, stream: null });
+  });
+
+  it('filters by class, and by stream ignoring case', async () => {
+    expect(await listed(list.head, 'form=P4', 4)).toEqual(['Amina Grace Nakato', 'Betty Nakato', 'Brian Okello', 'Charles Mukasa']);
+    expect(await listed(list.head, 'form=P4&stream=east', 3)).toEqual(['Amina Grace Nakato', 'Betty Nakato', 'Brian Okello']);
+    expect(await listed(list.head, 'stream=EAST', 4)).toEqual(['Diana Namusoke', 'Amina Grace Nakato', 'Betty Nakato', 'Brian Okello']);
+    expect(await listed(list.head, 'form=P6', 0)).toEqual([]);
+  });
+
+  it('filters by a part of the first, other or last name, ignoring case', async () => {
+    expect(await listed(list.head, 'name=nakAT', 3)).toEqual(['Amina Grace Nakato', 'Betty Nakato', 'Esther Nakato']);
+    expect(await listed(list.head, 'name=RIA', 1)).toEqual(['Brian Okello']);
+    // "Grace" is Amina's other name; Grace Achieng has completed school and is not listed.
+    expect(await listed(list.head, 'name=grace', 1)).toEqual(['Amina Grace Nakato']);
+    expect(await listed(list.head, 'name=%25', 0)).toEqual([]);
+    expect(await listed(list.head, 'name=zzz', 0)).toEqual([]);
+  });
+
+  it('filters by a part of the student id, ignoring case', async () => {
+    expect(await listed(list.head, 'studentid=010', 6)).toEqual(ACTIVE);
+    expect(await listed(list.head, 'studentid=kjs%2F0105', 1)).toEqual(['Brian Okello']);
+    expect(await listed(list.head, 'studentid=0106', 1)).toEqual(['Charles Mukasa']);
+  });
+
+  it('filters by student category, alone and with the other filters', async () => {
+    expect(await listed(list.head, `studentcategory_id=${boarders.id}`, 2)).toEqual(['Amina Grace Nakato', 'Betty Nakato']);
+    expect(await listed(list.head, `form=P4&stream=East&studentcategory_id=${day.id}`, 1)).toEqual(['Brian Okello']);
+    expect(await listed(list.head, `studentcategory_id=${newId()}`, 0)).toEqual([]);
+    // The filter bar sends a blank category when none is chosen.
+    expect(await listed(list.head, 'studentcategory_id=', 6)).toEqual(ACTIVE);
+  });
+
+  it('lists completed or inactive learners when the status is asked', async () => {
+    expect(await listed(list.head, 'status=completed', 2)).toEqual(['Grace Achieng', 'Joseph Kato']);
+    expect(await listed(list.head, 'status=inactive', 1)).toEqual(['Fred Ssali']);
+    expect(await listed(list.head, 'status=completed&name=grace', 1)).toEqual(['Grace Achieng']);
+  });
+
+  it('pages with per_page and page, the total counting every page', async () => {
+    expect(await listed(list.head, 'per_page=2&page=1', 6)).toEqual(ACTIVE.slice(0, 2));
+    expect(await listed(list.head, 'per_page=2&page=2', 6)).toEqual(ACTIVE.slice(2, 4));
+    expect(await listed(list.head, 'per_page=2&page=3', 6)).toEqual(ACTIVE.slice(4, 6));
+    expect(await listed(list.head, 'per_page=2&page=4', 6)).toEqual([]);
+    expect(await listed(list.head, 'form=P4&per_page=3&page=2', 4)).toEqual(['Charles Mukasa']);
+  });
+
+  it('shows 50 learners a page unless told, and refuses a page size over 1000 or a page below 1', async () => {
+    const big = await newSchool('Big Primary School');
+    await makeStudents(t.database, big.id, 'P2', 53);
+    const first = ok(await big.head.get(PATH));
+    expect(first.students).toHaveLength(50);
+    expect(first.totalRecords).toBe(53);
+    const second = ok(await big.head.get(`${PATH}?page=2`));
+    expect(second.students).toHaveLength(3);
+    const ids = new Set([...first.students, ...second.students].map((student: Student) => student.id));
+    expect(ids.size).toBe(53);
+    expect(ok(await big.head.get(`${PATH}?per_page=1000`)).students).toHaveLength(53);
+    for (const query of ['per_page=1001', 'per_page=0', 'page=0', 'status=gone', 'studentcategory_id=nope']) {
+      expect((await big.head.get(`${PATH}?${query}`)).statusCode, query).toBe(422);
+    }
+  });
+
+  it('is open to every member of the school, a teacher too', async () => {
+    const member = await makeUser(t.database, { memberOf: [{ tenantId: list.id, roles: ['teacher'] }] });
+    const reader = caller(t.app, await login(t.app, member.email), list.tenantcode);
+    expect(await listed(reader, 'form=P3', 1)).toEqual(['Diana Namusoke']);
+    expect((await t.app.inject({ method: 'GET', url: PATH, headers: { [TENANT_HEADER]: list.tenantcode } })).statusCode).toBe(401);
+  });
+
+  it('downloads a class and stream as Classlist-P4-East.xlsx: the spec’s columns and every learner, not one page', async () => {
+    const response = await list.head.get(`${PATH}?form=P4&stream=East&excel=1&per_page=1`);
+    expect(response.headers['content-disposition']).toBe('attachment; filename="Classlist-P4-East.xlsx"');
+    const sheet = await workbookOf(response);
+    expect(response.headers['content-type']).toBe(SPREADSHEET);
+    const headers = ['Student ID', 'Name', 'Class', 'Stream', 'Gender', 'Phone', 'Email', 'Category', 'Passcode', 'House', 'LIN'];
+    const values = valuesOf(sheet, headers.length);
+    expect(values[0]).toEqual(headers);
+    expect(values.slice(1)).toEqual([
+      [
+        'KJS/0103',
+        'Amina Grace Nakato',
+        'P4',
+        'East',
+        'F',
+        '+256 772 123456',
+        'amina.parent@example.ug',
+        'Boarders',
+        '4821',
+        'Nile',
+        'LIN0012345',
+      ],
+      ['KJS/0104', 'Betty Nakato', 'P4', 'East', 'F', null, null, 'Boarders', null, null, null],
+      ['KJS/0105', 'Brian Okello', 'P4', 'East', 'M', '0701 555 010', null, 'Day scholars', null, 'Victoria', null],
+    ]);
+  });
+});
+
+describe('adding a learner (POST /api/school/students)', () => {
+  let boarders: { id: string; name: string };
+
+  beforeAll(async () => {
+    boarders = await newCategory(school.head, 'Boarders');
+  });
+
+  it('saves every field of a multipart form and answers the saved learner', async () => {
+    const fields = {
+      studentid: 'KJS/0201',
+      firstname: 'Amina',
+      lastname: 'Nakato',
+      othername: 'Grace',
+      gender: 'F',
+      dob: '2014-03-05',
+      form: 'P4',
+      stream: 'East',
+      status: 'active',
+      studentcategory_id: boarders.id,
+      paymentcode: '1002003',
+      address: 'Plot 12, Kireka Road',
+      phone: '+256 772 123456',
+      email: 'amina.parent@example.ug',
+      house: 'Nile',
+      lin: 'LIN0012345',
+      code: '4821',
+    };
+    const saved = ok(await sendForm(school, 'POST', PATH, fields));
+    expect(saved).toEqual({
+      id: expect.any(String),
+      ...fields,
+      fullname: 'Amina Grace Nakato',
+      studentcategory: { name: 'Boarders' },
+      photo_path: null,
+    });
+    expect(ok(await school.head.get(`${PATH}/${saved.id}`))).toEqual(saved);
+  });
+
+  it('takes a JSON body too, blanks becoming null and the status active', async () => {
+    const saved = ok(
+      await school.head.post(PATH, {
+        studentid: 'KJS/0202',
+        firstname: ' Brian ',
+        lastname: 'Okello',
+        form: 'P3',
+        stream: '',
+        gender: 'm',
+      }),
+    );
+    expect(saved).toMatchObject({
+      studentid: 'KJS/0202',
+      firstname: 'Brian',
+      lastname: 'Okello',
+      othername: null,
+      fullname: 'Brian Okello',
+      gender: 'M',
+      form: 'P3',
+      stream: null,
+      status: 'active',
+      studentcategory: null,
+      photo_path: null,
+    });
+    expect(ok(await school.head.get(`${PATH}/${saved.id}`))).toEqual(saved);
+  });
+
+  const VALID = { firstname: 'Ruth', lastname: 'Apio', gender: 'F', form: 'P2' };
+
+  it('leaves the gender unknown (null) when it is blank or not sent at all', async () => {
+    const { gender: _gender, ...withoutGender } = VALID;
+    expect(ok(await sendForm(school, 'POST', PATH, { ...withoutGender, gender: '' })).gender).toBeNull();
+    expect(ok(await school.head.post(PATH, { ...withoutGender, gender: null })).gender).toBeNull();
+    // Gender is optional (the column and the learner's record allow null): leaving it out is no error.
+    expect(ok(await sendForm(school, 'POST', PATH, withoutGender)).gender).toBeNull();
+    expect(ok(await school.head.post(PATH, withoutGender)).gender).toBeNull();
+  });
+
+  it.each([
+    ['the first name missing', { firstname: undefined }, 'firstname', STUDENT_MESSAGES.firstnameRequired],
+    ['a blank first name', { firstname: '   ' }, 'firstname', STUDENT_MESSAGES.firstnameRequired],
+    ['the last name missing', { lastname: undefined }, 'lastname', STUDENT_MESSAGES.lastnameRequired],
+    ['the class missing', { form: undefined }, 'form', STUDENT_MESSAGES.classRequired],
+    ['gender X', { gender: 'X' }, 'gender', STUDENT_MESSAGES.genderInvalid],
+    ['a date of birth that does not exist (30 February)', { dob: '2020-02-30' }, 'dob', STUDENT_MESSAGES.dateInvalid],
+    ['a date of birth in year 0, which the database has not', { dob: '0000-01-01' }, 'dob', STUDENT_MESSAGES.dateInvalid],
+    ['a date of birth in another format', { dob: '05/03/2014' }, 'dob', STUDENT_MESSAGES.dateInvalid],
+    ['a bad email', { email: 'amina.example.ug' }, 'email', STUDENT_MESSAGES.emailInvalid],
+    ['an unknown status', { status: 'expelled' }, 'status', STUDENT_MESSAGES.statusInvalid],
+  ] as Array<[string, Body, string, string]>)(
+    'refuses %s with a 422 naming the field, and saves nothing',
+    async (_case, change, field, message) => {
+      const before = await countStudents(school.id);
+      const response = await sendForm(school, 'POST', PATH, { ...VALID, ...change });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json()).toEqual({ statusCode: 422, message: ERROR_MESSAGES[422], errors: { [field]: [message] } });
+      expect(await countStudents(school.id)).toBe(before);
+    },
+  );
+
+  it('refuses a student category of another school', async () => {
+    const theirs = await newCategory(neighbour.head, 'Their boarders');
+    const before = await countStudents(school.id);
+    const response = await sendForm(school, 'POST', PATH, { ...VALID, studentcategory_id: theirs.id });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toEqual({ studentcategory_id: [STUDENT_MESSAGES.categoryUnknown] });
+    expect(await countStudents(school.id)).toBe(before);
+  });
+
+  it('refuses a field the form does not have (tenant_id), and saves nothing', async () => {
+    const before = await countStudents(school.id);
+    const response = await school.head.post(PATH, { ...VALID, tenant_id: neighbour.id });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toEqual({ tenant_id: ['This field is not accepted'] });
+    expect(await countStudents(school.id)).toBe(before);
+    expect(await countStudents(neighbour.id)).toBe(0);
+  });
+
+  it('refuses a student id another learner of the school has, but not one of another school', async () => {
+    ok(await school.head.post(PATH, { ...VALID, studentid: 'KJS/0300' }));
+    const before = await countStudents(school.id);
+    const again = await sendForm(school, 'POST', PATH, { ...VALID, firstname: 'Other', studentid: 'KJS/0300' });
+    expect(again.statusCode).toBe(422);
+    expect(again.json()).toEqual({
+      statusCode: 422,
+      message: ERROR_MESSAGES[422],
+      errors: { studentid: [STUDENT_MESSAGES.studentidTaken] },
+    });
+    expect(await countStudents(school.id)).toBe(before);
+    ok(await neighbour.head.post(PATH, { ...VALID, studentid: 'KJS/0300' }));
+  });
+
+  it('gives a learner without a student id the school’s next one', async () => {
+    const abc = await newSchool('Bright Future Academy');
+    ok(await abc.head.post(PATH, { ...VALID, studentid: 'ABC/0007' }));
+    ok(await abc.head.post(PATH, { ...VALID, studentid: 'ABC/0003' }));
+    ok(await abc.head.post(PATH, { ...VALID, studentid: 'LEGACY-99' }));
+    const next = ok(await sendForm(abc, 'POST', PATH, { ...VALID, studentid: '' }));
+    expect(next.studentid).toBe('ABC/0008');
+    const after = ok(await abc.head.post(PATH, VALID));
+    expect(after.studentid).toBe('ABC/0009');
+    // A school without school-style ids starts from the initials of its name.
+    const fresh = await newSchool('Kireka Hill School');
+    expect(ok(await fresh.head.post(PATH, VALID)).studentid).toBe('KHS/0001');
+  });
+
+  it('is refused to a teacher (403), who saves nothing', async () => {
+    const before = await countStudents(school.id);
+    const response = await teacher.post(PATH, { ...VALID, studentid: 'KJS/0400' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toBe(ERROR_MESSAGES[403]);
+    expect(await countStudents(school.id)).toBe(before);
+  });
+});
+
+describe('editing a learner (PUT /api/school/students/:id)', () => {
+  it('changes the fields, keeping the student id when it is left blank', async () => {
+    const created: Student = ok(
+      await school.head.post(PATH, {
+        studentid: 'KJS/0501',
+        firstname: 'Peter',
+        lastname: 'Ouma',
+        gender: 'M',
+        form: 'P5',
+        stream: 'East',
+        phone: '0700 000 001',
+      }),
+    );
+    const updated = ok(
+      await sendForm(school, 'PUT', `${PATH}/${created.id}`, {
+        studentid: '',
+        firstname: 'Peter',
+        othername: 'Paul',
+        lastname: 'Ouma',
+        form: 'P6',
+        stream: 'West',
+        gender: 'M',
+        dob: '2013-11-30',
+        phone: '0772 000 002',
+        status: 'inactive',
+      }),
+    );
+    expect(updated).toEqual({
+      ...created,
+      othername: 'Paul',
+      fullname: 'Peter Paul Ouma',
+      form: 'P6',
+      stream: 'West',
+      gender: 'M',
+      dob: '2013-11-30',
+      phone: '0772 000 002',
+      status: 'inactive',
+    });
+    expect(ok(await school.head.get(`${PATH}/${created.id}`))).toEqual(updated);
+  });
+
+  it('refuses another learner’s student id, and keeps its own', async () => {
+    ok(await school.head.post(PATH, { studentid: 'KJS/0601', firstname: 'Sarah', lastname: 'Akello', gender: 'F', form: 'P1' }));
+    const mine: Student = ok(
+      await school.head.post(PATH, { studentid: 'KJS/0602', firstname: 'John', lastname: 'Mugisha', gender: 'M', form: 'P1' }),
+    );
+    const taken = await sendForm(school, 'PUT', `${PATH}/${mine.id}`, {
+      studentid: 'KJS/0601',
+      firstname: 'John',
+      lastname: 'Mugisha',
+      gender: 'M',
+      form: 'P1',
+    });
+    expect(taken.statusCode).toBe(422);
+    expect(taken.json().errors).toEqual({ studentid: [STUDENT_MESSAGES.studentidTaken] });
+    expect(ok(await school.head.get(`${PATH}/${mine.id}`))).toEqual(mine);
+    const same = ok(
+      await sendForm(school, 'PUT', `${PATH}/${mine.id}`, {
+        studentid: 'KJS/0602',
+        firstname: 'Johnny',
+        lastname: 'Mugisha',
+        gender: 'M',
+        form: 'P1',
+      }),
+    );
+    expect(same).toEqual({ ...mine, firstname: 'Johnny', fullname: 'Johnny Mugisha' });
+  });
+
+  it('answers 404 for another school’s learner, which does not change', async () => {
+    const theirs: Student = ok(
+      await neighbour.head.post(PATH, { studentid: 'HPS/0001', firstname: 'Moses', lastname: 'Wasswa', gender: 'M', form: 'P4' }),
+    );
+    const response = await sendForm(school, 'PUT', `${PATH}/${theirs.id}`, {
+      firstname: 'Changed',
+      lastname: 'Name',
+      gender: 'M',
+      form: 'P7',
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ statusCode: 404, message: ERROR_MESSAGES[404] });
+    expect(
+      (await school.head.put(`${PATH}/${theirs.id}`, { firstname: 'Changed', lastname: 'Name', gender: 'M', form: 'P7' })).statusCode,
+    ).toBe(404);
+    expect(ok(await neighbour.head.get(`${PATH}/${theirs.id}`))).toEqual(theirs);
+    expect((await school.head.put(`${PATH}/${newId()}`, { firstname: 'No', lastname: 'One', gender: 'M', form: 'P1' })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('is refused to a teacher (403)', async () => {
+    const created: Student = ok(await school.head.post(PATH, { firstname: 'Joan', lastname: 'Atim', gender: 'F', form: 'P2' }));
+    const response = await teacher.put(`${PATH}/${created.id}`, { firstname: 'Changed', lastname: 'Atim', gender: 'M', form: 'P2' });
+    expect(response.statusCode).toBe(403);
+    expect(ok(await teacher.get(`${PATH}/${created.id}`))).toEqual(created);
+  });
+});
+
+describe('academic records (GET /api/school/students/:id/results)', () => {
+  interface Ref {
+    id: string;
+  }
+
+  async function writeMarks(
+    tenantId: string,
+    studentId: string,
+    marks: Array<{ subject: Ref; marktype: Ref; form: string; term: string; year: number; mark: number; paper?: string }>,
+  ) {
+    await withTenant(t.database.db, { tenantId }, (trx) =>
+      trx
+        .insertInto('marks')
+        .values(
+          marks.map((mark) => ({
+            tenant_id: tenantId,
+            id: newId(),
+            student_id: studentId,
+            subject_id: mark.subject.id,
+            marktype_id: mark.marktype.id,
+            form: mark.form,
+            stream: null,
+            term: mark.term,
+            year: mark.year,
+            paper: mark.paper ?? null,
+            mark: mark.mark,
+            topic_id: null,
+            user_id: null,
+          })),
+        )
+        .execute(),
+    );
+  }
+
+  it('groups marks by class, term and year, newest first, then by exam, with each subject’s grade', async () => {
+    const head = school.head;
+    const maths = ok(await head.post(subjects.path, { name: 'Mathematics', category: 'mathematics', position: 1 }));
+    const english = ok(await head.post(subjects.path, { name: 'English', category: 'english', position: 2 }));
+    const bot = ok(await head.post(markTypes.path, { label: 'BOT', category: 'test', position: 1 }));
+    const eot = ok(await head.post(markTypes.path, { label: 'EOT', category: 'exam', position: 3 }));
+    for (const subject of [maths, english])
+      ok(await head.post('/api/school/grades', gradeSet(subject.id, { form: 'P5', term: 'I', year: 2026 })));
+    ok(await head.post('/api/school/grades', gradeSet(maths.id, { form: 'P4', term: 'III', year: 2025 })));
+    const learner: Student = ok(
+      await head.post(PATH, { studentid: 'KJS/0701', firstname: 'Irene', lastname: 'Nabirye', gender: 'F', form: 'P5' }),
+    );
+    const other: Student = ok(
+      await head.post(PATH, { studentid: 'KJS/0702', firstname: 'Other', lastname: 'Learner', gender: 'M', form: 'P5' }),
+    );
+
+    expect(ok(await head.get(`${PATH}/${learner.id}/results`))).toEqual({ results: [], history: [] });
+
+    await writeMarks(school.id, learner.id, [
+      { subject: maths, marktype: eot, form: 'P4', term: 'III', year: 2025, mark: 55 },
+      { subject: english, marktype: eot, form: 'P5', term: 'I', year: 2026, mark: 34.5 },
+      { subject: maths, marktype: eot, form: 'P5', term: 'I', year: 2026, mark: 80 },
+      { subject: english, marktype: bot, form: 'P5', term: 'I', year: 2026, mark: 80 },
+      { subject: maths, marktype: bot, form: 'P5', term: 'I', year: 2026, mark: 74.5 },
+      // No grade set for term II: the mark shows without a grade.
+      { subject: maths, marktype: bot, form: 'P5', term: 'II', year: 2026, mark: 90 },
+    ]);
+    await writeMarks(school.id, other.id, [{ subject: maths, marktype: bot, form: 'P5', term: 'I', year: 2026, mark: 12 }]);
+
+    const subject = (row: { id: string; name: string; category: string }, mark: number, score: string | null) => ({
+      subject_id: row.id,
+      subject: row.name,
+      category: row.category,
+      mark,
+      score,
+    });
+    const results: StudentResults = ok(await head.get(`${PATH}/${learner.id}/results`));
+    expect(results).toEqual({
+      results: [
+        {
+          form: 'P5',
+          term: 'II',
+          year: 2026,
+          exams: [{ marktype_id: bot.id, marktype: 'BOT', subjects: [subject(maths, 90, null)] }],
+        },
+        {
+          form: 'P5',
+          term: 'I',
+          year: 2026,
+          exams: [
+            { marktype_id: bot.id, marktype: 'BOT', subjects: [subject(maths, 74.5, 'C3'), subject(english, 80, 'D1')] },
+            { marktype_id: eot.id, marktype: 'EOT', subjects: [subject(maths, 80, 'D1'), subject(english, 34.5, 'F9')] },
+          ],
+        },
+        {
+          form: 'P4',
+          term: 'III',
+          year: 2025,
+          exams: [{ marktype_id: eot.id, marktype: 'EOT', subjects: [subject(maths, 55, 'C6')] }],
+        },
+      ],
+      history: [],
+    });
+    // A teacher (a member) reads them too; another school does not.
+    expect(ok(await teacher.get(`${PATH}/${learner.id}/results`))).toEqual(results);
+    expect((await neighbour.head.get(`${PATH}/${learner.id}/results`)).statusCode).toBe(404);
+  });
+
+  it('shows an S5 learner’s subjects per paper, each paper with its grade, and the papers’ total', async () => {
+    const high = await newSchool('Kings High School', 'secondary');
+    const head = high.head;
+    const physics = ok(
+      await head.post(subjects.path, {
+        name: 'Physics',
+        category: 'science',
+        position: 1,
+        multiple_papers: true,
+        multiple_paper_forms: 'S5,S6',
+      }),
+    );
+    const general = ok(await head.post(subjects.path, { name: 'General Paper', category: 'subsidiary', position: 2 }));
+    const eot = ok(await head.post(markTypes.path, { label: 'End of term', category: 'exam', position: 1 }));
+    for (const subject of [physics, general])
+      ok(await head.post('/api/school/grades', gradeSet(subject.id, { form: 'S5', term: 'I', year: 2026 })));
+    const learner: Student = ok(
+      await head.post(PATH, { studentid: 'KHS/0001', firstname: 'Daniel', lastname: 'Mwesigwa', gender: 'M', form: 'S5' }),
+    );
+    await writeMarks(high.id, learner.id, [
+      { subject: physics, marktype: eot, form: 'S5', term: 'I', year: 2026, mark: 81, paper: 'II' },
+      { subject: physics, marktype: eot, form: 'S5', term: 'I', year: 2026, mark: 62, paper: 'I' },
+      { subject: general, marktype: eot, form: 'S5', term: 'I', year: 2026, mark: 70 },
+    ]);
+    expect(ok(await head.get(`${PATH}/${learner.id}/results`))).toEqual({
+      results: [
+        {
+          form: 'S5',
+          term: 'I',
+          year: 2026,
+          exams: [
+            {
+              marktype_id: eot.id,
+              marktype: 'End of term',
+              subjects: [
+                {
+                  subject_id: physics.id,
+                  subject: 'Physics',
+                  category: 'science',
+                  mark: null,
+                  score: null,
+                  papers: [
+                    { paper: 'I', mark: 62, score: 'C5' },
+                    { paper: 'II', mark: 81, score: 'D1' },
+                  ],
+                  total: 143,
+                },
+                { subject_id: general.id, subject: 'General Paper', category: 'subsidiary', mark: 70, score: 'C3' },
+              ],
+            },
+          ],
+        },
+      ],
+      history: [],
+    });
+  });
+});
+
+describe('another school’s learners', () => {
+  it('are not listed, and their records answer 404', async () => {
+    const theirs: Student = ok(
+      await neighbour.head.post(PATH, {
+        studentid: 'HPS/0900',
+        firstname: 'Hidden',
+        lastname: 'Learner',
+        gender: 'M',
+        form: 'P4',
+        stream: 'East',
+      }),
+    );
+    const mine = ok(await school.head.get(`${PATH}?per_page=1000`));
+    expect(mine.students.map((student: Student) => student.id)).not.toContain(theirs.id);
+    expect(await listed(school.head, 'name=hidden', 0)).toEqual([]);
+    expect(await listed(school.head, 'studentid=HPS%2F0900', 0)).toEqual([]);
+    for (const url of [`${PATH}/${theirs.id}`, `${PATH}/${theirs.id}/results`, `${PATH}/${theirs.id}/photo`]) {
+      const response = await school.head.get(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toEqual({ statusCode: 404, message: ERROR_MESSAGES[404] });
+    }
+    // The same person working in the neighbouring school sees it there.
+    expect(ok(await caller(t.app, neighbour.token, neighbour.tenantcode).get(`${PATH}/${theirs.id}`))).toEqual(theirs);
+    // And a member of one school cannot read the other by naming it.
+    expect((await school.head.in(neighbour.tenantcode).get(`${PATH}/${theirs.id}`)).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,350 @@
+import { STUDENT_MESSAGES as M, type StudentInput, StudentInputSchema } from '@mustard/shared';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { newId } from '../../db/ids.js';
+import { type TenantScope, type Trx, withTenant } from '../../db/tenant.js';
+import { inTenant } from '../../db/tenant-filter.js';
+import type { DB, NewStudent } from '../../db/types.js';
+import { AppError, type FieldErrors } from '../../errors.js';
+import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
+import { recordAudit } from '../audit/audit.repository.js';
+import { idSequence, initialsOf, lockStudentIds } from './student-ids.js';
+import { locateColumns, type UploadColumnKey } from './upload-columns.js';
+
+/*
+ * Bulk upload of learners (issue 5 point 3; security.md items 16, 18, 19).
+ *
+ * 1. Every row is checked first: the shared StudentInputSchema after the category NAME is turned
+ *    into the school's category id; a missing student id (without autoid) and a student id
+ *    repeated on a later row are errors too. Any error: a 422 naming each `<row>.<field>`, and
+ *    nothing is written.
+ * 2. Then, in the same one transaction (one upload of a school at a time): the school's learners
+ *    are read with one query, each row is matched by its student id (the key), new learners are
+ *    written with multi-row INSERTs and changed ones with multi-row INSERT … ON CONFLICT
+ *    (tenant_id, studentid) DO UPDATE, in chunks; no query per row. Rows identical to the
+ *    learner on file are not written at all, so the same file twice changes nothing. One audit
+ *    entry records the counts.
+ *
+ * Columns: only the columns the file has are written; a column left out of the file keeps
+ * what existing learners have (new learners get nothing, or `active` for status). A blank cell
+ * in a column the file has clears that field.
+ *
+ * autoid, rows without a student id: a row is first matched to an existing learner of the
+ * school whose first name, last name, other name, class, stream and date of birth (those of
+ * these columns the file has) are the same ignoring case and surrounding spaces, and who is not
+ * named by a student id elsewhere in the file; each learner is matched once, in sheet order.
+ * That learner is updated, so uploading the same file again never duplicates anyone. The rows
+ * left get new ids in sheet order: PREFIX/NNNN continuing the school's sequence, PREFIX being
+ * the prefix most used by the school's ids of that form (and the file's), else the initials of
+ * the school's name (at most four letters); NNNN the highest serial of that prefix plus one,
+ * zero-padded to four digits (or as wide as the school's widest).
+ */
+
+/** How many learners one INSERT writes: 500 rows of 19 values stay far below PostgreSQL's 65,535 parameters. */
+const CHUNK_ROWS = 500;
+
+/** The multipart fields besides the file. */
+export const UploadFieldsSchema = z.object({
+  autoid: z
+    .string()
+    .optional()
+    .transform((value) => ['1', 'true', 'on', 'yes'].includes((value ?? '').trim().toLowerCase())),
+});
+
+export interface UploadCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+export interface UploadOptions {
+  autoid: boolean;
+  /** The school's name: its initials start the ids when the school has none of the form PREFIX/NNNN. */
+  tenantName: string;
+  userId: string | null;
+}
+
+/** The learner columns an upload can write (the upload's `category` is `studentcategory_id`). */
+type WritableColumn = Exclude<keyof StudentInput, 'studentid'>;
+
+const WRITABLE: ReadonlyArray<[UploadColumnKey, WritableColumn]> = [
+  ['firstname', 'firstname'],
+  ['lastname', 'lastname'],
+  ['othername', 'othername'],
+  ['gender', 'gender'],
+  ['dob', 'dob'],
+  ['form', 'form'],
+  ['stream', 'stream'],
+  ['status', 'status'],
+  ['category', 'studentcategory_id'],
+  ['paymentcode', 'paymentcode'],
+  ['address', 'address'],
+  ['phone', 'phone'],
+  ['email', 'email'],
+  ['house', 'house'],
+  ['lin', 'lin'],
+  ['code', 'code'],
+];
+
+/** The fields that identify a learner without a student id (autoid). */
+const IDENTITY: ReadonlyArray<WritableColumn> = ['firstname', 'lastname', 'othername', 'form', 'stream', 'dob'];
+
+export interface CheckedRow {
+  /** The row's number in the sheet. */
+  number: number;
+  input: StudentInput;
+}
+
+export interface CheckedSheet {
+  rows: CheckedRow[];
+  /** The learner columns the file has, so the only ones written. */
+  columns: WritableColumn[];
+}
+
+/** Days from Excel's day 0 to 1970-01-01. */
+const EXCEL_EPOCH_DAYS = 25569;
+/** Serial numbers below this (1910-01-01) are not taken for dates: a year typed as 2015 is an error, not 1905. */
+const SMALLEST_DATE_SERIAL = 3653;
+
+/**
+ * A cell as text (cellText), except that a date cell no calendar has (a huge serial number in a
+ * date format reads as an invalid Date) is text the schema refuses, not a crash.
+ */
+function textOf(cell: Cell | undefined): string | null {
+  if (cell instanceof Date && Number.isNaN(cell.getTime())) return 'Invalid Date';
+  return cellText(cell);
+}
+
+/**
+ * A date of birth: a date cell (as YYYY-MM-DD), or a date cell whose format the reader did not
+ * know (it arrives as Excel's serial number), or text, which the schema checks.
+ */
+function dateText(cell: Cell | undefined): string | null {
+  if (typeof cell === 'number' && Number.isInteger(cell) && cell >= SMALLEST_DATE_SERIAL && cell < 2_958_466) {
+    return new Date((cell - EXCEL_EPOCH_DAYS) * 86_400_000).toISOString().slice(0, 10);
+  }
+  return textOf(cell);
+}
+
+function addError(errors: FieldErrors, row: number, field: string, message: string): void {
+  const key = `${row}.${field}`;
+  // Keys are "<row>.<field>" texts, never "__proto__"; errors is a null-prototype object anyway.
+  errors[key] = [...(errors[key] ?? []), message];
+}
+
+/**
+ * Every row checked against the shared schema and the school's categories (by lower-case name).
+ * Answers the rows ready to write, or throws a 422 naming every bad `<row>.<field>`.
+ */
+export function checkRows(sheet: Sheet, categories: ReadonlyMap<string, string>, autoid: boolean): CheckedSheet {
+  const located = locateColumns(sheet.header);
+  const columns = WRITABLE.filter(([key]) => located.has(key)).map(([, column]) => column);
+  const errors: FieldErrors = Object.create(null);
+  const rows: CheckedRow[] = [];
+  const firstRowOf = new Map<string, number>();
+  const text = (cells: Cell[], key: UploadColumnKey): string | null => {
+    const index = located.get(key);
+    return index === undefined ? null : textOf(cells[index]);
+  };
+
+  for (const { number, cells } of sheet.rows) {
+    const dobIndex = located.get('dob');
+    const categoryName = text(cells, 'category');
+    let categoryId: string | null = null;
+    if (categoryName !== null) {
+      categoryId = categories.get(categoryName.toLowerCase()) ?? null;
+      if (categoryId === null) addError(errors, number, 'category', M.categoryUnknown);
+    }
+    const candidate = {
+      studentid: text(cells, 'studentid'),
+      firstname: text(cells, 'firstname'),
+      lastname: text(cells, 'lastname'),
+      othername: text(cells, 'othername'),
+      gender: text(cells, 'gender'),
+      dob: dobIndex === undefined ? null : dateText(cells[dobIndex]),
+      form: text(cells, 'form'),
+      stream: text(cells, 'stream'),
+      status: text(cells, 'status')?.toLowerCase() ?? '',
+      studentcategory_id: categoryId,
+      paymentcode: text(cells, 'paymentcode'),
+      address: text(cells, 'address'),
+      phone: text(cells, 'phone'),
+      email: text(cells, 'email'),
+      house: text(cells, 'house'),
+      lin: text(cells, 'lin'),
+      code: text(cells, 'code'),
+    };
+    const parsed = StudentInputSchema.safeParse(candidate);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = String(issue.path[0] ?? '_');
+        addError(errors, number, field === 'studentcategory_id' ? 'category' : field, issue.message);
+      }
+    }
+    const studentid = parsed.success ? parsed.data.studentid : candidate.studentid;
+    if (studentid === null) {
+      if (!autoid) addError(errors, number, 'studentid', M.studentidRequired);
+    } else if (firstRowOf.has(studentid)) {
+      addError(errors, number, 'studentid', M.studentidRepeated);
+    } else {
+      firstRowOf.set(studentid, number);
+    }
+    if (parsed.success) rows.push({ number, input: parsed.data });
+  }
+  if (Object.keys(errors).length > 0) throw new AppError(422, M.rowsInvalid, { ...errors });
+  return { rows, columns };
+}
+
+/** A learner as the upload compares them: the written columns as text (dates as YYYY-MM-DD). */
+type ExistingLearner = { id: string; studentid: string } & Record<WritableColumn, string | null>;
+
+async function loadLearners(trx: Trx, tenantId: string): Promise<ExistingLearner[]> {
+  const rows = await trx
+    .selectFrom('students')
+    .$call(inTenant(tenantId))
+    .select([
+      'id',
+      'studentid',
+      'firstname',
+      'lastname',
+      'othername',
+      'gender',
+      sql<string | null>`dob::text`.as('dob'),
+      'form',
+      'stream',
+      'status',
+      'studentcategory_id',
+      'paymentcode',
+      'address',
+      'phone',
+      'email',
+      'house',
+      'lin',
+      'code',
+    ])
+    .orderBy('studentid')
+    .execute();
+  return rows as ExistingLearner[];
+}
+
+const identityKey = (values: Partial<Record<WritableColumn, string | null>>, fields: ReadonlyArray<WritableColumn>) =>
+  fields.map((field) => (values[field] ?? '').trim().toLowerCase()).join('\u0000');
+
+interface Plan {
+  /** New learners and changed ones, with their final student id, in sheet order. */
+  creates: Array<{ studentid: string; input: StudentInput }>;
+  updates: Array<{ studentid: string; input: StudentInput }>;
+  counts: UploadCounts;
+}
+
+/** Matches the rows to the school's learners, gives out new ids, and sorts created, updated and unchanged. */
+export function planUpload(checked: CheckedSheet, existing: ReadonlyArray<ExistingLearner>, options: UploadOptions): Plan {
+  const byStudentid = new Map(existing.map((learner) => [learner.studentid, learner]));
+  const named = new Set(checked.rows.flatMap((row) => (row.input.studentid ? [row.input.studentid] : [])));
+  const finalIds: Array<string | null> = checked.rows.map((row) => row.input.studentid);
+
+  if (finalIds.some((id) => id === null)) {
+    const identity = IDENTITY.filter((field) => checked.columns.includes(field));
+    const pool = new Map<string, ExistingLearner[]>();
+    for (const learner of existing) {
+      if (named.has(learner.studentid)) continue;
+      const key = identityKey(learner, identity);
+      const same = pool.get(key);
+      if (same) same.push(learner);
+      else pool.set(key, [learner]);
+    }
+    checked.rows.forEach((row, index) => {
+      if (finalIds[index] !== null) return;
+      const match = pool.get(identityKey(row.input, identity))?.shift();
+      if (match) finalIds[index] = match.studentid;
+    });
+    const next = idSequence([...byStudentid.keys(), ...named], initialsOf(options.tenantName));
+    finalIds.forEach((id, index) => {
+      if (id === null) finalIds[index] = next();
+    });
+  }
+
+  const counts: UploadCounts = { created: 0, updated: 0, unchanged: 0 };
+  const plan: Plan = { creates: [], updates: [], counts };
+  checked.rows.forEach((row, index) => {
+    const studentid = finalIds[index] as string;
+    const learner = byStudentid.get(studentid);
+    if (!learner) {
+      counts.created += 1;
+      plan.creates.push({ studentid, input: row.input });
+    } else if (checked.columns.some((column) => (learner[column] ?? null) !== (row.input[column] ?? null))) {
+      counts.updated += 1;
+      plan.updates.push({ studentid, input: row.input });
+    } else {
+      counts.unchanged += 1;
+    }
+  });
+  return plan;
+}
+
+/** A PostgreSQL error's SQLSTATE, from node-postgres or PGlite alike. */
+function sqlState(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+/**
+ * Inserts the new learners and updates the changed ones, CHUNK_ROWS a statement. New learners
+ * are plain INSERTs: if another request gave one of their student ids to a learner since the
+ * school's learners were read, the upload stops with a 409 rather than overwrite that learner.
+ */
+async function writeLearners(trx: Trx, tenantId: string, plan: Plan, columns: ReadonlyArray<WritableColumn>): Promise<void> {
+  const rowsOf = (writes: Plan['creates']): NewStudent[] =>
+    writes.map(({ studentid, input }) => {
+      const row: Record<string, unknown> = { tenant_id: tenantId, id: newId(), studentid };
+      for (const column of columns) row[column] = input[column];
+      return row as unknown as NewStudent;
+    });
+  const db = trx as unknown as Kysely<DB>;
+  const creates = rowsOf(plan.creates);
+  for (let start = 0; start < creates.length; start += CHUNK_ROWS) {
+    await db
+      .insertInto('students')
+      .values(creates.slice(start, start + CHUNK_ROWS))
+      .execute()
+      .catch((error: unknown) => {
+        throw sqlState(error) === '23505' ? new AppError(409, M.studentidTaken) : error;
+      });
+  }
+  // Changed learners: the same multi-row INSERT, turned into an UPDATE of the columns the file has.
+  const updates = rowsOf(plan.updates);
+  for (let start = 0; start < updates.length; start += CHUNK_ROWS) {
+    await db
+      .insertInto('students')
+      .values(updates.slice(start, start + CHUNK_ROWS))
+      .onConflict((oc) =>
+        oc.columns(['tenant_id', 'studentid']).doUpdateSet(() => {
+          const set: Record<string, unknown> = { updated_at: sql`now()` };
+          for (const column of columns) set[column] = sql.ref(`excluded.${column}`);
+          return set as never;
+        }),
+      )
+      .execute();
+  }
+}
+
+/** The school's student categories, by name. */
+export async function studentCategories(trx: Trx, tenantId: string): Promise<Array<{ id: string; name: string }>> {
+  return trx.selectFrom('student_categories').$call(inTenant(tenantId)).select(['id', 'name']).orderBy('name').execute();
+}
+
+/** The whole upload in one transaction: check every row, then write, then audit; all or nothing. */
+export async function uploadStudents(db: Kysely<DB>, scope: TenantScope, sheet: Sheet, options: UploadOptions): Promise<UploadCounts> {
+  if (sheet.rows.length === 0) throw new AppError(422, M.emptySheet);
+  return withTenant(db, scope, async (trx) => {
+    // One upload of a school at a time: a second one waits, then reads the first one's learners
+    // (so autoid never hands out the same id twice). Released when the transaction ends.
+    await lockStudentIds(trx, scope.tenantId);
+    const categories = new Map((await studentCategories(trx, scope.tenantId)).map((row) => [row.name.trim().toLowerCase(), row.id]));
+    const checked = checkRows(sheet, categories, options.autoid);
+    const plan = planUpload(checked, await loadLearners(trx, scope.tenantId), options);
+    await writeLearners(trx, scope.tenantId, plan, checked.columns);
+    await recordAudit(trx, scope.tenantId, { userId: options.userId, action: 'upload', entity: 'students', after: plan.counts });
+    return plan.counts;
+  });
+}

@@ -1,0 +1,277 @@
+import { Avatar, Card, Grid, Group, Modal, NavLink, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import type { StatementLine, Student, StudentResults, SubjectResult } from '@mustard/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { PageLoading } from '../../app/PageLoading.js';
+import { useAccess } from '../../lib/access.js';
+import { api } from '../../lib/api.js';
+
+const NUMBER = new Intl.NumberFormat('en-US');
+
+/** Spec §9: dates of ten or more characters as short month, day, year ("Feb 3, 2026"). */
+export function shortDate(date: string): string {
+  if (date.length < 10) return date;
+  const parsed = new Date(`${date.slice(0, 10)}T00:00:00`);
+  return Number.isNaN(parsed.getTime()) ? date : parsed.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+}
+
+function Fact({ label, value }: { label: string; value: string | null | undefined }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text>{value || '—'}</Text>
+    </div>
+  );
+}
+
+/** The learner's photo, fetched with the session (photos are served only to their school). */
+function Photo({ student }: { student: Student }) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!student.photo_path) return;
+    let objectUrl: string | null = null;
+    api
+      .blob(`/api/school/students/${student.id}/photo`)
+      .then((data) => {
+        objectUrl = URL.createObjectURL(data);
+        setUrl(objectUrl);
+      })
+      .catch(() => setUrl(null));
+    return () => {
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [student.id, student.photo_path]);
+  const initials = `${student.firstname[0] ?? ''}${student.lastname[0] ?? ''}`;
+  return (
+    <Avatar src={url} size={120} radius="md" alt={student.fullname} data-testid="student-photo" data-loaded={url ? 'yes' : 'no'}>
+      {initials}
+    </Avatar>
+  );
+}
+
+type Record = StudentResults['results'][number];
+
+/** One subject's marks across all the learner's records (spec §2: clicking a subject). */
+function SubjectHistory({ results, subject, onClose }: { results: Record[]; subject: SubjectResult | null; onClose(): void }) {
+  const { t } = useTranslation();
+  const rows = subject
+    ? results.flatMap((record) =>
+        record.exams.flatMap((exam) =>
+          exam.subjects
+            .filter((candidate) => candidate.subject_id === subject.subject_id)
+            .map((found) => ({ record, exam: exam.marktype, found })),
+        ),
+      )
+    : [];
+  return (
+    <Modal opened={subject !== null} onClose={onClose} title={subject?.subject ?? ''} size={700} styles={{ content: { maxWidth: '95vw' } }}>
+      {subject && (
+        <Stack>
+          <Text size="sm">
+            {t('fields.category')}: {t(`options.${subject.category}`, { defaultValue: subject.category })}
+          </Text>
+          <Table striped withTableBorder data-testid="subject-history">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('students.record')}</Table.Th>
+                <Table.Th>{t('fields.marktype')}</Table.Th>
+                <Table.Th>{t('students.mark')}</Table.Th>
+                <Table.Th>{t('fields.score')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map(({ record, exam, found }) => (
+                <Table.Tr key={`${record.form}-${record.term}-${record.year}-${exam}`}>
+                  <Table.Td>{t('students.recordLabel', record)}</Table.Td>
+                  <Table.Td>{exam}</Table.Td>
+                  <Table.Td>{found.total ?? found.mark ?? ''}</Table.Td>
+                  <Table.Td>
+                    {found.papers ? found.papers.map((paper) => `${paper.paper}: ${paper.score ?? ''}`).join(', ') : (found.score ?? '')}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+/** A record's exams: per mark type a table of subject, mark and grade; S5 and S6 per paper with the total. */
+function RecordTables({ record, onSubject }: { record: Record; onSubject(subject: SubjectResult): void }) {
+  const { t } = useTranslation();
+  return (
+    <Stack>
+      {record.exams.map((exam) => {
+        const perPaper = exam.subjects.some((subject) => subject.papers);
+        return (
+          <Card withBorder key={exam.marktype_id} data-testid={`exam-${exam.marktype}`}>
+            <Title order={3} size="h5" mb="xs">
+              {exam.marktype}
+            </Title>
+            <Table striped highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('fields.subject')}</Table.Th>
+                  {perPaper && <Table.Th>{t('students.papers')}</Table.Th>}
+                  <Table.Th>{perPaper ? t('fields.total') : t('students.mark')}</Table.Th>
+                  {!perPaper && <Table.Th>{t('fields.score')}</Table.Th>}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {exam.subjects.map((subject) => (
+                  <Table.Tr
+                    key={subject.subject_id}
+                    onClick={() => onSubject(subject)}
+                    style={{ cursor: 'pointer' }}
+                    data-subject={subject.subject}
+                  >
+                    <Table.Td>
+                      <Text
+                        component="button"
+                        type="button"
+                        c="var(--mantine-color-anchor)"
+                        style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }}
+                      >
+                        {subject.subject}
+                      </Text>
+                    </Table.Td>
+                    {perPaper && (
+                      <Table.Td>
+                        {(subject.papers ?? [])
+                          .map((paper) => `${paper.paper}: ${NUMBER.format(paper.mark)} (${paper.score ?? '—'})`)
+                          .join(' · ')}
+                      </Table.Td>
+                    )}
+                    <Table.Td>
+                      {subject.papers ? NUMBER.format(subject.total ?? 0) : subject.mark === null ? '' : NUMBER.format(subject.mark)}
+                    </Table.Td>
+                    {!perPaper && <Table.Td>{subject.score ?? ''}</Table.Td>}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Card>
+        );
+      })}
+    </Stack>
+  );
+}
+
+/** Financial Records (spec §2): date, particulars, invoice, payment and the running balance. */
+function Statement({ lines }: { lines: StatementLine[] }) {
+  const { t } = useTranslation();
+  if (lines.length === 0) return <Text c="dimmed">{t('students.noFinancialRecords')}</Text>;
+  return (
+    <Table striped withTableBorder data-testid="statement">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('students.date')}</Table.Th>
+          <Table.Th>{t('students.particulars')}</Table.Th>
+          <Table.Th ta="right">{t('students.invoice')}</Table.Th>
+          <Table.Th ta="right">{t('students.payment')}</Table.Th>
+          <Table.Th ta="right">{t('students.balance')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {lines.map((line) => (
+          <Table.Tr key={line.id}>
+            <Table.Td>{shortDate(line.date)}</Table.Td>
+            <Table.Td>{line.particulars}</Table.Td>
+            <Table.Td ta="right">{line.category === 'invoice' ? NUMBER.format(line.amount) : ''}</Table.Td>
+            <Table.Td ta="right">{line.category === 'receipt' ? NUMBER.format(line.amount) : ''}</Table.Td>
+            <Table.Td ta="right">{NUMBER.format(line.balance)}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** A learner (spec §2 "Student detail"): who they are, their academic records and their fees. */
+export function StudentDetailPage() {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const { can } = useAccess();
+  const [selected, setSelected] = useState(0);
+  const [subject, setSubject] = useState<SubjectResult | null>(null);
+  const student = useQuery({ queryKey: ['student', id], queryFn: async () => (await api.get<Student>(`/api/school/students/${id}`)).data });
+  const results = useQuery({
+    queryKey: ['student-results', id],
+    queryFn: async () => (await api.get<StudentResults>(`/api/school/students/${id}/results`)).data,
+  });
+  const mayReadFees = can('read', 'student');
+  const statement = useQuery({
+    queryKey: ['student-statement', id],
+    queryFn: async () => (await api.get<{ statement: StatementLine[] }>(`/api/student/statement?id=${id}`)).data,
+    enabled: mayReadFees,
+  });
+
+  if (!student.data) return <PageLoading />;
+  const learner = student.data;
+  const records = results.data?.results ?? [];
+  const record = records[selected];
+  return (
+    <Stack>
+      <Card withBorder>
+        <Group align="flex-start" wrap="nowrap">
+          <Photo student={learner} />
+          <Stack gap="xs" style={{ flex: 1 }}>
+            <Title order={1} size="h3">
+              {learner.fullname}
+            </Title>
+            <Text c="dimmed">{learner.studentid}</Text>
+            <SimpleGrid cols={{ base: 2, md: 3 }} data-testid="student-facts">
+              <Fact label={t('fields.phone')} value={learner.phone} />
+              <Fact label={t('fields.address')} value={learner.address} />
+              <Fact label={t('students.classAndStream')} value={[learner.form, learner.stream].filter(Boolean).join(' ')} />
+              <Fact label={t('fields.email')} value={learner.email} />
+              <Fact label={t('fields.paymentcode')} value={learner.paymentcode} />
+              <Fact label={t('fields.gender')} value={learner.gender ? t(`students.gender${learner.gender}`) : null} />
+            </SimpleGrid>
+          </Stack>
+        </Group>
+      </Card>
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          <Card withBorder>
+            <Title order={2} size="h5" mb="xs">
+              {t('students.academicRecords')}
+            </Title>
+            {records.length === 0 && <Text c="dimmed">{t('students.noMarks')}</Text>}
+            <nav aria-label={t('students.academicRecords')} data-testid="academic-records">
+              {records.map((entry, index) => (
+                <NavLink
+                  key={`${entry.form}-${entry.term}-${entry.year}`}
+                  label={t('students.recordLabel', entry)}
+                  active={index === selected}
+                  onClick={() => setSelected(index)}
+                />
+              ))}
+            </nav>
+            {(results.data?.history ?? []).length > 0 && (
+              <Text size="xs" c="dimmed" mt="sm">
+                {t('students.earlierClasses')}: {results.data?.history.map((entry) => `${entry.form} (${entry.year})`).join(', ')}
+              </Text>
+            )}
+          </Card>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 9 }}>{record ? <RecordTables record={record} onSubject={setSubject} /> : null}</Grid.Col>
+      </Grid>
+      {mayReadFees && (
+        <Card withBorder>
+          <Title order={2} size="h5" mb="xs">
+            {t('students.financialRecords')}
+          </Title>
+          {statement.data ? <Statement lines={statement.data.statement} /> : <Text c="dimmed">{t('home.pleaseWait')}</Text>}
+        </Card>
+      )}
+      <SubjectHistory results={records} subject={subject} onClose={() => setSubject(null)} />
+    </Stack>
+  );
+}

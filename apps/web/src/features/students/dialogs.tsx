@@ -1,0 +1,205 @@
+import { Alert, Anchor, Button, Checkbox, FileInput, Group, List, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { STUDENT_MESSAGES, TERMS } from '@mustard/shared';
+import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, api } from '../../lib/api.js';
+import { translateMessage } from '../../lib/messages.js';
+import { errorText, runLongAction } from '../../lib/notify.js';
+
+interface UploadAnswer {
+  message: string;
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** A 422's row problems ("14.firstname": [...]) as lines a bursar can act on. */
+function rowProblems(error: unknown, t: TFunction): string[] {
+  if (!(error instanceof ApiError) || error.status !== 422 || !error.data?.errors) return [];
+  return Object.entries(error.data.errors).flatMap(([key, messages]) => {
+    const [row, field] = key.split('.');
+    const where = /^\d+$/.test(row ?? '')
+      ? t('uploads.rowField', { row, field: field ? t(`fields.${field}`, { defaultValue: field }) : '' })
+      : t(`fields.${key}`, { defaultValue: key });
+    return messages.map((message) => `${where}: ${translateMessage(message)}`);
+  });
+}
+
+/** The outcome of an upload in words: how many learners or lines were added, changed, or already there. */
+function summary(answer: UploadAnswer, t: TFunction): string {
+  return `${translateMessage(answer.message)} ${t('uploads.counts', { ...answer })}`;
+}
+
+function UploadForm({
+  template,
+  templateLabel,
+  onUpload,
+  children,
+  onDone,
+}: {
+  template: string;
+  templateLabel: string;
+  onUpload(file: File): Promise<UploadAnswer>;
+  children?: React.ReactNode;
+  onDone(): void;
+}) {
+  const { t } = useTranslation();
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [fileError, setFileError] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setProblems([]);
+    if (!file) {
+      setFileError(translateMessage(STUDENT_MESSAGES.fileRequired));
+      return;
+    }
+    setFileError(null);
+    setBusy(true);
+    try {
+      await runLongAction(onUpload(file), (answer) => summary(answer, t));
+      onDone();
+    } catch (error) {
+      const rows = rowProblems(error, t);
+      setProblems(rows.length > 0 ? rows : [errorText(error)]);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="upload-form">
+      <Stack>
+        <Text size="sm">
+          {t('uploads.templateHint')}{' '}
+          <Anchor component="button" type="button" onClick={() => void api.download(template).catch(() => undefined)}>
+            {templateLabel}
+          </Anchor>
+        </Text>
+        <FileInput
+          label={t('uploads.file')}
+          accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          value={file}
+          onChange={setFile}
+          error={fileError}
+          withAsterisk
+          clearable
+        />
+        {children}
+        {problems.length > 0 && (
+          <Alert color="red" title={t('uploads.nothingSaved')} data-testid="upload-problems">
+            <List size="sm" spacing={2}>
+              {problems.slice(0, 50).map((problem) => (
+                <List.Item key={problem}>{problem}</List.Item>
+              ))}
+            </List>
+            {problems.length > 50 && <Text size="sm">{t('uploads.more', { count: problems.length - 50 })}</Text>}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button type="submit" loading={busy}>
+            {t('uploads.upload')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Upload students (spec §2): a whole class or school from a workbook; `autoid` gives new learners ids. */
+export function UploadStudentsDialog({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation();
+  const [autoid, setAutoid] = useState(false);
+  return (
+    <UploadForm
+      template="/api/school/students/template"
+      templateLabel={t('uploads.studentsTemplate')}
+      onDone={onDone}
+      onUpload={async (file) => {
+        const form = new FormData();
+        form.set('file', file, file.name);
+        form.set('autoid', autoid ? '1' : '0');
+        return (await api.post<UploadAnswer>('/api/school/students/upload', form)).data;
+      }}
+    >
+      <Checkbox label={t('uploads.autoid')} checked={autoid} onChange={(event) => setAutoid(event.currentTarget.checked)} />
+    </UploadForm>
+  );
+}
+
+/** Upload Financial Records (spec §7): a fee journal for a term, with the invoice and receipt columns. */
+export function UploadJournalDialog({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation();
+  const [term, setTerm] = useState<string | null>('I');
+  const [year, setYear] = useState<number | string>(new Date().getFullYear());
+  const [invoice, setInvoice] = useState<number | string>(7);
+  const [receipt, setReceipt] = useState<number | string>(42);
+  return (
+    <UploadForm
+      template="/api/uploads/studentjournals/template"
+      templateLabel={t('uploads.journalTemplate')}
+      onDone={onDone}
+      onUpload={async (file) => {
+        const form = new FormData();
+        form.set('file', file, file.name);
+        form.set('term', term ?? '');
+        form.set('year', String(year));
+        form.set('invoice', String(invoice));
+        form.set('receipt', String(receipt));
+        return (await api.post<UploadAnswer>('/api/uploads/studentjournals', form)).data;
+      }}
+    >
+      <Group grow>
+        <Select label={t('fields.term')} data={[...TERMS]} value={term} onChange={setTerm} withAsterisk allowDeselect={false} />
+        <NumberInput label={t('fields.year')} value={year} onChange={setYear} withAsterisk />
+      </Group>
+      <Group grow>
+        <NumberInput label={t('uploads.invoicePosition')} value={invoice} onChange={setInvoice} min={1} max={200} />
+        <NumberInput label={t('uploads.receiptPosition')} value={receipt} onChange={setReceipt} min={1} max={200} />
+      </Group>
+    </UploadForm>
+  );
+}
+
+/** Promote students (spec §4): what will happen, the warning, then one transaction on the server. */
+export function PromoteDialog({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const preview = useQuery({
+    queryKey: ['promote-preview'],
+    queryFn: async () => (await api.get<{ promoted: number; completed: number }>('/api/student/promote')).data,
+    gcTime: 0,
+  });
+  const promote = async () => {
+    setBusy(true);
+    try {
+      await runLongAction(
+        api.get<{ message: string; promoted: number; completed: number }>('/api/student/promote?promote=1').then((answer) => answer.data),
+        (answer) => `${translateMessage(answer.message)} ${t('students.promotedCounts', { ...answer })}`,
+      );
+      onDone();
+    } catch {
+      // The toast has said why.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Stack data-testid="promote-dialog">
+      <Alert color="orange">{translateMessage(STUDENT_MESSAGES.promoteConfirm)}</Alert>
+      {preview.data && <Text size="sm">{t('students.promotePreview', { ...preview.data })}</Text>}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onDone}>
+          {t('list.no')}
+        </Button>
+        <Button color="orange" onClick={() => void promote()} loading={busy} disabled={!preview.data}>
+          {t('list.yes')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,227 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../apps/server/src/db/ids.js';
+import { withTenant } from '../apps/server/src/db/tenant.js';
+import { ADMIN, type Harness, startHarness } from './harness.js';
+
+let h: Harness;
+let files: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  files = mkdtempSync(path.join(tmpdir(), 'mustard-e2e-files-'));
+});
+afterAll(() => h?.close());
+
+const rows = (page: Page) => page.getByTestId('screen-students').locator('tbody tr[data-row]');
+
+async function chooseClass(page: Page, form: string) {
+  await page.getByTestId('screen-students').locator('search').getByRole('combobox', { name: 'Class' }).click();
+  await page.getByRole('option', { name: form, exact: true }).click();
+}
+
+describe('the class list', () => {
+  it('filters a class and stream, 50 a page', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    await page.goto('/students/list');
+    await rows(page).first().waitFor();
+    await chooseClass(page, 'P4');
+    await page.getByRole('textbox', { name: 'Stream' }).fill('East');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('1–40 of 40').waitFor();
+    const classes = await rows(page).evaluateAll((all) => all.map((row) => row.querySelectorAll('td')[2]?.textContent));
+    expect(new Set(classes)).toEqual(new Set(['P4 East']));
+    await page.context().close();
+  });
+
+  it('shows the whole school 50 a page, from one request of up to 1,000', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/school/students?')) asked.push(request.url());
+    });
+    await page.goto('/students/list');
+    await rows(page).first().waitFor();
+    await expect(rows(page).count()).resolves.toBe(50);
+    await page.getByText('1–50 of 560').waitFor();
+    await page.getByRole('button', { name: '2', exact: true }).click();
+    await page.getByText('51–100 of 560').waitFor();
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('per_page=1000');
+    await page.context().close();
+  });
+
+  it('adds a learner with a photo, who then has a detail page showing the photo', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    await page.goto('/students/list');
+    await rows(page).first().waitFor();
+    const photo = path.join(files, 'amina.jpg');
+    await sharp({ create: { width: 900, height: 1200, channels: 3, background: '#c98f00' } })
+      .jpeg()
+      .toFile(photo);
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Add student' }).click();
+    const form = page.getByTestId('resource-form');
+    await form.getByRole('textbox', { name: 'First name' }).fill('Amina');
+    await form.getByRole('textbox', { name: 'Last name' }).fill('Nakato');
+    await form.getByRole('combobox', { name: 'Class' }).click();
+    await page.getByRole('option', { name: 'P3', exact: true }).click();
+    await form.getByRole('textbox', { name: 'Stream' }).fill('West');
+    await form.getByRole('combobox', { name: 'Gender' }).click();
+    await page.getByRole('option', { name: 'Female' }).click();
+    await form.locator('input[type="file"]').setInputFiles(photo);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    await page.getByRole('textbox', { name: 'Name' }).fill('Amina Nakato');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('1–1 of 1').waitFor();
+    await rows(page).first().getByRole('link').click();
+    await page.waitForURL('**/students/*');
+    await page.getByRole('heading', { name: 'Amina Nakato' }).waitFor();
+    await expect.poll(() => page.getByTestId('student-photo').getAttribute('data-loaded')).toBe('yes');
+    await page.context().close();
+  });
+
+  it('uploads a class from a file, then lists it', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Learners');
+    sheet.addRow(['studentid', 'firstname', 'lastname', 'gender', 'form', 'stream']);
+    for (let index = 1; index <= 12; index += 1)
+      sheet.addRow([`NEW/${index}`, `Pupil${index}`, 'Okello', index % 2 ? 'M' : 'F', 'P1', 'North']);
+    const file = path.join(files, 'p1-north.xlsx');
+    await workbook.xlsx.writeFile(file);
+
+    await page.goto('/students/list');
+    await rows(page).first().waitFor();
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Upload students' }).click();
+    const form = page.getByTestId('upload-form');
+    await form.locator('input[type="file"]').setInputFiles(file);
+    await form.getByRole('button', { name: 'Upload' }).click();
+    await page.locator('.mantine-Notification-root', { hasText: 'The learners have been uploaded' }).waitFor();
+    await form.waitFor({ state: 'detached' });
+    await chooseClass(page, 'P1');
+    await page.getByRole('textbox', { name: 'Stream' }).fill('North');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('1–12 of 12').waitFor();
+    await page.context().close();
+  });
+
+  it('names the bad rows of an upload and saves nothing', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Learners');
+    sheet.addRow(['studentid', 'firstname', 'lastname', 'form']);
+    sheet.addRow(['BAD/1', 'Good', 'Row', 'P2']);
+    sheet.addRow(['BAD/2', '', 'Nameless', 'P2']);
+    const file = path.join(files, 'bad.xlsx');
+    await workbook.xlsx.writeFile(file);
+    await page.goto('/students/list');
+    await rows(page).first().waitFor();
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Upload students' }).click();
+    const form = page.getByTestId('upload-form');
+    await form.locator('input[type="file"]').setInputFiles(file);
+    await form.getByRole('button', { name: 'Upload' }).click();
+    await form.getByTestId('upload-problems').getByText('Row 3, First name: Please enter the first name').waitFor();
+    await page.context().close();
+  });
+});
+
+describe('a learner’s page', () => {
+  it('shows the details and the statement with its running balance', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    await page.goto('/students/list');
+    await rows(page).first().waitFor();
+    await rows(page).first().getByRole('link').click();
+    await page.waitForURL('**/students/*');
+    const facts = page.getByTestId('student-facts');
+    await facts.getByText('Class and stream').waitFor();
+    const statement = page.getByTestId('statement');
+    await statement.waitFor();
+    // The demo's fee journal: an invoice first, dates as "Feb 3, 2026", amounts with thousands separators.
+    const first = statement.locator('tbody tr').first();
+    await expect(first.locator('td').first().textContent()).resolves.toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+    await expect(first.locator('td').nth(2).textContent()).resolves.toMatch(/^\d{1,3}(,\d{3})+$/);
+    const balances = await statement.locator('tbody tr').evaluateAll((all) =>
+      all.map((row) => {
+        const cells = Array.from(row.querySelectorAll('td')).map((cell) => Number((cell.textContent ?? '').replaceAll(',', '') || 0));
+        return { invoice: cells[2] ?? 0, payment: cells[3] ?? 0, balance: cells[4] ?? 0 };
+      }),
+    );
+    let running = 0;
+    for (const line of balances) {
+      running += line.invoice - line.payment;
+      expect(line.balance).toBe(running);
+    }
+    await page.context().close();
+  });
+});
+
+describe('academic records', () => {
+  it('shows marks as soon as they exist: records by class and term, exams by type, a subject across records', async () => {
+    // Marks written straight into the database, as the marks pages will write them.
+    const db = h.database.db;
+    const school = await db.selectFrom('tenants').select('id').where('tenantcode', '=', 'demo-primary').executeTakeFirstOrThrow();
+    const learnerId = await withTenant(db, { tenantId: school.id }, async (trx) => {
+      const learner = await trx
+        .selectFrom('students')
+        .select(['id', 'form'])
+        .where('form', '=', 'P5')
+        .orderBy('studentid')
+        .executeTakeFirstOrThrow();
+      const english = await trx.selectFrom('subjects').select('id').where('name', '=', 'English').executeTakeFirstOrThrow();
+      const maths = await trx.selectFrom('subjects').select('id').where('name', '=', 'Mathematics').executeTakeFirstOrThrow();
+      const types = await trx.selectFrom('mark_types').select(['id', 'label']).execute();
+      const type = (label: string) => types.find((row) => row.label === label)?.id as string;
+      const year = new Date().getFullYear();
+      const mark = (subject: string, marktype: string, form: string, term: string, value: number, inYear = year) => ({
+        tenant_id: school.id,
+        id: newId(),
+        student_id: learner.id,
+        subject_id: subject,
+        marktype_id: marktype,
+        form,
+        stream: 'East',
+        term,
+        year: inYear,
+        paper: null,
+        mark: value,
+      });
+      await trx
+        .insertInto('marks')
+        .values([
+          mark(english.id, type('BOT'), 'P5', 'I', 82),
+          mark(maths.id, type('BOT'), 'P5', 'I', 74.5),
+          mark(english.id, type('EOT'), 'P5', 'I', 71),
+          mark(english.id, type('EOT'), 'P4', 'III', 66, year - 1),
+        ])
+        .execute();
+      return learner.id;
+    });
+
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    await page.goto(`/students/${learnerId}`);
+    const records = page.getByTestId('academic-records');
+    await records.getByText('P5 · Term I').waitFor();
+    await records.getByText('P4 · Term III').waitFor();
+    // The newest record is open: BOT with English D1 and Mathematics C3 (74.5 under the default bands).
+    const bot = page.getByTestId('exam-BOT');
+    await expect(bot.locator('tr[data-subject="English"] td').nth(2).textContent()).resolves.toBe('D1');
+    await expect(bot.locator('tr[data-subject="Mathematics"] td').nth(1).textContent()).resolves.toBe('74.5');
+    await expect(bot.locator('tr[data-subject="Mathematics"] td').nth(2).textContent()).resolves.toBe('C3');
+    // English across all records.
+    await bot.locator('tr[data-subject="English"]').click();
+    const history = page.getByTestId('subject-history');
+    await history.waitFor();
+    await expect(history.locator('tbody tr').count()).resolves.toBe(3);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { STATUSES, TERMS } from '../constants.js';
+import { STUDENT_MESSAGES as M } from '../messages.js';
+import { optionalText, requiredText } from './common.js';
+
+/*
+ * Learners (spec §3 "Student"): the class list, the add and edit form, bulk upload, fee
+ * journals, statements and promotion (issue 5).
+ */
+
+export const GENDERS = ['F', 'M'] as const;
+export const STUDENT_STATUSES = [...STATUSES, 'completed'] as const;
+
+/** A learner as lists and the detail page show them. */
+export const StudentSchema = z.object({
+  id: z.uuid(),
+  studentid: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  othername: z.string().nullable(),
+  fullname: z.string(),
+  gender: z.enum(GENDERS).nullable(),
+  dob: z.string().nullable(),
+  form: z.string(),
+  stream: z.string().nullable(),
+  status: z.enum(STUDENT_STATUSES),
+  studentcategory_id: z.uuid().nullable(),
+  studentcategory: z.object({ name: z.string() }).nullable(),
+  paymentcode: z.string().nullable(),
+  address: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  house: z.string().nullable(),
+  lin: z.string().nullable(),
+  code: z.string().nullable(),
+  /** Whether a photo is on file; it is fetched from `/api/school/students/{id}/photo`. */
+  photo_path: z.string().nullable(),
+});
+export type Student = z.infer<typeof StudentSchema>;
+
+/** YYYY-MM-DD naming a day that exists (JavaScript would roll 2020-02-30 over to March 1). */
+function realDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value && day.getUTCFullYear() >= 1900;
+}
+
+/** An ISO date (YYYY-MM-DD) that exists in the calendar, or nothing. */
+const isoDate = z
+  .string()
+  .trim()
+  .nullish()
+  .transform((value) => (value ? value : null))
+  .refine((value) => value === null || realDate(value), M.dateInvalid);
+
+/**
+ * The add and edit form (and one row of an upload). Multipart forms send text, so every field
+ * accepts text; blanks become null.
+ */
+export const StudentInputSchema = z.strictObject({
+  studentid: z
+    .string()
+    .trim()
+    .max(40)
+    .nullish()
+    .transform((value) => (value ? value : null)),
+  firstname: requiredText(M.firstnameRequired).max(80),
+  lastname: requiredText(M.lastnameRequired).max(80),
+  othername: optionalText,
+  gender: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toUpperCase().slice(0, 1) || null : (value ?? null)),
+    z.enum(GENDERS, { error: M.genderInvalid }).nullable(),
+  ),
+  dob: isoDate,
+  form: requiredText(M.classRequired).max(40),
+  stream: optionalText,
+  status: z.preprocess(
+    (value) => (value === '' || value === undefined ? 'active' : value),
+    z.enum(STUDENT_STATUSES, { error: M.statusInvalid }),
+  ),
+  studentcategory_id: z.preprocess((value) => (value === '' ? null : value), z.uuid().nullish()).transform((value) => value ?? null),
+  paymentcode: optionalText,
+  address: optionalText,
+  phone: optionalText,
+  email: z
+    .string()
+    .trim()
+    .nullish()
+    .transform((value) => (value ? value : null))
+    .refine((value) => value === null || z.email().safeParse(value).success, M.emailInvalid),
+  house: optionalText,
+  lin: optionalText,
+  code: optionalText,
+});
+export type StudentInput = z.infer<typeof StudentInputSchema>;
+
+/** The class list's filter bar (spec §2 "Students"). */
+export const StudentListQuerySchema = z.object({
+  form: z.string().trim().max(40).optional(),
+  stream: z.string().trim().max(40).optional(),
+  name: z.string().trim().max(100).optional(),
+  studentid: z.string().trim().max(40).optional(),
+  studentcategory_id: z
+    .uuid()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  status: z.enum(STUDENT_STATUSES).optional(),
+  excel: z
+    .enum(['0', '1', 'true', 'false'])
+    .optional()
+    .transform((value) => value === '1' || value === 'true'),
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(1000).default(50),
+});
+
+export const StudentListResponseSchema = z.object({ students: z.array(StudentSchema), totalRecords: z.number() });
+
+/** One line of a learner's statement with the balance after it (invoices add, receipts subtract). */
+export const StatementLineSchema = z.object({
+  id: z.uuid(),
+  date: z.string(),
+  particulars: z.string(),
+  category: z.enum(['invoice', 'receipt']),
+  amount: z.number(),
+  balance: z.number(),
+});
+export const StatementResponseSchema = z.object({ statement: z.array(StatementLineSchema), balance: z.number() });
+export type StatementLine = z.infer<typeof StatementLineSchema>;
+
+/** The fee journal upload's fields besides the file (spec §3 "Financial upload fields"). */
+export const FeeJournalFieldsSchema = z.object({
+  term: z.enum(TERMS, { error: M.termRequired }),
+  year: z.coerce.number({ error: M.yearInvalid }).int(M.yearInvalid).min(2000, M.yearInvalid).max(2100, M.yearInvalid),
+  invoice: z.coerce
+    .number({ error: M.positionInvalid })
+    .int(M.positionInvalid)
+    .min(1, M.positionInvalid)
+    .max(200, M.positionInvalid)
+    .default(7),
+  receipt: z.coerce
+    .number({ error: M.positionInvalid })
+    .int(M.positionInvalid)
+    .min(1, M.positionInvalid)
+    .max(200, M.positionInvalid)
+    .default(42),
+});
+
+/** What an upload reports: rows taken, and each bad row by its number in the sheet and reason. */
+export const UploadResultSchema = z.object({
+  message: z.string(),
+  created: z.number(),
+  updated: z.number(),
+  unchanged: z.number(),
+});
+export const UploadRowErrorSchema = z.object({ row: z.number(), field: z.string().nullable(), message: z.string() });
+export type UploadRowError = z.infer<typeof UploadRowErrorSchema>;
+
+export const PromoteResponseSchema = z.object({ message: z.string(), promoted: z.number(), completed: z.number() });
+export type PromoteResponse = z.infer<typeof PromoteResponseSchema>;
+
+/** A subject's result in one exam: the mark and the grade it earns ("score"); S5 and S6 per paper. */
+export const SubjectResultSchema = z.object({
+  subject_id: z.uuid(),
+  subject: z.string(),
+  category: z.string(),
+  mark: z.number().nullable(),
+  score: z.string().nullable(),
+  papers: z.array(z.object({ paper: z.string(), mark: z.number(), score: z.string().nullable() })).optional(),
+  total: z.number().optional(),
+});
+export type SubjectResult = z.infer<typeof SubjectResultSchema>;
+
+/** A learner's academic records (spec §3 "Student result record"): one per class, term and year. */
+export const StudentResultsSchema = z.object({
+  results: z.array(
+    z.object({
+      form: z.string(),
+      term: z.string(),
+      year: z.number(),
+      exams: z.array(z.object({ marktype_id: z.uuid(), marktype: z.string(), subjects: z.array(SubjectResultSchema) })),
+    }),
+  ),
+  /** The classes the learner was in before (promotions). */
+  history: z.array(z.object({ form: z.string(), stream: z.string().nullable(), year: z.number(), outcome: z.string() })),
+});
+export type StudentResults = z.infer<typeof StudentResultsSchema>;
