@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -195,9 +196,13 @@ describe('academic records', () => {
         paper: null,
         mark: value,
       });
+      // A competency of the new curriculum, scored 1 to 3.
+      const topic = { tenant_id: school.id, id: newId(), subject_id: english.id, form: 'P5', term: 'I', title: 'Speaking', remarks: null };
+      await trx.insertInto('topics').values(topic).execute();
       await trx
         .insertInto('marks')
         .values([
+          { ...mark(english.id, type('BOT'), 'P5', 'I', 3), topic_id: topic.id },
           mark(english.id, type('BOT'), 'P5', 'I', 82),
           mark(maths.id, type('BOT'), 'P5', 'I', 74.5),
           mark(english.id, type('EOT'), 'P5', 'I', 71),
@@ -222,6 +227,28 @@ describe('academic records', () => {
     const history = page.getByTestId('subject-history');
     await history.waitFor();
     await expect(history.locator('tbody tr').count()).resolves.toBe(3);
+    await page.keyboard.press('Escape');
+    // The new curriculum's scores, grouped by subject with the descriptor.
+    const nc = page.getByTestId('nc-results').locator('table[data-nc-subject="English"]');
+    await nc.getByRole('cell', { name: 'Speaking' }).waitFor();
+    await nc.getByRole('cell', { name: 'Outstanding' }).first().waitFor();
+    await page.context().close();
+  });
+});
+
+describe('accessibility', () => {
+  it('finds no serious or critical violation on the class list and a learner’s page', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    const serious = async () =>
+      (await new AxeBuilder({ page }).analyze()).violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    await page.goto('/students/list');
+    await rows(page).first().waitFor();
+    expect(await serious()).toEqual([]);
+    await rows(page).first().getByRole('link').click();
+    await page.getByTestId('statement').waitFor();
+    expect(await serious()).toEqual([]);
     await page.context().close();
   });
 });

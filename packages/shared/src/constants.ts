@@ -46,6 +46,16 @@ export const REGISTRATION_CATEGORIES = [
 ] as const;
 export type RegistrationCategory = (typeof REGISTRATION_CATEGORIES)[number];
 
+/**
+ * The new curriculum's generic bands on a competency score of 1 to 3 (spec §9): 2.5 to 3
+ * Outstanding, 1.5 to 2.49 Moderate, otherwise Basic.
+ */
+export function genericDescriptor(score: number): 'Outstanding' | 'Moderate' | 'Basic' {
+  if (score >= 2.5) return 'Outstanding';
+  if (score >= 1.5) return 'Moderate';
+  return 'Basic';
+}
+
 /** The Coming Soon page counts down to this moment (spec §9). */
 export const COMING_SOON_TARGET = '2021-12-31T00:00:00';
 

@@ -260,6 +260,14 @@ export interface StatementLinesTable {
   created_at: Generated<Timestamp>;
 }
 
+export interface TopicsTable extends TenantOwned {
+  subject_id: string;
+  form: string;
+  term: string;
+  title: string;
+  remarks: string | null;
+}
+
 export interface MarksTable extends TenantOwned {
   student_id: string;
   subject_id: string;
@@ -300,6 +308,7 @@ export interface DB {
   student_class_history: StudentClassHistoryTable;
   fee_journals: FeeJournalsTable;
   statement_lines: StatementLinesTable;
+  topics: TopicsTable;
   marks: MarksTable;
 }
 

@@ -178,6 +178,16 @@ export const StudentResultsSchema = z.object({
       term: z.string(),
       year: z.number(),
       exams: z.array(z.object({ marktype_id: z.uuid(), marktype: z.string(), subjects: z.array(SubjectResultSchema) })),
+      /** New-curriculum results: per subject the competencies (topics) scored 1 to 3, and their average. */
+      ncresults: z.array(
+        z.object({
+          subject_id: z.uuid(),
+          subject: z.string(),
+          topics: z.array(z.object({ topic_id: z.uuid(), title: z.string(), mark: z.number(), score: z.string() })),
+          average: z.number(),
+          score: z.string(),
+        }),
+      ),
     }),
   ),
   /** The classes the learner was in before (promotions). */

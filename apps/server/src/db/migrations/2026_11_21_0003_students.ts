@@ -4,7 +4,8 @@ import { dropTables, enableTenantSecurity, runStatements } from './tenant-tables
 /**
  * Learners' records beyond the class list (issue 5): where each learner was before a promotion,
  * fee journals and the statement lines they produce, and marks (written by the marks pages;
- * the learner's detail page shows them from the start).
+ * the learner's detail page shows them from the start), including the new curriculum's
+ * competency (topic) scores.
  */
 const TABLES_SQL = `
     CREATE TABLE student_class_history (
@@ -54,6 +55,20 @@ const TABLES_SQL = `
     );
     CREATE INDEX statement_lines_student_idx ON statement_lines (tenant_id, student_id, date);
 
+    CREATE TABLE topics (
+      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+      id uuid NOT NULL,
+      subject_id uuid NOT NULL,
+      form text NOT NULL,
+      term text NOT NULL CHECK (term IN ('I', 'II', 'III')),
+      title text NOT NULL,
+      remarks text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (tenant_id, id),
+      FOREIGN KEY (tenant_id, subject_id) REFERENCES subjects (tenant_id, id) ON DELETE RESTRICT
+    );
+
     CREATE TABLE marks (
       tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
       id uuid NOT NULL,
@@ -73,13 +88,14 @@ const TABLES_SQL = `
       PRIMARY KEY (tenant_id, id),
       FOREIGN KEY (tenant_id, student_id) REFERENCES students (tenant_id, id) ON DELETE RESTRICT,
       FOREIGN KEY (tenant_id, subject_id) REFERENCES subjects (tenant_id, id) ON DELETE RESTRICT,
-      FOREIGN KEY (tenant_id, marktype_id) REFERENCES mark_types (tenant_id, id) ON DELETE RESTRICT
+      FOREIGN KEY (tenant_id, marktype_id) REFERENCES mark_types (tenant_id, id) ON DELETE RESTRICT,
+      FOREIGN KEY (tenant_id, topic_id) REFERENCES topics (tenant_id, id) ON DELETE RESTRICT
     );
-    CREATE UNIQUE INDEX marks_key ON marks (tenant_id, student_id, subject_id, marktype_id, year, term, COALESCE(paper, ''));
+    CREATE UNIQUE INDEX marks_key ON marks (tenant_id, student_id, subject_id, marktype_id, year, term, COALESCE(paper, ''), COALESCE(topic_id, '00000000-0000-0000-0000-000000000000'::uuid));
     CREATE INDEX marks_class_idx ON marks (tenant_id, form, year, term)
 `;
 
-export const STUDENT_TABLES = ['student_class_history', 'fee_journals', 'statement_lines', 'marks'] as const;
+export const STUDENT_TABLES = ['student_class_history', 'fee_journals', 'statement_lines', 'topics', 'marks'] as const;
 
 export async function up(db: Kysely<any>): Promise<void> {
   await runStatements(db, TABLES_SQL);

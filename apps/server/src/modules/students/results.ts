@@ -1,4 +1,4 @@
-import type { StudentResults, SubjectResult } from '@mustard/shared';
+import { genericDescriptor, type StudentResults, type SubjectResult } from '@mustard/shared';
 import { sql } from 'kysely';
 import type { Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
@@ -10,13 +10,16 @@ const PER_PAPER = new Set(['S5', 'S6']);
  * A learner's academic records: one per class, term and year in which they have marks, newest
  * first; in each, the exams (mark types) and for each subject the mark and the grade the
  * subject's grade set gives it (the band with the highest lower bound not above the mark, guide
- * grading.md). S5 and S6 show each paper with its grade, and the papers' total.
+ * grading.md). S5 and S6 show each paper with its grade, and the papers' total. Marks of a
+ * competency (topic) are the new curriculum's: per subject, each topic's score with its generic
+ * descriptor, and the average.
  */
 export async function studentResults(trx: Trx, tenantId: string, studentId: string): Promise<StudentResults> {
   const rows = await trx
     .selectFrom('marks as m')
     .innerJoin('subjects as s', (join) => join.onRef('s.tenant_id', '=', 'm.tenant_id').onRef('s.id', '=', 'm.subject_id'))
     .innerJoin('mark_types as t', (join) => join.onRef('t.tenant_id', '=', 'm.tenant_id').onRef('t.id', '=', 'm.marktype_id'))
+    .leftJoin('topics as c', (join) => join.onRef('c.tenant_id', '=', 'm.tenant_id').onRef('c.id', '=', 'm.topic_id'))
     .select([
       'm.form',
       'm.term',
@@ -27,6 +30,8 @@ export async function studentResults(trx: Trx, tenantId: string, studentId: stri
       's.category',
       's.position',
       'm.marktype_id',
+      'm.topic_id',
+      'c.title as topic',
       't.label as marktype',
       't.position as marktype_position',
       sql<number>`m.mark::float8`.as('mark'),
@@ -44,14 +49,25 @@ export async function studentResults(trx: Trx, tenantId: string, studentId: stri
     .orderBy(sql`s.position`, (order) => order.asc().nullsLast())
     .orderBy('s.name')
     .orderBy('m.paper')
+    .orderBy(sql`c.created_at`, (order) => order.asc().nullsFirst())
     .execute();
 
   const results: StudentResults['results'] = [];
   for (const row of rows) {
     let record = results.at(-1);
     if (!record || record.form !== row.form || record.term !== row.term || record.year !== row.year) {
-      record = { form: row.form, term: row.term, year: row.year, exams: [] };
+      record = { form: row.form, term: row.term, year: row.year, exams: [], ncresults: [] };
       results.push(record);
+    }
+    if (row.topic_id) {
+      // A competency score (1 to 3) of the new curriculum: grouped by subject, not by exam.
+      let subject = record.ncresults.find((candidate) => candidate.subject_id === row.subject_id);
+      if (!subject) {
+        subject = { subject_id: row.subject_id, subject: row.subject, topics: [], average: 0, score: '' };
+        record.ncresults.push(subject);
+      }
+      subject.topics.push({ topic_id: row.topic_id, title: row.topic ?? '', mark: row.mark, score: genericDescriptor(row.mark) });
+      continue;
     }
     let exam = record.exams.find((candidate) => candidate.marktype_id === row.marktype_id);
     if (!exam) {
@@ -74,6 +90,14 @@ export async function studentResults(trx: Trx, tenantId: string, studentId: stri
     } else {
       subject.mark = row.mark;
       subject.score = row.score;
+    }
+  }
+
+  for (const record of results) {
+    for (const subject of record.ncresults) {
+      const average = subject.topics.reduce((sum, topic) => sum + topic.mark, 0) / subject.topics.length;
+      subject.average = Math.round(average * 100) / 100;
+      subject.score = genericDescriptor(subject.average);
     }
   }
 

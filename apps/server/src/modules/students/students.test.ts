@@ -551,7 +551,7 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
   async function writeMarks(
     tenantId: string,
     studentId: string,
-    marks: Array<{ subject: Ref; marktype: Ref; form: string; term: string; year: number; mark: number; paper?: string }>,
+    marks: Array<{ subject: Ref; marktype: Ref; form: string; term: string; year: number; mark: number; paper?: string; topic?: Ref }>,
   ) {
     await withTenant(t.database.db, { tenantId }, (trx) =>
       trx
@@ -569,7 +569,7 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
             year: mark.year,
             paper: mark.paper ?? null,
             mark: mark.mark,
-            topic_id: null,
+            topic_id: mark.topic?.id ?? null,
             user_id: null,
           })),
         )
@@ -621,6 +621,7 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
           term: 'II',
           year: 2026,
           exams: [{ marktype_id: bot.id, marktype: 'BOT', subjects: [subject(maths, 90, null)] }],
+          ncresults: [],
         },
         {
           form: 'P5',
@@ -630,12 +631,14 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
             { marktype_id: bot.id, marktype: 'BOT', subjects: [subject(maths, 74.5, 'C3'), subject(english, 80, 'D1')] },
             { marktype_id: eot.id, marktype: 'EOT', subjects: [subject(maths, 80, 'D1'), subject(english, 34.5, 'F9')] },
           ],
+          ncresults: [],
         },
         {
           form: 'P4',
           term: 'III',
           year: 2025,
           exams: [{ marktype_id: eot.id, marktype: 'EOT', subjects: [subject(maths, 55, 'C6')] }],
+          ncresults: [],
         },
       ],
       history: [],
@@ -696,10 +699,58 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
               ],
             },
           ],
+          ncresults: [],
         },
       ],
       history: [],
     });
+  });
+
+  it('groups new-curriculum competency scores by subject, with each descriptor and the average', async () => {
+    const school = await newSchool('Mbale Secondary', 'secondary');
+    const head = school.head;
+    const biology = ok(await head.post(subjects.path, { name: 'Biology', category: 'science' }));
+    const activity = ok(await head.post(markTypes.path, { label: 'Activity of integration', category: 'ca' }));
+    const topic = (title: string) => ({ id: newId(), title });
+    const [cells, nutrition, soil] = [topic('Cells'), topic('Nutrition in plants'), topic('Soil')];
+    await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx
+        .insertInto('topics')
+        .values(
+          [cells, nutrition, soil].map(({ id, title }) => ({
+            tenant_id: school.id,
+            id,
+            subject_id: biology.id,
+            form: 'S2',
+            term: 'I',
+            title,
+            remarks: null,
+          })),
+        )
+        .execute(),
+    );
+    const learner: Student = ok(await head.post(PATH, { studentid: 'MSS/0001', firstname: 'Joan', lastname: 'Achieng', form: 'S2' }));
+    await writeMarks(school.id, learner.id, [
+      { subject: biology, marktype: activity, form: 'S2', term: 'I', year: 2026, mark: 3, topic: cells },
+      { subject: biology, marktype: activity, form: 'S2', term: 'I', year: 2026, mark: 2, topic: nutrition },
+      { subject: biology, marktype: activity, form: 'S2', term: 'I', year: 2026, mark: 1, topic: soil },
+    ]);
+    const results: StudentResults = ok(await head.get(`${PATH}/${learner.id}/results`));
+    expect(results.results).toHaveLength(1);
+    expect(results.results[0]?.exams).toEqual([]);
+    expect(results.results[0]?.ncresults).toEqual([
+      {
+        subject_id: biology.id,
+        subject: 'Biology',
+        topics: [
+          { topic_id: cells.id, title: 'Cells', mark: 3, score: 'Outstanding' },
+          { topic_id: nutrition.id, title: 'Nutrition in plants', mark: 2, score: 'Moderate' },
+          { topic_id: soil.id, title: 'Soil', mark: 1, score: 'Basic' },
+        ],
+        average: 2,
+        score: 'Moderate',
+      },
+    ]);
   });
 });
 

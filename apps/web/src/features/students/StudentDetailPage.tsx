@@ -159,6 +159,40 @@ function RecordTables({ record, onSubject }: { record: Record; onSubject(subject
           </Card>
         );
       })}
+      {record.ncresults.length > 0 && (
+        <Card withBorder data-testid="nc-results">
+          <Title order={3} size="h5" mb="xs">
+            {t('students.newCurriculum')}
+          </Title>
+          <Stack>
+            {record.ncresults.map((subject) => (
+              <Table key={subject.subject_id} striped withTableBorder data-nc-subject={subject.subject}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{subject.subject}</Table.Th>
+                    <Table.Th>{t('students.competencyScore')}</Table.Th>
+                    <Table.Th>{t('students.descriptor')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {subject.topics.map((topic) => (
+                    <Table.Tr key={topic.topic_id}>
+                      <Table.Td>{topic.title}</Table.Td>
+                      <Table.Td>{topic.mark}</Table.Td>
+                      <Table.Td>{t(`students.descriptors.${topic.score}`)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                  <Table.Tr fw={600}>
+                    <Table.Td>{t('students.average')}</Table.Td>
+                    <Table.Td>{subject.average}</Table.Td>
+                    <Table.Td>{t(`students.descriptors.${subject.score}`)}</Table.Td>
+                  </Table.Tr>
+                </Table.Tbody>
+              </Table>
+            ))}
+          </Stack>
+        </Card>
+      )}
     </Stack>
   );
 }
