@@ -197,6 +197,9 @@ const INSERT_CHUNK = 1000;
 export async function uploadJournal(trx: Trx, upload: JournalUpload) {
   const { tenantId, term, year } = upload;
   const hash = sha256(upload.file);
+  // One journal upload at a time per school: the same file sent twice at once (a double click on
+  // a slow connection) replaces itself instead of colliding on the journal's unique key.
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`fee-journals:${tenantId}`}, 0))`.execute(trx);
   const learners = await trx.selectFrom('students').select(['id', 'studentid', 'paymentcode']).$call(inTenant(tenantId)).execute();
   const existing = await trx
     .selectFrom('fee_journals')

@@ -296,6 +296,20 @@ describe('uploading a fee journal', () => {
     expect(await count(school.id, 'fee_journals')).toBe(journals + 1);
   });
 
+  it('the same new file sent twice at once (a double click) makes one journal, both answers 200', async () => {
+    const [learner] = await learners(school.id, 1);
+    const file = await journal([{ key: learner!.studentid, invoice: 120_000 }]);
+    const journals = await count(school.id, 'fee_journals');
+    const both = await Promise.all([
+      upload(head, school.tenantcode, file, { term: 'I', year: 2031 }),
+      upload(head, school.tenantcode, file, { term: 'I', year: 2031 }),
+    ]);
+    expect(both.map((response) => response.statusCode)).toEqual([200, 200]);
+    expect(await count(school.id, 'fee_journals')).toBe(journals + 1);
+    const { statement } = await statementOf(head, learner!.id);
+    expect(statement.filter((line) => line.amount === 120_000)).toHaveLength(1);
+  });
+
   it('checks every row first: any bad row is reported by number and nothing is written', async () => {
     const [learner] = await learners(school.id, 1);
     const lines = await count(school.id, 'statement_lines');
