@@ -6,6 +6,8 @@
  *   Target: ratio >= 0.3.
  *   Uploading 2,000 learners from one .xlsx vs one plain multi-row INSERT of the same rows
  *   (students-upload.ts). Targets: ratio <= 5, and the upload under 5 s on PGlite.
+ *   Peak memory of uploading workbooks of learners, the 100,000-row file of issue 9 among them,
+ *   beside the same process without the upload (upload-memory.ts; needs PostgreSQL).
  *   The gzipped JavaScript of a cold /login and /dashboard (needs the built web app and Chromium).
  *
  * `--quick` shortens each measurement (CI uses it to prove the benchmark runs).
@@ -17,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { measureBundles } from './bundle.js';
 import { reportStudentUpload } from './students-upload.js';
+import { reportUploadMemory } from './upload-memory.js';
 
 const quick = process.argv.includes('--quick');
 const duration = quick ? 3 : 10;
@@ -57,6 +60,7 @@ try {
   console.log(`\nprofile / bare = ${ratio.toFixed(2)}  (target >= 0.30: ${ratio >= 0.3 ? 'met' : 'NOT MET'})`);
 
   await reportStudentUpload(quick);
+  await reportUploadMemory(quick);
 
   console.log('\nJavaScript downloaded on a cold load, gzipped (Chromium, built web app)');
   for (const result of await measureBundles()) {

@@ -168,6 +168,58 @@ describe('grades', () => {
   });
 });
 
+describe('a grade set where one exists (issue 10 points 3 and 12)', () => {
+  it('offers to open the existing set or replace it; fixed errors clear; an emptied bound is no 0', async () => {
+    const page = await signedInAt('demo-primary');
+    await page.goto('/grades/new');
+    const set = page.getByTestId('grade-set');
+    await set.getByLabel('Lower bound of D1').waitFor();
+    // Saved with nothing chosen: each field says so, and says no more once chosen.
+    await set.getByRole('button', { name: 'Save' }).click();
+    await set.getByText('Please select a class').waitFor();
+    await set.getByRole('combobox', { name: 'Class' }).click();
+    await page.getByRole('option', { name: 'P4', exact: true }).click();
+    await expect(set.getByText('Please select a class').count()).resolves.toBe(0);
+    // Choosing the chosen class again keeps it.
+    await set.getByRole('combobox', { name: 'Class' }).click();
+    await page.getByRole('option', { name: 'P4', exact: true }).click();
+    await expect(set.getByRole('combobox', { name: 'Class' }).inputValue()).resolves.toBe('P4');
+    await set.getByRole('combobox', { name: 'Term' }).click();
+    await page.getByRole('option', { name: 'I', exact: true }).click();
+    await set.getByRole('combobox', { name: 'Subject' }).click();
+    await page.getByRole('option', { name: 'Luganda' }).click();
+
+    // An emptied bound is said, not saved as 0.
+    await set.getByLabel('Lower bound of F9').fill('');
+    await page.getByTestId('grade-problems').getByText('Enter both bounds of F9').waitFor();
+    await expect(set.getByRole('button', { name: 'Save' }).isDisabled()).resolves.toBe(true);
+    await set.getByLabel('Lower bound of F9').fill('0');
+    await page.getByTestId('grade-problems').waitFor({ state: 'detached' });
+
+    // The demo has this year's set for P4, term I, Luganda.
+    await set.getByRole('button', { name: 'Save' }).click();
+    const offer = page.getByTestId('grade-set-exists');
+    await offer.getByText('This class, subject, term and year already have a grade set').waitFor();
+    await offer.getByRole('button', { name: 'Open the existing set' }).click();
+    await page.waitForURL('**/grades-detail/*');
+    await expect(page.getByTestId('grade-set').getByRole('combobox', { name: 'Class' }).inputValue()).resolves.toBe('P4');
+
+    // Or replace it, on purpose.
+    await page.goto('/grades/new');
+    await set.getByRole('combobox', { name: 'Class' }).click();
+    await page.getByRole('option', { name: 'P4', exact: true }).click();
+    await set.getByRole('combobox', { name: 'Term' }).click();
+    await page.getByRole('option', { name: 'I', exact: true }).click();
+    await set.getByRole('combobox', { name: 'Subject' }).click();
+    await page.getByRole('option', { name: 'Luganda' }).click();
+    await set.getByRole('button', { name: 'Save' }).click();
+    await offer.getByRole('button', { name: 'Replace it' }).click();
+    await page.getByText('Successfully updated').waitFor();
+    await page.waitForURL('**/grades');
+    await page.context().close();
+  });
+});
+
 describe('remark types', () => {
   it('adds a sub category under a parent, shown indented below it', async () => {
     const page = await signedInAt('demo-primary');

@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Harness, startHarness, TEACHER } from './harness.js';
+import { makeUser } from '../apps/server/src/test/factories.js';
+import { TEST_PASSWORD } from '../apps/server/src/test/test-app.js';
+import { ADMIN, DEMO_PASSWORD, type Harness, signIn, startHarness, TEACHER } from './harness.js';
 
 let h: Harness;
 
@@ -41,8 +43,17 @@ describe('the signed-in shell', () => {
     await page.context().close();
   });
 
-  it('keeps the chosen language across a reload, and the page really is in that language', async () => {
+  it('keeps the chosen language across a reload, even one made while its file is still downloading', async () => {
     const page = await signedIn(ADMIN);
+    // A slow connection: the German file takes a while the first time it is fetched.
+    let delayed = false;
+    await page.route('**/assets/gr-*.js', async (route) => {
+      if (!delayed) {
+        delayed = true;
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+      }
+      await route.continue().catch(() => undefined);
+    });
     await page.getByTestId('language-menu').click();
     await page.locator('[data-language="gr"]').click();
     await page.reload();
@@ -97,6 +108,90 @@ describe('the signed-in shell', () => {
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
     expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('invitations (issue 9 point 2)', () => {
+  /** Invites through the API as the demo administrator in `school`, as the admin console will; answers the code. */
+  async function invite(school: string, person: { name: string; email: string; roles: string[] }): Promise<string> {
+    const login = await h.app.inject({ method: 'POST', url: '/auth/login', payload: { user: { email: ADMIN, password: DEMO_PASSWORD } } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { authorization: login.headers.authorization as string, tenantcode: school },
+      payload: person,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().code;
+  }
+
+  it('a new teacher opens the link the school gave them, chooses a password, and is in the school at once', async () => {
+    const code = await invite('demo-primary', { name: 'Grace Akello', email: 'grace.akello@school.test', roles: ['teacher'] });
+    const page = await (await h.newContext()).newPage();
+    await page.goto(`/join?code=${code}`);
+    await page
+      .getByTestId('join-details')
+      .getByText('Mustard Primary School invites Grace Akello (grace.akello@school.test) to join as teacher.')
+      .waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('Grace-Pass-7!');
+    await page.getByLabel('Repeat the password').fill('Grace-Pass-8!');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.getByText('The two passwords differ').waitFor();
+    await page.getByLabel('Repeat the password').fill('Grace-Pass-7!');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByTestId('school-widget').getByText('Mustard Primary School').waitFor();
+    await expect(page.evaluate(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode)).resolves.toBe('demo-primary');
+    // The password is hers: she signs in with it another day.
+    await page.goto('/logout');
+    await page.getByRole('heading', { name: 'You are Logged Out' }).waitFor();
+    await page.goto('/login');
+    await signIn(page, 'grace.akello@school.test', 'Grace-Pass-7!');
+    await page.waitForURL('**/dashboard');
+    await page.getByTestId('school-widget').waitFor();
+    await page.context().close();
+  });
+
+  it('a teacher of other schools sees the invitation, joins with the code from the banner, or declines another', async () => {
+    const shopCode = await invite('demo-shop', { name: 'Shop Helper', email: TEACHER, roles: ['bursar'] });
+    const page = await signedIn(TEACHER);
+    const banner = page.getByTestId('invitations');
+    await banner.getByText('Mustard Stationers invites you to join as bursar.', { exact: false }).waitFor();
+    await banner.getByLabel('Invitation code').fill('AAAA-BBBB-CCCC');
+    await banner.getByRole('button', { name: 'Accept' }).click();
+    await banner.getByText('This invitation code is not valid or has expired').waitFor();
+    await banner.getByLabel('Invitation code').fill(shopCode.toLowerCase());
+    await banner.getByRole('button', { name: 'Accept' }).click();
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode === 'demo-shop');
+    await page.getByTestId('school-widget').getByText('Mustard Stationers').waitFor();
+    await page.context().close();
+
+    // Another school's invitation, declined: the school is not added to the switcher.
+    const highCode = await invite('demo-secondary', { name: 'Deputy', email: 'grace.akello@school.test', roles: ['bursar'] });
+    const grace = await (await h.newContext()).newPage();
+    await grace.goto('/login');
+    await signIn(grace, 'grace.akello@school.test', 'Grace-Pass-7!');
+    await grace.waitForURL('**/dashboard');
+    await grace.getByTestId('invitations').getByText('Mustard High School invites you to join as bursar.', { exact: false }).waitFor();
+    await grace.getByTestId('invitations').getByLabel('Invitation code').fill(highCode);
+    await grace.getByTestId('invitations').getByRole('button', { name: 'Decline' }).click();
+    await grace.getByRole('dialog').getByRole('button', { name: 'Decline' }).click();
+    await grace.getByText('The invitation has been declined').waitFor();
+    await grace.getByTestId('invitations').waitFor({ state: 'detached' });
+    await grace.getByTestId('school-switcher').click();
+    await expect(grace.locator('[data-tenant="demo-secondary"]').count()).resolves.toBe(0);
+    await grace.context().close();
+  });
+
+  it('a person in no school yet is told so on the dashboard, instead of a failing chart', async () => {
+    const person = await makeUser(h.database, { name: 'Nobody Yet' });
+    const page = await (await h.newContext()).newPage();
+    await page.goto('/login');
+    await signIn(page, person.email, TEST_PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await page.getByTestId('no-school').getByText('You are not a member of any school or business yet.', { exact: false }).waitFor();
+    await expect(page.getByTestId('home-error').count()).resolves.toBe(0);
     await page.context().close();
   });
 });

@@ -1,7 +1,8 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/connect.js';
+import { catalogueMessage } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { FailureLimiter } from './modules/auth/failure-limiter.js';
@@ -12,11 +13,13 @@ import { feeRoutes } from './modules/students/fees.routes.js';
 import { studentRoutes } from './modules/students/students.routes.js';
 import { studentUploadRoutes } from './modules/students/upload.routes.js';
 import { tenantRoutes } from './modules/tenants/tenants.routes.js';
+import { invitationRoutes } from './modules/users/invitations.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { registerAccessControl } from './plugins/access.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { body as errorBody, registerErrorHandling } from './plugins/errors.js';
+import { registerInputGuard } from './plugins/input.js';
 import { registerMultipart } from './plugins/multipart.js';
-import { registerSecurity } from './plugins/security.js';
+import { registerSecurity, securityHeaders } from './plugins/security.js';
 import { serializerCompiler } from './plugins/serializer.js';
 import { registerWebApp } from './plugins/web.js';
 
@@ -40,6 +43,15 @@ export async function buildApp(config: Config, database: Database, options: Buil
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // A URL that cannot be decoded (`/%ff`) never reaches a route: answer the catalogue's 400,
+    // with the same headers as every answer, instead of the framework's own body.
+    frameworkErrors: (error, _request, reply) => {
+      const status: 400 | 500 = error.statusCode && error.statusCode < 500 ? 400 : 500;
+      (reply as FastifyReply)
+        .headers(securityHeaders())
+        .code(status)
+        .send(errorBody(status, catalogueMessage(status)));
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -61,11 +73,13 @@ export async function buildApp(config: Config, database: Database, options: Buil
   registerErrorHandling(app);
   await registerSecurity(app);
   registerAccessControl(app);
+  registerInputGuard(app);
   await registerMultipart(app);
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(userRoutes);
+  await app.register(invitationRoutes);
   await app.register(tenantRoutes);
   await app.register(homeRoutes);
   await app.register(settingsRoutes);

@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { TenantCreateSchema, UserCreateSchema } from '@mustard/shared';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { z } from 'zod';
-import { loadConfig } from './config.js';
+import { type Config, loadConfig } from './config.js';
 import { type Database, openDatabase } from './db/connect.js';
 import { newId } from './db/ids.js';
+import { migrateToLatest } from './db/migrate.js';
 import { withTenant } from './db/tenant.js';
 import { revokeUserSessions } from './modules/auth/auth.repository.js';
 import { hashPassword } from './modules/auth/password.js';
@@ -101,6 +103,45 @@ async function disableUser(database: Database, values: Record<string, unknown>) 
   });
 }
 
+/** `postgres://owner:secret@db:5432/mustard` -> `mustard on db:5432`: what to name, never the password. */
+function databaseName(url: string): string {
+  const parsed = new URL(url);
+  return `"${decodeURIComponent(parsed.pathname.slice(1)) || parsed.username}" on ${parsed.host || 'the local socket'}`;
+}
+
+function migratedText(where: string, applied: string[]): string {
+  return applied.length > 0
+    ? `Migrated ${where}: applied ${applied.join(', ')}. The database schema is up to date.`
+    : `${where[0]?.toUpperCase()}${where.slice(1)}: the database schema is up to date.`;
+}
+
+/**
+ * `migrate` works where the operator points it, and says where: PostgreSQL through
+ * DATABASE_MIGRATE_URL (the schema owner: the app role may not change the schema), else the
+ * embedded database in DATA_DIR. With only DATABASE_URL set it refuses rather than quietly
+ * migrating the embedded database instead.
+ */
+async function migrate(config: Config): Promise<string> {
+  if (config.databaseMigrateUrl) {
+    const owner = new Kysely<any>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: config.databaseMigrateUrl, max: 1 }) }),
+    });
+    try {
+      return migratedText(`the PostgreSQL database ${databaseName(config.databaseMigrateUrl)}`, await migrateToLatest(owner));
+    } finally {
+      await owner.destroy();
+    }
+  }
+  if (config.databaseUrl) {
+    throw new UsageError(
+      'migrate changes the schema, which the app role of DATABASE_URL may not do: set DATABASE_MIGRATE_URL to the schema owner (README, "PostgreSQL").',
+    );
+  }
+  const database = await openDatabase(config, { migrate: true });
+  await database.close();
+  return migratedText(`the embedded database in ${config.dataDir}`, database.migrated ?? []);
+}
+
 export async function runCli(argv: string[]): Promise<string> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
@@ -123,11 +164,16 @@ export async function runCli(argv: string[]): Promise<string> {
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
 
   const config = loadConfig();
-  const database = await openDatabase(config, { migrate: command === 'migrate' || !config.databaseUrl });
+  if (command === 'migrate') return migrate(config);
+  if (config.databaseMigrateUrl && !config.databaseUrl) {
+    throw new UsageError(
+      'DATABASE_MIGRATE_URL is set but DATABASE_URL is not: this command works as the app role on PostgreSQL. ' +
+        'Set DATABASE_URL too (README, "PostgreSQL"), or unset DATABASE_MIGRATE_URL to use the embedded database.',
+    );
+  }
+  const database = await openDatabase(config, { migrate: !config.databaseUrl });
   try {
     switch (command) {
-      case 'migrate':
-        return 'The database schema is up to date.';
       case 'create-tenant':
         return await createTenant(database, values);
       case 'create-user':

@@ -50,4 +50,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: fresh(), DATABASE_URL: 'postgres://x@y/z' }).seedDemo).toBe(false);
     expect(loadConfig({ DATA_DIR: fresh(), DATABASE_URL: 'postgres://x@y/z', SEED_DEMO: 'true' }).seedDemo).toBe(true);
   });
+
+  it('does not seed the demo in production unless asked, even on the embedded database', () => {
+    expect(loadConfig({ DATA_DIR: fresh(), NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATA_DIR: fresh(), NODE_ENV: 'production', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig({ DATA_DIR: fresh(), NODE_ENV: 'development' }).seedDemo).toBe(true);
+  });
 });

@@ -35,6 +35,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: boolish.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  NODE_ENV: z.string().optional(),
 });
 
 export interface Config {
@@ -48,7 +49,10 @@ export interface Config {
   jwtSecret: Uint8Array;
   sessionTtlSeconds: number;
   demoPassword: string;
-  /** Seed the demo school on an empty database; by default only on the embedded database. */
+  /**
+   * Seed the demo on an empty database: by default only on the embedded database and never in
+   * production (NODE_ENV=production), where its published password must be asked for explicitly.
+   */
   seedDemo: boolean;
   /** Email domain -> the external sign-in URL for users of that domain (lower-case domains). */
   externalSignInDomains: Map<string, string>;
@@ -127,7 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: resolveJwtSecret(e.JWT_SECRET, dataDir),
     sessionTtlSeconds: Math.round(e.SESSION_TTL_HOURS * 3600),
     demoPassword: e.MUSTARD_DEMO_PASSWORD,
-    seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
+    seedDemo: e.SEED_DEMO ?? (!e.DATABASE_URL && e.NODE_ENV !== 'production'),
     externalSignInDomains: parseSignInDomains(e.EXTERNAL_SIGNIN_DOMAINS),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     authMaxFailures: e.AUTH_MAX_FAILURES,

@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import { type Config, loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
-import { databaseIsEmpty, seedDemo } from './seed/demo.js';
+import { DEMO_ADMIN_EMAIL, DEMO_TEACHER_EMAIL, databaseIsEmpty, seedDemo } from './seed/demo.js';
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -59,12 +59,12 @@ export async function start(config: Config = loadConfig()) {
     demo?.accounts ??
     (config.seedDemo
       ? [
-          { email: 'admin@mustard.demo', password: config.demoPassword, role: 'administrator of every demo tenant' },
-          { email: 'teacher@mustard.demo', password: config.demoPassword, role: 'teacher at demo-primary and demo-secondary' },
+          { email: DEMO_ADMIN_EMAIL, password: config.demoPassword, role: 'administrator of the three demo tenants' },
+          { email: DEMO_TEACHER_EMAIL, password: config.demoPassword, role: 'teacher at demo-primary and demo-secondary' },
         ]
       : []);
   if (accounts.length > 0) {
-    lines.push('  demo accounts:');
+    lines.push('  Demo accounts, with a published password, for trying Mustard only (they see the demo tenants alone):');
     for (const account of accounts) lines.push(`    ${account.email} / ${account.password}  (${account.role})`);
   }
   console.log(lines.join('\n'));

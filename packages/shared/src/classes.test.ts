@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classOptions } from './classes.js';
+import { classOptions, matchClass, matchStream } from './classes.js';
 import { TERMS } from './constants.js';
 
 const PRIMARY = ['Nursery', 'Kinder', 'Pre-primary', 'P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7'];
@@ -40,5 +40,26 @@ describe('classOptions (spec §3)', () => {
 describe('TERMS', () => {
   it('are I, II and III', () => {
     expect(TERMS).toEqual(['I', 'II', 'III']);
+  });
+});
+
+describe('matchClass and matchStream (issue 10 point 2)', () => {
+  it('gives the school’s own spelling of a class typed any way, and null for a class it does not have', () => {
+    const secondary = classOptions({ schooltype: 'secondary' });
+    expect(matchClass(secondary, 's2')).toBe('S2');
+    expect(matchClass(secondary, '  S2 ')).toBe('S2');
+    expect(matchClass(secondary, 'S9')).toBeNull();
+    expect(matchClass(secondary, 'P4')).toBeNull();
+    expect(matchClass(PRIMARY, 'pre-PRIMARY')).toBe('Pre-primary');
+    expect(matchClass(['Baby Class', 'Top'], 'baby   class')).toBe('Baby Class');
+    expect(matchClass(PRIMARY, '')).toBeNull();
+  });
+
+  it('gives a stream the spelling the school already uses, else as typed; blank is none', () => {
+    expect(matchStream(['East', 'West'], 'east')).toBe('East');
+    expect(matchStream(['East', 'West'], ' WEST ')).toBe('West');
+    expect(matchStream(['East'], 'North  Wing')).toBe('North Wing');
+    expect(matchStream(['East'], '  ')).toBeNull();
+    expect(matchStream(['East'], null)).toBeNull();
   });
 });

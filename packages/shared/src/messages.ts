@@ -3,6 +3,7 @@
  * The server answers with these texts and the web shows them, so they live here once.
  */
 export const ERROR_MESSAGES = {
+  400: 'The request could not be read',
   401: 'Please login',
   403: 'You are not permitted to access this content',
   404: 'Sorry! the data you are looking for could not be found',
@@ -12,6 +13,15 @@ export const ERROR_MESSAGES = {
   429: 'Too many attempts. Please wait a moment and try again.',
   500: 'Internal Server Error',
   503: 'The service is restarting. Please try again in a moment.',
+} as const;
+
+/** What is wrong with a request itself, whatever the screen (any field, any form). */
+export const INPUT_MESSAGES = {
+  textInvalid: 'This text contains characters that cannot be saved',
+  valueInvalid: 'This value is not valid',
+  fieldNotAccepted: 'This field is not accepted',
+  formUnreadable: 'The form could not be read. Please send it again.',
+  uploadsBusy: 'Other files are being read. Please try again in a moment.',
 } as const;
 
 export const LOGIN_MESSAGES = {
@@ -39,6 +49,14 @@ export const USER_MESSAGES = {
   passwordTooLong: 'The password is too long',
   passwordComposition: 'Must Contain 8 Characters, One Uppercase, One Lowercase, One Number and One Special Case Character',
   roleUnknown: 'This role does not exist in this school or business',
+  alreadyMember: 'This person is already a member here',
+  removeSelf: 'You cannot remove yourself',
+  currentPasswordWrong: 'The current password is not correct',
+  invitationDeclined: 'The invitation has been declined',
+  invitationCodeRequired: 'Please enter the invitation code',
+  invitationCodeInvalid: 'This invitation code is not valid or has expired',
+  invitationVoid: 'This invitation is no longer valid; ask the school to invite you again',
+  invitationWithdrawn: 'The invitation has been withdrawn',
 } as const;
 
 /** The sign-up rules' messages (spec §5). */
@@ -65,6 +83,7 @@ export const SETTINGS_MESSAGES = {
   labelRequired: 'Please enter the label',
   categoryRequired: 'Please select a category',
   classRequired: 'Please select a class',
+  classUnknown: 'Choose one of the school’s classes',
   termRequired: 'Please select a term',
   yearInvalid: 'Enter a year between 2000 and 2100',
   subjectRequired: 'Please select a subject',
@@ -72,12 +91,14 @@ export const SETTINGS_MESSAGES = {
   remarkTypeRequired: 'Please select a remark type',
   percentageInvalid: 'Enter a percentage from 0 to 100',
   numberInvalid: 'Enter a whole number',
+  numberRequired: 'Please enter a number',
   commentRequired: 'Please enter the comment',
   scoreRequired: 'Please enter the grade or score',
   rangeReversed: 'The lower bound must not be above the upper bound',
   duplicate: 'This record already exists',
   referenceMissing: 'The chosen record does not exist',
   parentInvalid: 'A remark type cannot be its own parent or sit under its own sub category',
+  gradeSetExists: 'This class, subject, term and year already have a grade set',
 } as const;
 
 /** Learners' rules (spec §3 "Student", §5) and uploads (issue 5). */
@@ -85,6 +106,7 @@ export const STUDENT_MESSAGES = {
   firstnameRequired: 'Please enter the first name',
   lastnameRequired: 'Please enter the last name',
   classRequired: 'Please select a class',
+  classUnknown: 'Choose one of the school’s classes',
   genderInvalid: 'Gender is F or M',
   statusInvalid: 'Status is active, inactive or completed',
   dateInvalid: 'Enter a date as YYYY-MM-DD',
@@ -124,6 +146,7 @@ export const RESULT_MESSAGES = {
 
 /** What is wrong with a grade set's bands (details in the web's own words). */
 export const GRADE_SET_MESSAGES = {
+  missing: 'Enter both bounds of every grade',
   reversed: 'A lower bound is above its upper bound',
   overlap: 'Two grades share some marks',
   gap: 'Some marks from 0 to 100 have no grade',
@@ -154,6 +177,7 @@ export const IN_USE_MESSAGES = {
  */
 export const MESSAGE_CATALOGUES = {
   errors: ERROR_MESSAGES,
+  input: INPUT_MESSAGES,
   login: LOGIN_MESSAGES,
   tenant: TENANT_MESSAGES,
   user: USER_MESSAGES,

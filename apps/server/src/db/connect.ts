@@ -14,6 +14,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Counts writes to the access tables made through `db` (see AuthCache). */
   changes: AccessChangeTracker;
+  /** The migrations this opening applied (embedded database; PostgreSQL migrates as the owner). */
+  migrated?: string[];
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -53,7 +55,7 @@ async function openPglite(dataDir: string, options: OpenOptions): Promise<Databa
     // then the session takes the app role for good, so requests can never bypass RLS.
     const changes = new AccessChangeTracker();
     const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }), plugins: [changes] });
-    if (options.migrate) await migrateToLatest(db);
+    const migrated = options.migrate ? await migrateToLatest(db) : [];
     await sql.raw(`SET ROLE ${APP_ROLE}`).execute(db);
     await assertSafeRole(db);
     if (!options.migrate) await assertMigrated(db);
@@ -61,6 +63,7 @@ async function openPglite(dataDir: string, options: OpenOptions): Promise<Databa
       db,
       kind: 'pglite',
       changes,
+      migrated,
       ping: async () => void (await sql`SELECT 1`.execute(db)),
       close: async () => {
         await db.destroy();

@@ -91,6 +91,27 @@ export interface MembershipRolesTable {
   role_id: string;
 }
 
+/** A school's invitation of an account, until the person accepts or declines it. */
+export interface InvitationsTable {
+  tenant_id: string;
+  id: string;
+  user_id: string;
+  /** The e-mail and name as the school typed them (never the account's own). */
+  email: string;
+  name: string;
+  invited_by: string | null;
+  /** sha256 of the code the school hands the person (the code itself is never stored). */
+  code_hash: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface InvitationRolesTable {
+  tenant_id: string;
+  invitation_id: string;
+  role_id: string;
+}
+
 export interface AuditLogTable {
   tenant_id: string;
   id: string;
@@ -292,6 +313,8 @@ export interface DB {
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
   membership_roles: MembershipRolesTable;
+  invitations: InvitationsTable;
+  invitation_roles: InvitationRolesTable;
   audit_log: AuditLogTable;
   students: StudentsTable;
   student_categories: StudentCategoriesTable;

@@ -1,9 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { TENANT_HEADER } from '@mustard/shared';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { type Database, openDatabase } from '../db/connect.js';
-import { testConfig, tokenOf } from '../test/test-app.js';
+import { joinWithCode, testConfig, tokenOf } from '../test/test-app.js';
 import { testDatabaseKind } from '../test/test-database.js';
 import { CHILD_JWT_SECRET_BYTES, childEnv, makeDataDir, removeDir, runMustard, stopChildren } from './helpers.js';
 
@@ -97,12 +98,11 @@ describe.runIf(testDatabaseKind === 'pglite')('the mustard command on a data dir
         method: 'POST',
         url: '/api/users',
         headers: { authorization: `Bearer ${headToken}`, [TENANT_HEADER]: 'kps' },
-        payload: { name: 'School Clerk', email: 'clerk@kps.test', password: 'Clerk-Pass-2!', roles: ['bursar'] },
+        payload: { name: 'School Clerk', email: 'clerk@kps.test', roles: ['bursar'] },
       });
       expect(clerk.statusCode).toBe(200);
-      const clerkLogin = await loginResponse(server.app, 'clerk@kps.test', 'Clerk-Pass-2!');
-      expect(clerkLogin.statusCode).toBe(200);
-      clerkToken = tokenOf(clerkLogin);
+      // The clerk joins with the invitation's code, choosing a password.
+      clerkToken = await joinWithCode(server.app, clerk.json().code, 'Clerk-Pass-2!');
     } finally {
       await server.close();
     }
@@ -157,10 +157,25 @@ describe.runIf(testDatabaseKind === 'pglite')('the mustard command on a data dir
     }
   }, 40_000);
 
-  it('migrate on an existing data directory says the schema is up to date', async () => {
+  it('migrate on an existing data directory says which database is up to date', async () => {
     const result = await runMustard(['migrate'], env);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout.trim()).toBe('The database schema is up to date.');
+    expect(result.stdout.trim()).toBe(`The embedded database in ${dataDir}: the database schema is up to date.`);
+  });
+
+  it('migrate with DATABASE_URL alone refuses, rather than migrating the embedded database instead', async () => {
+    const other = await makeDataDir();
+    try {
+      const result = await runMustard(
+        ['migrate'],
+        childEnv({ DATA_DIR: other, DATABASE_URL: 'postgres://mustard_app@127.0.0.1:1/nowhere' }),
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('DATABASE_MIGRATE_URL');
+      expect(readdirSync(other)).toEqual([]);
+    } finally {
+      await removeDir(other);
+    }
   });
 });

@@ -1,14 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TENANT_HEADER } from '@mustard/shared';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { type Database, openDatabase } from '../db/connect.js';
-import { DataDirLockedError } from '../db/lock.js';
+import { DataDirLockedError, lockText, processStartTime } from '../db/lock.js';
 import { makeTenant, makeUser, SUPERADMIN_ROLE } from '../test/factories.js';
-import { login, testConfig, tokenOf } from '../test/test-app.js';
+import { joinWithCode, login, testConfig, tokenOf } from '../test/test-app.js';
 import { testDatabaseKind } from '../test/test-database.js';
 import { childEnv, makeDataDir, removeDir, runMustard, stopChildren, waitForExit } from './helpers.js';
 
@@ -64,10 +64,13 @@ describe.runIf(testDatabaseKind === 'pglite')('the embedded data directory', () 
           method: 'POST',
           url: '/api/users',
           headers: { authorization: `Bearer ${adminToken}`, [TENANT_HEADER]: tenantcode },
-          payload: { name: 'Sarah Namubiru', email: 'sarah@gayaza.test', password: 'Sarah-Pass-4!', roles: ['teacher'] },
+          payload: { name: 'Sarah Namubiru', email: 'sarah@gayaza.test', roles: ['teacher'] },
         });
         expect(created.statusCode).toBe(200);
-        createdId = created.json().id;
+        await joinWithCode(server.app, created.json().code, 'Sarah-Pass-4!');
+        createdId = (
+          await server.database.db.selectFrom('users').select('id').where('email', '=', 'sarah@gayaza.test').executeTakeFirstOrThrow()
+        ).id;
       } finally {
         await server.close();
       }
@@ -117,7 +120,7 @@ describe.runIf(testDatabaseKind === 'pglite')('the embedded data directory', () 
     it('refuses a second process while the directory is open, naming the directory', async () => {
       const first = await openDatabase(config(), { migrate: true });
       try {
-        expect(readFileSync(lockFile(), 'utf8')).toBe(String(process.pid));
+        expect(readFileSync(lockFile(), 'utf8')).toBe(lockText(process.pid));
 
         const other = await runMustard(['migrate'], childEnv({ DATA_DIR: dataDir }));
         expect(other.code).not.toBe(0);
@@ -131,7 +134,7 @@ describe.runIf(testDatabaseKind === 'pglite')('the embedded data directory', () 
 
         // The first holder is unharmed by the refusals and keeps its lock.
         await first.ping();
-        expect(readFileSync(lockFile(), 'utf8')).toBe(String(process.pid));
+        expect(readFileSync(lockFile(), 'utf8')).toBe(lockText(process.pid));
       } finally {
         await first.close();
       }
@@ -146,7 +149,7 @@ describe.runIf(testDatabaseKind === 'pglite')('the embedded data directory', () 
       const other = await runMustard(['migrate'], childEnv({ DATA_DIR: dataDir }));
       expect(other.stderr).toBe('');
       expect(other.code).toBe(0);
-      expect(other.stdout.trim()).toBe('The database schema is up to date.');
+      expect(other.stdout.trim()).toBe(`The embedded database in ${dataDir}: the database schema is up to date.`);
       expect(existsSync(lockFile())).toBe(false);
     }, 45_000);
 
@@ -154,17 +157,51 @@ describe.runIf(testDatabaseKind === 'pglite')('the embedded data directory', () 
       const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
       try {
         await new Promise((resolve, reject) => holder.once('spawn', resolve).once('error', reject));
-        writeFileSync(lockFile(), String(holder.pid));
+        writeFileSync(lockFile(), lockText(holder.pid as number));
         const refused = openDatabase(config(), { migrate: true });
         await expect(refused).rejects.toBeInstanceOf(DataDirLockedError);
         await expect(refused).rejects.toThrow(`The data directory ${dataDir} is in use by another Mustard process (pid ${holder.pid})`);
         // Refusing must not remove the other process's lock.
-        expect(readFileSync(lockFile(), 'utf8')).toBe(String(holder.pid));
+        expect(readFileSync(lockFile(), 'utf8')).toBe(lockText(holder.pid as number));
+        // A lock of the older kind (the pid alone) naming a live node process is refused too.
+        writeFileSync(lockFile(), String(holder.pid));
+        await expect(openDatabase(config(), { migrate: true })).rejects.toBeInstanceOf(DataDirLockedError);
+        rmSync(lockFile());
       } finally {
         holder.kill('SIGKILL');
         await waitForExit(holder, 5_000);
       }
     });
+
+    it('takes over a lock whose pid now belongs to another program (the pid was reused)', async () => {
+      const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+      try {
+        await new Promise((resolve, reject) => other.once('spawn', resolve).once('error', reject));
+        const pid = other.pid as number;
+        const start = processStartTime(pid);
+        expect(start).toMatch(/^\d+$/);
+        for (const text of [
+          // The crashed server's start time, not this program's: the pid was handed out again.
+          `${pid} ${Number(start) - 1}`,
+          // A lock of the older kind, the pid alone: `sleep` is no Mustard server.
+          String(pid),
+        ]) {
+          writeFileSync(lockFile(), text);
+          const database = await openDatabase(config(), { migrate: true });
+          try {
+            expect(readFileSync(lockFile(), 'utf8')).toBe(lockText(process.pid));
+            await database.ping();
+          } finally {
+            await database.close();
+          }
+          expect(existsSync(lockFile())).toBe(false);
+        }
+        expect(other.exitCode).toBeNull();
+      } finally {
+        other.kill('SIGKILL');
+        await waitForExit(other, 5_000);
+      }
+    }, 45_000);
 
     it('takes over a stale lock left by a process that is gone', async () => {
       // A pid that surely runs nothing: a child that has already exited.
@@ -174,7 +211,7 @@ describe.runIf(testDatabaseKind === 'pglite')('the embedded data directory', () 
 
       const database = await openDatabase(config(), { migrate: true });
       try {
-        expect(readFileSync(lockFile(), 'utf8')).toBe(String(process.pid));
+        expect(readFileSync(lockFile(), 'utf8')).toBe(lockText(process.pid));
         await database.ping();
       } finally {
         await database.close();

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/connect.js';
 import { withTenant } from '../db/tenant.js';
 import { DEMO_ADMIN_EMAIL, DEMO_TEACHER_EMAIL, type DemoSummary, seedDemo } from '../seed/demo.js';
+import { makeTenant } from '../test/factories.js';
 import { testConfig, tokenOf } from '../test/test-app.js';
 import { openTestDatabase, type TestDatabase } from '../test/test-database.js';
 
@@ -159,9 +160,14 @@ describe('the demo', () => {
     ]);
   });
 
-  it('lets the administrator sign in with the demo password, in all three tenants', async () => {
+  it('lets the administrator sign in with the demo password, in all three tenants, and nowhere else', async () => {
     const { body, token } = await signIn(DEMO_ADMIN_EMAIL);
-    expect(body.isadmin).toBe(true);
+    // The password is published: a tenant administrator of the demo, never of the platform.
+    expect(body.isadmin).toBe(false);
+    const other = await makeTenant(database, { name: 'A Real School Elsewhere' });
+    const tenants = await get('/api/tenants?per_page=100', token, 'demo-primary');
+    expect(tenants.json().tenants.map((t: { tenantcode: string }) => t.tenantcode)).not.toContain(other.tenantcode);
+    expect((await get(`/api/tenants/${other.id}`, token, 'demo-primary')).statusCode).toBe(404);
     expect(body.tenants.map((t: { tenantcode: string }) => t.tenantcode).sort()).toEqual(['demo-primary', 'demo-secondary', 'demo-shop']);
     for (const tenantcode of ['demo-primary', 'demo-secondary', 'demo-shop']) {
       const profile = await get('/api/users/profile', token, tenantcode);

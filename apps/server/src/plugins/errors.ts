@@ -1,3 +1,4 @@
+import { INPUT_MESSAGES } from '@mustard/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, catalogueMessage, type FieldErrors } from '../errors.js';
@@ -22,11 +23,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
             : [prefix || '_'];
         for (const name of names) {
           const message =
-            issue.keyword === 'unrecognized_keys' ? 'This field is not accepted' : (issue.message ?? 'This value is not valid');
+            issue.keyword === 'unrecognized_keys' ? INPUT_MESSAGES.fieldNotAccepted : (issue.message ?? INPUT_MESSAGES.valueInvalid);
           errors[name] = [...(errors[name] ?? []), message];
         }
       }
       return reply.status(422).send(body(422, catalogueMessage(422), errors));
+    }
+    if (databaseUnavailable(error)) {
+      // The database is restarting or unreachable: worth another try in a moment, unlike a fault.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).send(body(503, catalogueMessage(503)));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -41,6 +47,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((_request, reply) => reply.status(404).send(body(404, catalogueMessage(404))));
 }
 
-function body(statusCode: number, message: string, errors?: FieldErrors) {
+/**
+ * Errors of a database that is down or restarting, as the pg driver reports them: a refused or
+ * cut connection, SQLSTATE class 08 (connection exception), an administrator's or crash
+ * shutdown (57P01, 57P02), a server starting up (57P03), or a database closed to connections.
+ */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_TEXT =
+  /Connection terminated|timeout exceeded when trying to connect|not currently accepting connections|Client has encountered a connection error/i;
+
+export function databaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  return UNAVAILABLE_TEXT.test(error.message);
+}
+
+export function body(statusCode: number, message: string, errors?: FieldErrors) {
   return errors ? { statusCode, message, errors } : { statusCode, message };
 }

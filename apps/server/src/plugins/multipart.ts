@@ -1,7 +1,9 @@
 import multipart from '@fastify/multipart';
+import { ERROR_MESSAGES, INPUT_MESSAGES, isStorableText } from '@mustard/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppError, type FieldErrors, invalid } from '../errors.js';
+import { unstorableTexts } from './input.js';
 
 /** The largest file any form takes: a workbook of a whole school, or a learner's photo. */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
@@ -25,15 +27,25 @@ export interface MultipartForm {
 
 /**
  * A multipart form's text fields and its one file (read into memory within MAX_UPLOAD_BYTES).
- * A JSON body is read as fields too, so the same route serves both.
+ * A JSON body is read as fields too, so the same route serves both; there a field must be text,
+ * a number, a flag or null (an object would otherwise be saved as "[object Object]").
+ *
+ * A body the multipart reader cannot read (cut short, no closing boundary, no boundary at all,
+ * not multipart) answers 400 with the catalogue's words; too large answers 413; a text field
+ * the database cannot store answers 422 naming it, like every route (plugins/input.ts).
  */
 export async function readForm(request: FastifyRequest): Promise<MultipartForm> {
   if (!request.isMultipart()) {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    return {
-      fields: Object.fromEntries(Object.entries(body).map(([key, value]) => [key, value === null ? '' : String(value)])),
-      file: null,
-    };
+    const body = request.body ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) throw new AppError(400, ERROR_MESSAGES[400]);
+    const fields: Record<string, string> = {};
+    const errors: FieldErrors = {};
+    for (const [key, value] of Object.entries(body)) {
+      if (value !== null && typeof value === 'object') errors[key] = [INPUT_MESSAGES.valueInvalid];
+      else fields[key] = value === null || value === undefined ? '' : String(value);
+    }
+    if (Object.keys(errors).length > 0) throw invalid(errors);
+    return { fields, file: null };
   }
   const fields: Record<string, string> = Object.create(null);
   let file: UploadedFile | null = null;
@@ -48,8 +60,13 @@ export async function readForm(request: FastifyRequest): Promise<MultipartForm> 
     }
   } catch (error) {
     if ((error as { statusCode?: number }).statusCode === 413) throw new AppError(413);
-    throw error;
+    request.log.info({ err: error }, 'multipart body not readable');
+    throw new AppError(400, INPUT_MESSAGES.formUnreadable);
   }
+  const unstorable = unstorableTexts({ ...fields });
+  // The file's name is kept too (a fee journal's, say): the same rule.
+  if (file && !isStorableText(file.filename)) unstorable[file.field] = [INPUT_MESSAGES.textInvalid];
+  if (Object.keys(unstorable).length > 0) throw invalid(unstorable);
   return { fields: { ...fields }, file };
 }
 
@@ -62,7 +79,7 @@ export function parseFields<Schema extends z.ZodType>(schema: Schema, fields: Re
     // The same words as the JSON routes' validation (plugins/errors.ts) for a field not accepted.
     const names =
       issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.') || '_'];
-    const message = issue.code === 'unrecognized_keys' ? 'This field is not accepted' : issue.message;
+    const message = issue.code === 'unrecognized_keys' ? INPUT_MESSAGES.fieldNotAccepted : issue.message;
     for (const name of names) errors[name] = [...(errors[name] ?? []), message];
   }
   throw invalid(errors);

@@ -7,40 +7,55 @@ import helmet from 'helmet';
  * The CSP allows no inline script; inline styles stay allowed because the UI library sets
  * style attributes. The report preview frame is same-origin, hence frame-ancestors 'self'.
  */
-export async function registerSecurity(app: FastifyInstance): Promise<void> {
-  const middleware = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'self'"],
-      },
+const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'self'"],
     },
-    frameguard: { action: 'sameorigin' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    crossOriginEmbedderPolicy: false,
-  });
-  // The headers are the same for every answer: helmet computes them once, here, and each
-  // reply gets the finished set (@fastify/helmet would rebuild helmet on every request).
-  const headers = securityHeaders(middleware);
+  },
+  frameguard: { action: 'sameorigin' },
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  crossOriginEmbedderPolicy: false,
+};
+
+export async function registerSecurity(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+    reply.headers(securityHeaders());
     done();
   });
   // Only routes that ask for it (config.rateLimit) are limited; keyed by client address.
   await app.register(rateLimit, { global: false });
 }
 
+let headers: Record<string, string> | undefined;
+
+/**
+ * The headers of every answer. They are the same for all, so helmet computes them once
+ * (@fastify/helmet would rebuild helmet on every request).
+ *
+ * Nothing is stored by a browser or a proxy (`no-store`) unless the answer says otherwise: a
+ * class list, a fee statement or a child's photo must not outlive a logout on a shared computer,
+ * nor be served from a cache to the next person at it. Deciding by answer rather than by URL
+ * leaves no spelling of a URL (`/%61pi/...`, an absolute request line) without it; only the web
+ * app's own files set their caching (plugins/web.ts).
+ */
+export function securityHeaders(): Record<string, string> {
+  headers ??= { ...recordHeaders(helmet(HELMET_OPTIONS)), 'cache-control': 'no-store' };
+  return headers;
+}
+
 /** Runs helmet's middleware once against a recording response and answers the headers it set. */
-function securityHeaders(middleware: ReturnType<typeof helmet>): Record<string, string> {
+function recordHeaders(middleware: ReturnType<typeof helmet>): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number | readonly string[]) => {

@@ -27,6 +27,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     const file = path.join(webDist, relative);
     if (relative && file.startsWith(webDist + path.sep) && existsSync(file) && statSync(file).isFile()) {
       const immutable = relative.startsWith(`assets${path.sep}`);
+      // The app's files say how long they keep, instead of the no-store every other answer carries.
+      reply.removeHeader('cache-control');
       return reply.sendFile(relative, { immutable, maxAge: immutable ? '365d' : 0, cacheControl: true });
     }
     reply.header('cache-control', 'no-cache');

@@ -1,8 +1,10 @@
 import {
+  classOptions,
   IdParamsSchema,
   listQuerySchema,
   listResponseSchema,
   MessageResponseSchema,
+  matchClass,
   RESULT_MESSAGES,
   type ResourceDefinition,
   SETTINGS_MESSAGES,
@@ -16,8 +18,37 @@ import { type Trx, withTenant } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { recordAudit } from '../modules/audit/audit.repository.js';
-import { currentUser, tenantScope } from '../plugins/access.js';
+import { currentTenant, currentUser, tenantScope } from '../plugins/access.js';
 import { rowsToWorkbook, timestampedFileName } from './excel.js';
+
+/**
+ * The class fields of a resource's input in the school's spelling (`p4` becomes `P4`; a list
+ * `s5, S6` becomes `S5,S6`), or a 422 naming each field that holds a class the school does not
+ * have. Blank list fields stay blank.
+ */
+export function placeClassFields(
+  fields: ResourceDefinition['classFields'],
+  input: Record<string, unknown>,
+  classes: ReadonlyArray<string>,
+): Record<string, unknown> {
+  const errors: Record<string, string[]> = {};
+  const placed = { ...input };
+  for (const { field, list } of fields ?? []) {
+    const value = input[field];
+    if (typeof value !== 'string') continue;
+    const typed = list
+      ? value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+      : [value];
+    const matched = typed.map((item) => matchClass(classes, item));
+    if (matched.some((item) => item === null)) errors[field] = [SETTINGS_MESSAGES.classUnknown];
+    else placed[field] = list ? matched.join(',') : matched[0];
+  }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  return placed;
+}
 
 /** How a resource is stored: what its definition in packages/shared does not say. */
 export interface ResourceStorage {
@@ -216,7 +247,11 @@ export function registerResource(app: FastifyInstance, definition: ResourceDefin
       },
       async (request) => {
         const scope = tenantScope(request);
-        const input = request.body as Record<string, unknown>;
+        const input = placeClassFields(
+          definition.classFields,
+          request.body as Record<string, unknown>,
+          classOptions(currentTenant(request).tenant),
+        );
         return withTenant(db, scope, async (trx) => {
           await storage.beforeWrite?.(trx, scope.tenantId, input, null);
           const id = newId();
@@ -247,7 +282,11 @@ export function registerResource(app: FastifyInstance, definition: ResourceDefin
     },
     async (request) => {
       const scope = tenantScope(request);
-      const input = request.body as Record<string, unknown>;
+      const input = placeClassFields(
+        definition.classFields,
+        request.body as Record<string, unknown>,
+        classOptions(currentTenant(request).tenant),
+      );
       const { id } = request.params;
       return withTenant(db, scope, async (trx) => {
         const before = await findOne(trx, scope.tenantId, id);

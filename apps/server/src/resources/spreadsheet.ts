@@ -1,18 +1,34 @@
-import { STUDENT_MESSAGES } from '@mustard/shared';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { INPUT_MESSAGES, STUDENT_MESSAGES } from '@mustard/shared';
 import ExcelJS from 'exceljs';
+import { SaxesParser } from 'saxes';
 import yauzl from 'yauzl';
 import { AppError } from '../errors.js';
 
+/** Rows of learners or fee lines one workbook may hold. */
+const MAX_ROWS = 5000;
+/** The longest text a cell may hold: an address or a fee's particulars are far shorter. */
+const MAX_CELL_CHARACTERS = 2000;
+/** The widest row read at all (a fee journal's receipt column may be column 200); cells past `columns` are passed by. */
+const MAX_SHEET_COLUMNS = 256;
+
 /**
- * Limits on an uploaded workbook (security.md item 18), checked before exceljs parses it: the
+ * Limits on an uploaded workbook (security.md item 18), checked before exceljs reads it: the
  * file's size, its number of zip entries, and the bytes its entries really inflate to (counted
- * while inflating, so a zip that lies about sizes is caught too), then rows and columns.
+ * while inflating, so a zip that lies about sizes is caught too); then, while the rows stream
+ * in, rows and columns.
+ *
+ * The unpacked limit is what the row limit needs: a school's real file of 5,000 learners with
+ * every column filled unpacks to about 4 MB (sheet and shared strings); 4 KB a row leaves room
+ * for wide fee journals and for the styles and empty cells LibreOffice writes, and 4 MB more
+ * for everything that is not rows.
  */
 export const SPREADSHEET_LIMITS = {
   fileBytes: 5 * 1024 * 1024,
   entries: 200,
-  uncompressedBytes: 40 * 1024 * 1024,
-  rows: 5000,
+  uncompressedBytes: MAX_ROWS * 4 * 1024 + 4 * 1024 * 1024,
+  rows: MAX_ROWS,
   columns: 100,
 };
 export type SpreadsheetLimits = typeof SPREADSHEET_LIMITS;
@@ -31,11 +47,39 @@ export interface Sheet {
   rows: SheetRow[];
 }
 
+/*
+ * exceljs reads XML with saxes and, on a malformed part, lets saxes run to the end of each chunk
+ * it was given, building an Error (stack and all) for every bad character, before it looks:
+ * a megabyte of garbage costs ten seconds of a core, five megabytes minutes. Reading ends at the
+ * first error whatever happens, so saxes is made to throw at that first error: the same answer,
+ * for the cost of one error. (saxes has no option for it; exceljs is its only user here.)
+ */
+(SaxesParser.prototype as unknown as { fail(this: SaxesParser, message: string): never }).fail = function fail(message) {
+  throw this.makeError(message);
+};
+
 const unsafe = () => new AppError(413, STUDENT_MESSAGES.fileUnsafe);
 const notSpreadsheet = () => new AppError(422, STUDENT_MESSAGES.fileNotSpreadsheet);
 
-/** Inflates every entry with a running count; refuses as soon as the total passes the limit. */
-async function checkZip(buffer: Buffer, limits: SpreadsheetLimits): Promise<void> {
+const LOCAL_HEADER = 0x04034b50;
+const CENTRAL_HEADER = 0x02014b50;
+const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
+
+/** An entry as the zip's central directory describes it, once checkZip has inflated it. */
+interface CheckedEntry {
+  name: string;
+  method: number;
+  crc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  localHeaderOffset: number;
+}
+
+/**
+ * Inflates every entry named by the zip's central directory with a running count; refuses as
+ * soon as the total passes the limit. Answers the entries as the directory describes them.
+ */
+async function checkZip(buffer: Buffer, limits: SpreadsheetLimits): Promise<CheckedEntry[]> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true, validateEntrySizes: true });
@@ -46,6 +90,7 @@ async function checkZip(buffer: Buffer, limits: SpreadsheetLimits): Promise<void
     zip.close();
     throw unsafe();
   }
+  const entries: CheckedEntry[] = [];
   let total = 0;
   await new Promise<void>((resolve, reject) => {
     const fail = (error: Error) => {
@@ -57,6 +102,14 @@ async function checkZip(buffer: Buffer, limits: SpreadsheetLimits): Promise<void
     zip.on('entry', (entry: yauzl.Entry) => {
       if (entry.fileName.endsWith('/')) return zip.readEntry();
       if (total + entry.uncompressedSize > limits.uncompressedBytes) return fail(unsafe());
+      entries.push({
+        name: entry.fileName,
+        method: entry.compressionMethod,
+        crc32: entry.crc32,
+        compressedSize: entry.compressedSize,
+        uncompressedSize: entry.uncompressedSize,
+        localHeaderOffset: entry.relativeOffsetOfLocalHeader,
+      });
       zip.openReadStream(entry, (error, stream) => {
         if (error || !stream) return fail(notSpreadsheet());
         stream.on('data', (chunk: Buffer) => {
@@ -72,7 +125,156 @@ async function checkZip(buffer: Buffer, limits: SpreadsheetLimits): Promise<void
     });
     zip.readEntry();
   });
+  return entries;
 }
+
+const WORKSHEET = /^xl\/worksheets\/sheet(\d+)\.xml$/;
+/** The parts the streaming reader uses from the file, in the order it needs them (sheets after). */
+const PARTS_BEFORE_SHEETS = ['xl/workbook.xml', 'xl/styles.xml', 'xl/sharedStrings.xml'];
+/**
+ * Written in place of the file's own: the workbook's relationships only name the sheets, which
+ * the upload does not use, and the reader sets every sheet aside in a temporary file unless it
+ * has relationships and shared strings that parsed. Ours always parse.
+ */
+const RELATIONSHIPS = Buffer.from(
+  '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>',
+);
+const EMPTY_SHARED_STRINGS = Buffer.from(
+  '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>',
+);
+const stored = (name: string, data: Buffer) => ({ name, method: 0, crc32: zlib.crc32(data), uncompressedSize: data.length, data });
+
+/**
+ * The workbook rewritten for the streaming reader: only the parts it reads, each entry's
+ * compressed bytes copied as they are, behind a local header written from what checkZip
+ * checked, the worksheets last.
+ *
+ * Why: the streaming reader (exceljs through unzipper) walks a zip by its local headers, while
+ * checkZip inflated and counted what the central directory names. A file whose two disagree (an
+ * entry the directory calls stored and the local header deflated, a size, an entry the directory
+ * does not list) would have the reader inflate what nobody counted: a bomb hidden from the
+ * check. Rewritten, the reader can only see the checked entries. And a worksheet that comes
+ * before the shared strings (as Excel and LibreOffice write them) would be copied to a
+ * temporary file by the reader; in this order it never is.
+ */
+function repack(buffer: Buffer, entries: CheckedEntry[]): Buffer {
+  const byName = new Map(entries.map((entry) => [entry.name, entry]));
+  const sheets = entries
+    .filter((entry) => WORKSHEET.test(entry.name))
+    .sort((a, b) => Number(WORKSHEET.exec(a.name)?.[1]) - Number(WORKSHEET.exec(b.name)?.[1]));
+  if (sheets.length === 0 || !byName.has('xl/workbook.xml')) throw notSpreadsheet();
+
+  const parts: Array<{ name: string; method: number; crc32: number; uncompressedSize: number; data: Buffer }> = [
+    stored('xl/_rels/workbook.xml.rels', RELATIONSHIPS),
+  ];
+  for (const name of PARTS_BEFORE_SHEETS) {
+    const entry = byName.get(name);
+    if (entry) parts.push({ ...entry, data: compressedData(buffer, entry) });
+    // Without shared strings, too, the reader would set every sheet aside in a temporary file.
+    else if (name === 'xl/sharedStrings.xml') parts.push(stored(name, EMPTY_SHARED_STRINGS));
+  }
+  for (const entry of sheets) parts.push({ ...entry, data: compressedData(buffer, entry) });
+
+  const chunks: Buffer[] = [];
+  const directory: Buffer[] = [];
+  let offset = 0;
+  for (const part of parts) {
+    const name = Buffer.from(part.name, 'utf8');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(LOCAL_HEADER, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names; sizes in this header (no data descriptor)
+    local.writeUInt16LE(part.method, 8);
+    local.writeUInt32LE(part.crc32, 14);
+    local.writeUInt32LE(part.data.length, 18);
+    local.writeUInt32LE(part.uncompressedSize, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(CENTRAL_HEADER, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(part.method, 10);
+    central.writeUInt32LE(part.crc32, 16);
+    central.writeUInt32LE(part.data.length, 20);
+    central.writeUInt32LE(part.uncompressedSize, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    chunks.push(local, name, part.data);
+    directory.push(central, name);
+    offset += local.length + name.length + part.data.length;
+  }
+  const directoryBytes = Buffer.concat(directory);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(END_OF_CENTRAL_DIRECTORY, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(directoryBytes.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...chunks, directoryBytes, end]);
+}
+
+/** An entry's compressed bytes: after its local header, as many as the central directory says. */
+function compressedData(buffer: Buffer, entry: CheckedEntry): Buffer {
+  // Only the methods the reader knows: stored and deflated.
+  if (entry.method !== 0 && entry.method !== 8) throw notSpreadsheet();
+  const at = entry.localHeaderOffset;
+  if (at + 30 > buffer.length || buffer.readUInt32LE(at) !== LOCAL_HEADER) throw notSpreadsheet();
+  const start = at + 30 + buffer.readUInt16LE(at + 26) + buffer.readUInt16LE(at + 28);
+  if (start + entry.compressedSize > buffer.length) throw notSpreadsheet();
+  return buffer.subarray(start, start + entry.compressedSize);
+}
+
+/**
+ * Workbooks are read a few at a time: reading one takes a core and memory for a few seconds,
+ * and a dozen sent at once by impatient clicks (or on purpose) must not stall every school's
+ * requests. The rest wait their turn, a bounded queue for a bounded time; beyond that they are
+ * told to try again (503).
+ */
+export class WorkGate {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    readonly concurrency: number,
+    readonly maxWaiting: number,
+    readonly maxWaitMs: number,
+  ) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.concurrency) await this.turn();
+    else this.running += 1;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      // The slot passes straight to the next in line, or is freed.
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+
+  private turn(): Promise<void> {
+    if (this.waiting.length >= this.maxWaiting) return Promise.reject(busy());
+    return new Promise<void>((resolve, reject) => {
+      const go = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const index = this.waiting.indexOf(go);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(busy());
+      }, this.maxWaitMs);
+      this.waiting.push(go);
+    });
+  }
+}
+
+const busy = () => new AppError(503, INPUT_MESSAGES.uploadsBusy);
+
+/** Two workbooks read at once (the machines have two cores); eight more may wait up to 30 s. */
+const workbooks = new WorkGate(2, 8, 30_000);
 
 /** A cell's value as text, number, flag or date: formulas give their result, rich text its text. */
 function plain(value: ExcelJS.CellValue): Cell {
@@ -91,33 +293,61 @@ function plain(value: ExcelJS.CellValue): Cell {
  * The first worksheet of an uploaded .xlsx (saved by Excel or LibreOffice) as a header and rows
  * of plain cells. Empty rows are skipped; row numbers stay those of the sheet, so an error can
  * say "row 14".
+ *
+ * Rows stream in through exceljs's streaming reader and reading stops at the first row past the
+ * limit: memory follows the rows kept, not the file (the whole-workbook reader held about 100
+ * times a file's size before it could count its rows).
  */
 export async function readSpreadsheet(buffer: Buffer, limits: SpreadsheetLimits = SPREADSHEET_LIMITS): Promise<Sheet> {
   if (buffer.length > limits.fileBytes) throw unsafe();
   // An .xlsx is a zip: PK\x03\x04.
-  if (buffer.length < 4 || buffer.readUInt32LE(0) !== 0x04034b50) throw notSpreadsheet();
-  await checkZip(buffer, limits);
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
-  } catch {
-    throw notSpreadsheet();
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw notSpreadsheet();
-  if (sheet.actualRowCount > limits.rows + 1) throw new AppError(422, STUDENT_MESSAGES.tooManyRows);
-  if (sheet.actualColumnCount > limits.columns) throw unsafe();
+  if (buffer.length < 4 || buffer.readUInt32LE(0) !== LOCAL_HEADER) throw notSpreadsheet();
+  return workbooks.run(async () => readFirstSheet(repack(buffer, await checkZip(buffer, limits)), limits));
+}
+
+async function readFirstSheet(buffer: Buffer, limits: SpreadsheetLimits): Promise<Sheet> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
   const header: string[] = [];
   const rows: SheetRow[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, number) => {
-    const cells: Cell[] = [];
-    row.eachCell({ includeEmpty: true }, (cell, column) => {
-      if (column <= limits.columns) cells[column - 1] = plain(cell.value);
-    });
-    for (let index = 0; index < cells.length; index++) if (cells[index] === undefined) cells[index] = null;
-    if (number === 1) header.push(...cells.map((cell) => (cell === null ? '' : String(cell).trim())));
-    else if (cells.some((cell) => cell !== null && String(cell).trim() !== '')) rows.push({ number, cells });
-  });
+  let sheets = 0;
+  let rowsSeen = 0;
+  try {
+    for await (const worksheet of reader) {
+      // Only the first sheet is read; the others (instructions, a school's notes) are passed by.
+      if (sheets++ > 0) continue;
+      for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
+        // Bounds before any work on a row: every row counts, empty or not (a file of blank rows
+        // once cost a core for minutes); no row wider than any sheet a school keeps (one cell in
+        // column XFD makes a row 16,384 cells long); no text longer than any cell of one.
+        if (++rowsSeen > limits.rows * 2 + 100) throw new AppError(422, STUDENT_MESSAGES.tooManyRows);
+        if (row.cellCount > MAX_SHEET_COLUMNS) throw unsafe();
+        const cells: Cell[] = [];
+        row.eachCell({ includeEmpty: false }, (cell, column) => {
+          if (column > limits.columns) return;
+          const value = plain(cell.value);
+          if (typeof value === 'string' && value.length > MAX_CELL_CHARACTERS) throw unsafe();
+          cells[column - 1] = value;
+        });
+        for (let index = 0; index < cells.length; index++) if (cells[index] === undefined) cells[index] = null;
+        if (header.length === 0 && rows.length === 0 && row.number === 1) {
+          header.push(...cells.map((cell) => (cell === null ? '' : String(cell).trim())));
+        } else if (cells.some((cell) => cell !== null && String(cell).trim() !== '')) {
+          if (rows.length >= limits.rows) throw new AppError(422, STUDENT_MESSAGES.tooManyRows);
+          rows.push({ number: row.number, cells });
+        }
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw notSpreadsheet();
+  }
+  if (sheets === 0) throw notSpreadsheet();
   return { header, rows };
 }
 

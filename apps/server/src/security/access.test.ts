@@ -16,13 +16,14 @@ import { feeRoutes } from '../modules/students/fees.routes.js';
 import { studentRoutes } from '../modules/students/students.routes.js';
 import { studentUploadRoutes } from '../modules/students/upload.routes.js';
 import { tenantRoutes } from '../modules/tenants/tenants.routes.js';
+import { invitationRoutes } from '../modules/users/invitations.routes.js';
 import { userRoutes } from '../modules/users/users.routes.js';
 import { type Access, RouteWithoutAccessError, registerAccessControl } from '../plugins/access.js';
 import { registerErrorHandling } from '../plugins/errors.js';
 import { registerSecurity } from '../plugins/security.js';
 import { registerWebApp } from '../plugins/web.js';
 import { makeTenant, makeUser, roleNamesIn } from '../test/factories.js';
-import { buildTestApp, login, TEST_PASSWORD, type TestApp } from '../test/test-app.js';
+import { buildTestApp, joinWithCode, login, type TestApp } from '../test/test-app.js';
 
 /**
  * Deny by default and the role x route matrix (security.md item 14), and mass assignment
@@ -143,6 +144,7 @@ describe('deny by default: the route table (item 14)', () => {
       await fresh.register(healthRoutes);
       await fresh.register(authRoutes);
       await fresh.register(userRoutes);
+      await fresh.register(invitationRoutes);
       await fresh.register(tenantRoutes);
       await fresh.register(homeRoutes);
       await fresh.register(settingsRoutes);
@@ -201,6 +203,9 @@ describe('deny by default: the route table (item 14)', () => {
           'POST /auth/type',
           'POST /auth/login',
           'POST /auth/redeemcode',
+          'GET /auth/join',
+          'HEAD /auth/join',
+          'POST /auth/join',
           'GET /*',
           'HEAD /*',
         ].sort(),
@@ -259,7 +264,7 @@ describe('role x route (item 14)', () => {
     for (const [method, url, body] of [
       ['GET', '/api/users', undefined],
       ['GET', `/api/users/${target.id}`, undefined],
-      ['POST', '/api/users', { name: 'Someone', email: `t-${newId()}@x.test`, password: TEST_PASSWORD }],
+      ['POST', '/api/users', { name: 'Someone', email: `t-${newId()}@x.test` }],
       ['PUT', `/api/users/${target.id}`, { roles: ['superadmin'] }],
       ['DELETE', `/api/users/${target.id}`, undefined],
       ['GET', '/api/tenants', undefined],
@@ -331,15 +336,17 @@ describe('role x route (item 14)', () => {
     const created = await send('superadmin', 'POST', '/api/users', {
       name: 'Added By Admin',
       email,
-      password: TEST_PASSWORD,
       roles: ['bursar'],
     });
     expect(created.statusCode).toBe(200);
-    const changed = await send('superadmin', 'PUT', `/api/users/${created.json().id}`, { roles: ['teacher', 'bursar'] });
+    expect((await send('superadmin', 'GET', '/api/users/invitations')).statusCode).toBe(200);
+    await joinWithCode(t.app, created.json().code);
+    const user = await t.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    const changed = await send('superadmin', 'PUT', `/api/users/${user.id}`, { roles: ['teacher', 'bursar'] });
     expect(changed.statusCode).toBe(200);
-    expect(await rolesOf(created.json().id)).toEqual(['bursar', 'teacher']);
-    expect((await send('superadmin', 'DELETE', `/api/users/${created.json().id}`)).statusCode).toBe(200);
-    expect((await send('superadmin', 'GET', `/api/users/${created.json().id}`)).statusCode).toBe(404);
+    expect(await rolesOf(user.id)).toEqual(['bursar', 'teacher']);
+    expect((await send('superadmin', 'DELETE', `/api/users/${user.id}`)).statusCode).toBe(200);
+    expect((await send('superadmin', 'GET', `/api/users/${user.id}`)).statusCode).toBe(404);
     expect((await send('superadmin', 'GET', '/api/tenants')).statusCode).toBe(200);
     const update = await send('superadmin', 'PUT', `/api/tenants/${school.id}`, {
       name: 'Kisubi Primary',
@@ -404,7 +411,6 @@ describe('mass assignment is refused (item 15)', () => {
         await send('superadmin', 'POST', '/api/users', {
           name: 'Mass Assign',
           email,
-          password: TEST_PASSWORD,
           roles: ['teacher'],
           [key]: value,
         }),
@@ -414,10 +420,7 @@ describe('mass assignment is refused (item 15)', () => {
     }
     // The control: the same body without the extra key is accepted.
     const email = `mass-ok-${newId()}@x.test`;
-    expect(
-      (await send('superadmin', 'POST', '/api/users', { name: 'Mass Assign', email, password: TEST_PASSWORD, roles: ['teacher'] }))
-        .statusCode,
-    ).toBe(200);
+    expect((await send('superadmin', 'POST', '/api/users', { name: 'Mass Assign', email, roles: ['teacher'] })).statusCode).toBe(200);
     const row = await t.database.db.selectFrom('users').select(['is_admin']).where('email', '=', email).executeTakeFirstOrThrow();
     expect(row.is_admin).toBe(false);
   });
@@ -425,12 +428,7 @@ describe('mass assignment is refused (item 15)', () => {
   it('POST /api/users with __proto__ or constructor.prototype -> refused, no user, Object.prototype untouched', async () => {
     for (const extra of PROTOTYPE_KEYS) {
       const email = `proto-${newId()}@x.test`;
-      const response = await sendRaw(
-        'superadmin',
-        'POST',
-        '/api/users',
-        `{"name": "Proto Type", "email": "${email}", "password": "${TEST_PASSWORD}", ${extra}}`,
-      );
+      const response = await sendRaw('superadmin', 'POST', '/api/users', `{"name": "Proto Type", "email": "${email}", ${extra}}`);
       expectPrototypeRefused(response);
       expect(await t.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTenant, makeUser } from '../test/factories.js';
-import { buildTestApp, TEST_PASSWORD, type TestApp } from '../test/test-app.js';
+import { buildTestApp, TEST_PASSWORD, type TestApp, tokenOf } from '../test/test-app.js';
 
 /**
  * Sign-in is rate-limited per account and per client address (security.md item 11).
@@ -60,6 +60,93 @@ describe('per account: 10 failures -> 429 (authMaxFailures 10)', () => {
     const blocked = await signIn(t, ghost, 'wrong');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual(TOO_MANY);
+  });
+});
+
+describe('parallel guesses and the password change share one count', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ authMaxFailures: 10 });
+  });
+  afterAll(() => t.close());
+
+  it('30 wrong passwords sent at once get 10 password checks; the other 20 answer 429 without one', async () => {
+    const person = await makeUser(t.database);
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, n) => signIn(t, person.email, `wrong-${n}`, `10.1.0.${n}`)));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+    // Each real check records a failed sign-in; a refusal before the check records none.
+    const checked = await t.database.db
+      .selectFrom('auth_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('email', '=', person.email)
+      .where('kind', '=', 'login_failed')
+      .executeTakeFirstOrThrow();
+    expect(Number(checked.n)).toBe(10);
+    expect((await signIn(t, person.email, TEST_PASSWORD)).statusCode).toBe(429);
+  });
+
+  it('POST /auth/password: 10 wrong current passwords answer 422, the 11th answers 429 even when right', async () => {
+    const person = await makeUser(t.database);
+    const token = tokenOf(await signIn(t, person.email, TEST_PASSWORD));
+    const change = (current: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/password',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { current_password: current, password: 'New-Password-8!' },
+      });
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect({ attempt, status: (await change(`wrong-${attempt}`)).statusCode }).toEqual({ attempt, status: 422 });
+    }
+    const blocked = await change(TEST_PASSWORD);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual(TOO_MANY);
+    // The password did not change, and sign-in is paused for the account too.
+    expect((await signIn(t, person.email, TEST_PASSWORD)).statusCode).toBe(429);
+  });
+
+  it('POST /auth/password: parallel wrong guesses are counted before they are checked', async () => {
+    const person = await makeUser(t.database);
+    const token = tokenOf(await signIn(t, person.email, TEST_PASSWORD));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/auth/password',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { current_password: `wrong-${n}`, password: 'New-Password-8!' },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+  });
+
+  it('the right current password gives the count back', async () => {
+    const person = await makeUser(t.database);
+    const token = tokenOf(await signIn(t, person.email, TEST_PASSWORD));
+    for (let attempt = 1; attempt <= 9; attempt++) {
+      const wrong = await t.app.inject({
+        method: 'POST',
+        url: '/auth/password',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { current_password: 'wrong', password: 'New-Password-8!' },
+      });
+      expect(wrong.statusCode).toBe(422);
+    }
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/auth/password',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { current_password: TEST_PASSWORD, password: 'New-Password-8!' },
+    });
+    expect(changed.statusCode).toBe(200);
+    for (let attempt = 1; attempt <= 9; attempt++) expect((await signIn(t, person.email, 'wrong')).statusCode).toBe(401);
+    expect((await signIn(t, person.email, 'New-Password-8!')).statusCode).toBe(200);
   });
 });
 

@@ -5,7 +5,7 @@ import { newId } from '../db/ids.js';
 import { withTenant } from '../db/tenant.js';
 import { setCodeTenantFilterForTests } from '../db/tenant-filter.js';
 import { makeStudents, makeTenant, makeUser, roleNamesIn } from '../test/factories.js';
-import { buildTestApp, login, TEST_PASSWORD, type TestApp } from '../test/test-app.js';
+import { buildTestApp, joinWithCode, login, type TestApp } from '../test/test-app.js';
 
 /**
  * security.md items 5 and 6: cross-tenant access is impossible. A matrix of the tenant routes
@@ -297,14 +297,16 @@ function matrix(): MatrixCase[] {
         const response = await send(token, code, 'POST', '/api/users', {
           name: 'New Person',
           email,
-          password: TEST_PASSWORD,
           roles: ['teacher'],
         });
         const status = expected(role, tenant, 'create user');
         expectStatus(response, status);
         const row = await userByEmail(email);
         if (status === 200) {
-          expect(row?.id).toBe(response.json().id);
+          // An invitation of A: no membership anywhere until the person accepts it, then A only.
+          expect(response.json().status).toBe('pending');
+          expect(await membershipTenants(row!.id, [schoolA.id, schoolB.id])).toEqual([]);
+          await joinWithCode(t.app, response.json().code);
           expect(await membershipTenants(row!.id, [schoolA.id, schoolB.id])).toEqual([schoolA.id]);
           expect(await rolesIn(schoolA.id, row!.id)).toEqual(['teacher']);
         } else {
@@ -434,10 +436,10 @@ describe('roles are per tenant', () => {
     const response = await send(tokens.superadmin, schoolA.tenantcode, 'POST', '/api/users', {
       name: 'Someone',
       email,
-      password: TEST_PASSWORD,
       roles: ['b-only-role'],
     });
     expect(response.statusCode).toBe(422);
+    expect(Object.keys(response.json().errors)).toEqual(['roles']);
     expect(await userByEmail(email)).toBeUndefined();
   });
 });

@@ -79,13 +79,21 @@ export interface DemoSummary {
   accounts: Array<{ email: string; password: string; role: string }>;
 }
 
-async function ensureUser(db: Kysely<DB>, email: string, name: string, password: string, isAdmin: boolean): Promise<string> {
-  const existing = await db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email).executeTakeFirst();
-  if (existing) return existing.id;
+/**
+ * A demo account. Never a platform administrator: its password is published, so it may only
+ * administer the demo tenants, through their superadmin role (an account seeded by an earlier
+ * version is demoted here, and by the 0004 migration).
+ */
+async function ensureUser(db: Kysely<DB>, email: string, name: string, password: string): Promise<string> {
+  const existing = await db.selectFrom('users').select(['id', 'is_admin']).where(sql`lower(email)`, '=', email).executeTakeFirst();
+  if (existing) {
+    if (existing.is_admin) await db.updateTable('users').set({ is_admin: false }).where('id', '=', existing.id).execute();
+    return existing.id;
+  }
   const id = newId();
   await db
     .insertInto('users')
-    .values({ id, email, name, password_hash: await hashPassword(password), is_admin: isAdmin })
+    .values({ id, email, name, password_hash: await hashPassword(password), is_admin: false })
     .onConflict((oc) => oc.doNothing())
     .execute();
   const row = await db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email).executeTakeFirstOrThrow();
@@ -163,8 +171,8 @@ export function demoLearners(tenantId: string, prefix: string, classes: string[]
 
 export async function seedDemo(database: Database, password: string): Promise<DemoSummary> {
   const db = database.db;
-  const adminId = await ensureUser(db, DEMO_ADMIN_EMAIL, 'Demo Administrator', password, true);
-  const teacherId = await ensureUser(db, DEMO_TEACHER_EMAIL, 'Demo Teacher', password, false);
+  const adminId = await ensureUser(db, DEMO_ADMIN_EMAIL, 'Demo Administrator', password);
+  const teacherId = await ensureUser(db, DEMO_TEACHER_EMAIL, 'Demo Teacher', password);
   const year = new Date().getFullYear();
   for (const { prefix, classes, streams, ...tenant } of DEMO_TENANTS) {
     const tenantId = await ensureTenant(db, tenant);
@@ -190,7 +198,7 @@ export async function seedDemo(database: Database, password: string): Promise<De
   return {
     tenants: DEMO_TENANTS.map((tenant) => tenant.tenantcode),
     accounts: [
-      { email: DEMO_ADMIN_EMAIL, password, role: 'administrator of every demo tenant' },
+      { email: DEMO_ADMIN_EMAIL, password, role: 'administrator of the three demo tenants' },
       { email: DEMO_TEACHER_EMAIL, password, role: 'teacher at demo-primary and demo-secondary' },
     ],
   };

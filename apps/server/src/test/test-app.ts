@@ -73,6 +73,17 @@ export async function login(app: FastifyInstance, email: string, password = TEST
   return tokenOf(response);
 }
 
+/**
+ * Joins a school with the code of its invitation (POST /api/users answers it), as the person
+ * does from the link the school gave them: a new account chooses `password` here, an existing
+ * one signs in with its own. Answers their token.
+ */
+export async function joinWithCode(app: FastifyInstance, code: string, password = TEST_PASSWORD): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/auth/join', payload: { code, password } });
+  if (response.statusCode !== 200) throw new Error(`joining with ${code}: ${response.statusCode} ${response.body}`);
+  return tokenOf(response);
+}
+
 export function tokenOf(response: LightMyRequestResponse): string {
   const header = response.headers.authorization;
   if (typeof header !== 'string') throw new Error('no authorization header in the response');

@@ -4,6 +4,7 @@ import { IconChevronDown } from '@tabler/icons-react';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
+import { InvitationsBanner } from '../features/auth/InvitationsBanner.js';
 import { useAccess } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
 import { useLayout } from '../lib/layout.js';
@@ -20,12 +21,18 @@ import { TopBar } from './TopBar.js';
 export const SIDEBAR_BREAKPOINT = 998;
 const SIDEBAR_WIDTH = { lg: 250, md: 200, sm: 84 } as const;
 
-/** The current page; while its code downloads, the frame stays and a loader fills the page. */
+/**
+ * The current page, below any invitation a school sent the person; while the page's code
+ * downloads, the frame stays and a loader fills the page.
+ */
 function PageOutlet() {
   return (
-    <Suspense fallback={<PageLoading />}>
-      <Outlet />
-    </Suspense>
+    <>
+      <InvitationsBanner />
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
+    </>
   );
 }
 

@@ -21,12 +21,14 @@ function page<Module>(load: () => Promise<Module>, pick: (module: Module) => Com
 const auth = () => import('../features/auth/pages.js');
 const register = () => import('../features/register/pages.js');
 const status = () => import('../features/public/StatusPages.js');
+const join = () => import('../features/auth/JoinPage.js');
 
 /** Public pages of spec §2 (the plain layout). */
 const PUBLIC_PAGES: Record<string, ComponentType> = {
   '/login': page(auth, (m) => m.LoginPage),
   '/logout': page(auth, (m) => m.LogoutPage),
   '/auth/password/reset': page(auth, (m) => m.PasswordResetPage),
+  '/join': page(join, (m) => m.JoinPage),
   '/register': page(register, (m) => m.RegisterPage),
   '/signup': page(register, (m) => m.SignupPage),
   '/register/business': page(register, (m) => m.BusinessPage),

@@ -5,8 +5,11 @@ import { announceLogout, loadSession, onLogoutElsewhere, type Session, saveSessi
 
 interface AuthState {
   session: Session | null;
-  /** Signs in from a login or code-redemption answer: first tenant, then its full profile. */
-  completeSignIn(token: string, user: LoginResponse): Promise<void>;
+  /**
+   * Signs in from a login or code-redemption answer: the tenant asked for (the school just
+   * joined), else the first, then its full profile.
+   */
+  completeSignIn(token: string, user: LoginResponse, preferred?: TenantSummary): Promise<void>;
   /** Fetches the profile for another school, stores it and reloads the page (spec §4). */
   switchTenant(tenant: TenantSummary): Promise<void>;
   logout(): void;
@@ -25,8 +28,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => onLogoutElsewhere(() => setSession(null)), []);
 
-  const completeSignIn = useCallback(async (token: string, user: LoginResponse) => {
-    const tenant = user.tenants[0] ?? null;
+  const completeSignIn = useCallback(async (token: string, user: LoginResponse, preferred?: TenantSummary) => {
+    const tenant = user.tenants.find((candidate) => candidate.id === preferred?.id) ?? user.tenants[0] ?? null;
     let fullUser: LoginResponse | Profile = user;
     if (tenant) fullUser = await fetchProfile(token, tenant.tenantcode);
     const next = { token, user: fullUser, tenant };

@@ -24,9 +24,13 @@ export function storedLanguage(): Language {
   return (LANGUAGES as readonly string[]).includes(stored ?? '') ? (stored as Language) : 'en';
 }
 
+/**
+ * The choice is kept before its file arrives: on a slow connection a teacher who reloads
+ * while the file is still downloading keeps the language they picked.
+ */
 export async function setLanguage(language: Language): Promise<void> {
-  await loadLanguage(language);
   localStorage.setItem(STORAGE_KEYS.language, language);
+  await loadLanguage(language);
   document.documentElement.lang = HTML_LANG[language];
   await i18next.changeLanguage(language);
 }

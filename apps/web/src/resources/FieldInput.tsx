@@ -22,6 +22,8 @@ export function FieldInput({ spec, props: given, required = false }: { spec: Fie
           data={choices}
           searchable={choices.length > 8}
           clearable={!required}
+          // Choosing the chosen option again keeps it; clearing is the clear button's job.
+          allowDeselect={false}
           nothingFoundMessage={t('list.nothingFound')}
         />
       );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SubjectClass } from '../abilities.js';
+import { text } from '../schemas/common.js';
 
 /**
  * A resource: one kind of record a school keeps (subjects, mark types, grades, …) and the one
@@ -36,6 +37,11 @@ export interface ResourceDefinition<
   inUse: string;
   /** Spreadsheet columns (`excel=1`): field and English header, in order. */
   exportColumns: ReadonlyArray<readonly [field: string, header: string]>;
+  /**
+   * Fields that name a class, which must be one of the school's classes and are stored in its
+   * spelling (issue 10 point 2); `list` for a comma-separated list of classes.
+   */
+  classFields?: ReadonlyArray<{ field: string; list?: boolean }>;
 }
 
 export function defineResource<Record extends z.ZodObject, Input extends z.ZodObject, Filters extends z.ZodObject>(
@@ -47,7 +53,7 @@ export function defineResource<Record extends z.ZodObject, Input extends z.ZodOb
 /** The list call's query: search and paging, the resource's filters, and `excel=1`. */
 export function listQuerySchema<Filters extends z.ZodObject>(definition: ResourceDefinition<z.ZodObject, z.ZodObject, Filters>) {
   return definition.filters.extend({
-    search: z.string().trim().max(100).optional(),
+    search: text().trim().max(100).optional(),
     page: z.coerce.number().int().min(1).default(1),
     per_page: z.coerce.number().int().min(1).max(1000).default(definition.pageSize),
     excel: z

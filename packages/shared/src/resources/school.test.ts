@@ -3,7 +3,18 @@ import type { z } from 'zod';
 import { DEFAULT_GRADE_BANDS } from '../constants.js';
 import { firstErrors } from '../schemas/register.js';
 import { listQuerySchema } from './definition.js';
-import { autoReportComments, type GradeBand, GradeSetSchema, gradeSetProblems, grades, studentCategories, subjects } from './school.js';
+import {
+  aLevelScores,
+  autoReportComments,
+  type GradeBand,
+  GradeSetSchema,
+  gradeSetProblems,
+  grades,
+  markTypes,
+  proportions,
+  studentCategories,
+  subjects,
+} from './school.js';
 
 /** The first message per field path of a failed parse, or {} when it passes. */
 const errorsOf = (schema: z.ZodType, input: unknown) => {
@@ -37,6 +48,12 @@ const gradeSetOf = (bands: GradeBand[], extra: Record<string, unknown> = {}) => 
 });
 
 describe('gradeSetProblems', () => {
+  it('says a bound left empty is missing, rather than reading it as 0', () => {
+    const bands = DEFAULT_GRADE_BANDS.default.map(([grade, lower, upper]) => ({ grade, lower, upper }));
+    const emptied = bands.map((band) => (band.grade === 'F9' ? { ...band, lower: Number.NaN } : band));
+    expect(gradeSetProblems(emptied)).toEqual([{ kind: 'missing', grade: 'F9', params: { grade: 'F9' } }]);
+  });
+
   it.each([['default'], ['lower']] as const)('the %s bands have no problems', (type) => {
     expect(gradeSetProblems(bandsOf(type))).toEqual([]);
   });
@@ -199,8 +216,36 @@ describe('subjects.input', () => {
     expect(subjects.input.parse({ ...valid, position }).position).toBe(expected);
   });
 
-  it.each([['x'], ['2.5'], ['-1']])('position %j -> "Enter a whole number"', (position) => {
+  it.each([['2.5'], ['-1']])('position %j -> "Enter a whole number"', (position) => {
     expect(errorsOf(subjects.input, { ...valid, position })).toEqual({ position: 'Enter a whole number' });
+  });
+
+  it.each([['x'], ['B']])('position %j, no number at all -> "Please enter a number", never 0', (position) => {
+    expect(errorsOf(subjects.input, { ...valid, position })).toEqual({ position: 'Please enter a number' });
+  });
+
+  it('an empty number is never 0: blank or spaces are refused where a number is required, null where optional', () => {
+    expect(errorsOf(aLevelScores.input, { total: '', score: 'B', papercount: ' ' })).toEqual({
+      total: 'Please enter a number',
+      score: 'Please enter a number',
+      papercount: 'Please enter a number',
+    });
+    expect(aLevelScores.input.parse({ total: '12', score: 0, papercount: '3' })).toEqual({ total: 12, score: 0, papercount: 3 });
+    expect(subjects.input.parse({ ...valid, position: '' }).position).toBeNull();
+    expect(
+      errorsOf(proportions.input, {
+        form: 'P4',
+        term: 'I',
+        year: '',
+        subject_id: '0190a1b2-0000-7000-8000-000000000000',
+        marktype_id: '0190a1b2-0000-7000-8000-000000000000',
+        percentage: '',
+      }),
+    ).toMatchObject({
+      year: 'Enter a year between 2000 and 2100',
+      percentage: 'Enter a percentage from 0 to 100',
+    });
+    expect(markTypes.input.parse({ label: 'BOT', category: 'test', outof: '' }).outof).toBe(100);
   });
 
   it('defaults: not multiple papers, active, blank optionals null', () => {

@@ -13,7 +13,7 @@ import {
   TERMS,
 } from '../constants.js';
 import { GRADE_SET_MESSAGES, IN_USE_MESSAGES, SETTINGS_MESSAGES as M } from '../messages.js';
-import { optionalText, requiredText } from '../schemas/common.js';
+import { optionalText, requiredText, text, typedNumber } from '../schemas/common.js';
 import { defineResource } from './definition.js';
 
 /*
@@ -26,15 +26,15 @@ const none = z.object({});
 /** A whole number from a form (text or number), or null when left empty. */
 const optionalInt = z.preprocess(
   (value) => (value === '' || value === undefined ? null : value),
-  z.coerce.number({ error: M.numberInvalid }).int(M.numberInvalid).min(0, M.numberInvalid).max(100_000, M.numberInvalid).nullable(),
+  typedNumber(z.number({ error: M.numberRequired }).int(M.numberInvalid).min(0, M.numberInvalid).max(100_000, M.numberInvalid).nullable()),
 );
 const requiredUuid = (message: string) => z.uuid({ error: message });
 const form = requiredText(M.classRequired).max(40);
 const term = z.enum(TERMS, { error: M.termRequired });
-const year = z.coerce.number({ error: M.yearInvalid }).int(M.yearInvalid).min(2000, M.yearInvalid).max(2100, M.yearInvalid);
+const year = typedNumber(z.number({ error: M.yearInvalid }).int(M.yearInvalid).min(2000, M.yearInvalid).max(2100, M.yearInvalid));
 /** Exact-match filters of class, term and year lists: each optional. */
 const formTermYearFilters = z.object({
-  form: z.string().trim().max(40).optional(),
+  form: text().trim().max(40).optional(),
   term: z.enum(TERMS).optional(),
   year: z.coerce.number().int().min(2000).max(2100).optional(),
 });
@@ -108,6 +108,7 @@ export const subjects = defineResource({
     ['multiple_papers', 'Multiple papers'],
     ['multiple_paper_forms', 'Paper classes'],
   ],
+  classFields: [{ field: 'multiple_paper_forms', list: true }],
 });
 
 export const locations = defineResource({
@@ -146,7 +147,9 @@ export const markTypes = defineResource({
     position: optionalInt,
     status: z.enum(STATUSES).default('active'),
     /** The mark a learner can reach in this assessment (guide grading.md: default 100). */
-    outof: z.coerce.number({ error: M.numberInvalid }).int(M.numberInvalid).min(1, M.numberInvalid).max(1000, M.numberInvalid).default(100),
+    outof: typedNumber(
+      z.number({ error: M.numberRequired }).int(M.numberInvalid).min(1, M.numberInvalid).max(1000, M.numberInvalid).default(100),
+    ),
   }),
   filters: z.object({ status: z.enum(STATUSES).optional() }),
   searchFields: ['label', 'category'],
@@ -191,8 +194,8 @@ export const grades = defineResource({
       year,
       subject_id: requiredUuid(M.subjectRequired),
       grade: requiredText(M.labelRequired).max(10),
-      lower: z.coerce.number({ error: M.numberInvalid }).min(0, M.percentageInvalid).max(100, M.percentageInvalid),
-      upper: z.coerce.number({ error: M.numberInvalid }).min(0, M.percentageInvalid).max(100, M.percentageInvalid),
+      lower: typedNumber(z.number({ error: M.numberRequired }).min(0, M.percentageInvalid).max(100, M.percentageInvalid)),
+      upper: typedNumber(z.number({ error: M.numberRequired }).min(0, M.percentageInvalid).max(100, M.percentageInvalid)),
     })
     .refine((grade) => grade.lower <= grade.upper, { error: M.rangeReversed, path: ['lower'] }),
   filters: formTermYearFilters.extend({ subject_id: z.uuid().optional() }),
@@ -216,6 +219,7 @@ export const grades = defineResource({
     ['lower', 'Lower'],
     ['upper', 'Upper'],
   ],
+  classFields: [{ field: 'form' }],
 });
 
 export const proportions = defineResource({
@@ -239,7 +243,7 @@ export const proportions = defineResource({
     year,
     subject_id: requiredUuid(M.subjectRequired),
     marktype_id: requiredUuid(M.markTypeRequired),
-    percentage: z.coerce.number({ error: M.percentageInvalid }).min(0, M.percentageInvalid).max(100, M.percentageInvalid),
+    percentage: typedNumber(z.number({ error: M.percentageInvalid }).min(0, M.percentageInvalid).max(100, M.percentageInvalid)),
   }),
   filters: formTermYearFilters.extend({ subject_id: z.uuid().optional() }),
   searchFields: ['form'],
@@ -259,6 +263,7 @@ export const proportions = defineResource({
     ['marktype.label', 'Type'],
     ['percentage', 'Percentage'],
   ],
+  classFields: [{ field: 'form' }],
 });
 
 export const publishMarks = defineResource({
@@ -289,9 +294,9 @@ export const aLevelScores = defineResource({
   listKey: 'alevelscores',
   record: z.object({ id, total: z.number(), score: z.number(), papercount: z.number() }),
   input: z.strictObject({
-    total: z.coerce.number({ error: M.numberInvalid }).int(M.numberInvalid).min(0, M.numberInvalid).max(60, M.numberInvalid),
-    score: z.coerce.number({ error: M.numberInvalid }).int(M.numberInvalid).min(0, M.numberInvalid).max(6, M.numberInvalid),
-    papercount: z.coerce.number({ error: M.numberInvalid }).int(M.numberInvalid).min(1, M.numberInvalid).max(6, M.numberInvalid),
+    total: typedNumber(z.number({ error: M.numberRequired }).int(M.numberInvalid).min(0, M.numberInvalid).max(60, M.numberInvalid)),
+    score: typedNumber(z.number({ error: M.numberRequired }).int(M.numberInvalid).min(0, M.numberInvalid).max(6, M.numberInvalid)),
+    papercount: typedNumber(z.number({ error: M.numberRequired }).int(M.numberInvalid).min(1, M.numberInvalid).max(6, M.numberInvalid)),
   }),
   filters: z.object({ papercount: z.coerce.number().int().min(1).max(6).optional() }),
   searchFields: [],
@@ -355,6 +360,7 @@ export const remarkTypes = defineResource({
     ['inputtype', 'Input type'],
     ['active', 'Active'],
   ],
+  classFields: [{ field: 'forms', list: true }],
 });
 
 export const autoMarkComments = defineResource({
@@ -402,12 +408,12 @@ export const autoReportComments = defineResource({
     .strictObject({
       form,
       remarktype_id: requiredUuid(M.remarkTypeRequired),
-      score: z.coerce.number({ error: M.numberInvalid }).min(0, M.numberInvalid).max(1000, M.numberInvalid),
-      upper: z.coerce.number({ error: M.numberInvalid }).min(0, M.numberInvalid).max(1000, M.numberInvalid),
+      score: typedNumber(z.number({ error: M.numberRequired }).min(0, M.numberInvalid).max(1000, M.numberInvalid)),
+      upper: typedNumber(z.number({ error: M.numberRequired }).min(0, M.numberInvalid).max(1000, M.numberInvalid)),
       comment: requiredText(M.commentRequired).max(500),
     })
     .refine((row) => row.score <= row.upper, { error: M.rangeReversed, path: ['score'] }),
-  filters: z.object({ form: z.string().trim().max(40).optional(), remarktype_id: z.uuid().optional() }),
+  filters: z.object({ form: text().trim().max(40).optional(), remarktype_id: z.uuid().optional() }),
   searchFields: ['comment'],
   sort: [
     ['form', 'asc'],
@@ -423,6 +429,7 @@ export const autoReportComments = defineResource({
     ['upper', 'To'],
     ['comment', 'Comment'],
   ],
+  classFields: [{ field: 'form' }],
 });
 
 export const SCHOOL_RESOURCES = [
@@ -446,8 +453,13 @@ export const GradeSetSchema = z
     term,
     year,
     subject_id: requiredUuid(M.subjectRequired),
-    lower: z.record(z.string().trim().min(1).max(10), z.coerce.number({ error: M.numberInvalid }).min(0).max(100)),
-    upper: z.record(z.string().trim().min(1).max(10), z.coerce.number({ error: M.numberInvalid }).min(0).max(100)),
+    lower: z.record(text().trim().min(1).max(10), typedNumber(z.number({ error: M.numberRequired }).min(0).max(100))),
+    upper: z.record(text().trim().min(1).max(10), typedNumber(z.number({ error: M.numberRequired }).min(0).max(100))),
+    /**
+     * Replace the set of this class, subject, term and year if there is one. Without it, saving
+     * where a set exists is refused (409), so a new set never silently replaces a school's own.
+     */
+    replace: z.boolean().optional(),
   })
   .superRefine((set, context) => {
     for (const problem of gradeSetProblems(
@@ -482,6 +494,9 @@ export interface GradeSetProblem {
 export function gradeSetProblems(bands: ReadonlyArray<GradeBand>): GradeSetProblem[] {
   const problems: GradeSetProblem[] = [];
   if (bands.length === 0) return [{ kind: 'empty', grade: '', params: {} }];
+  // A bound left empty (or not a number) is said as such, not guessed at as 0.
+  const missing = bands.filter((band) => !Number.isFinite(band.lower) || !Number.isFinite(band.upper));
+  if (missing.length > 0) return missing.map((band) => ({ kind: 'missing', grade: band.grade, params: { grade: band.grade } }));
   for (const band of bands) {
     if (band.lower > band.upper) problems.push({ kind: 'reversed', grade: band.grade, params: { grade: band.grade } });
   }

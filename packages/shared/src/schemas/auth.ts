@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX } from '../constants.js';
 import { LOGIN_MESSAGES, USER_MESSAGES } from '../messages.js';
-import { requiredText } from './common.js';
+import { requiredText, text } from './common.js';
 import { TenantSummarySchema } from './tenant.js';
 
 export const AuthTypeBodySchema = z.object({
@@ -22,7 +22,7 @@ export const LoginBodySchema = z.object({
 });
 export type LoginBody = z.infer<typeof LoginBodySchema>;
 
-export const RedeemCodeBodySchema = z.object({ code: z.string().min(1, LOGIN_MESSAGES.invalidCode).max(200) });
+export const RedeemCodeBodySchema = z.object({ code: text().min(1, LOGIN_MESSAGES.invalidCode).max(200) });
 
 /** What login and code redemption answer (spec §3 "Login response"); the token is in the header. */
 export const LoginResponseSchema = z.object({

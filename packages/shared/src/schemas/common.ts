@@ -1,13 +1,44 @@
 import { z } from 'zod';
+import { INPUT_MESSAGES } from '../messages.js';
+
+/**
+ * A NUL character, or half of a UTF-16 surrogate pair without its other half. Neither is text:
+ * PostgreSQL refuses both (a NUL in any text, a lone surrogate in JSON), and no keyboard types
+ * them; they arrive from pasted binary, broken clients or attacks.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when the text can be stored as it is (no NUL, no lone surrogate). */
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE.test(value);
+}
+
+/** Any text a person may send: refused with a message when it holds what cannot be stored. */
+export function text(error?: string) {
+  return z.string(error === undefined ? undefined : { error }).refine(isStorableText, INPUT_MESSAGES.textInvalid);
+}
+
+/**
+ * A number a person typed (a form sends text): blank is no number, never 0, and text that is no
+ * number ("B") is refused, never read as 0 (`z.coerce.number` turns "" into 0). `number` is the
+ * schema of the number itself, with its own messages, bounds and default.
+ */
+export function typedNumber<Schema extends z.ZodType>(number: Schema) {
+  return z.preprocess((value) => {
+    if (typeof value !== 'string') return value;
+    const trimmed = value.trim();
+    return trimmed === '' ? undefined : Number(trimmed);
+  }, number);
+}
 
 /** A required text field: trimmed, with `required` when missing or blank. */
 export function requiredText(required: string) {
-  return z.string({ error: required }).trim().min(1, { error: required, abort: true });
+  return text(required).trim().min(1, { error: required, abort: true });
 }
 
 /** An optional text field: blank becomes null so the database never stores "" for "unknown". */
-export const optionalText = z
-  .string()
+export const optionalText = text()
   .trim()
   .max(500)
   .nullish()
@@ -28,7 +59,7 @@ export const MessageResponseSchema = z.object({ message: z.string() });
 
 /** The query of every list call: free-text search and paging (page sizes per screen, spec §9). */
 export const ListQuerySchema = z.object({
-  search: z.string().trim().max(100).optional(),
+  search: text().trim().max(100).optional(),
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(1000).default(25),
 });

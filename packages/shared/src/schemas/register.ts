@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_COUNTRY, PASSWORD_MIN, REGISTRATION_CATEGORIES } from '../constants.js';
 import { LOGIN_MESSAGES, REGISTER_MESSAGES, TENANT_MESSAGES } from '../messages.js';
+import { requiredText, text } from './common.js';
 
 /*
  * The sign-up rules of spec §5 with their exact messages. The web's forms validate with these;
@@ -12,7 +13,7 @@ export const PHONE_PATTERN = /^(\+?\d{1,3}[\s-]?)?\(?\d{2,4}\)?[\s-]?\d{3,4}[\s-
 /** A lowercase and an uppercase letter, a digit and one of ! @ # $ % ^ & *. */
 export const PASSWORD_COMPOSITION = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*]).{8,}$/;
 
-const required = (message: string) => z.string({ error: message }).trim().min(1, { error: message, abort: true });
+const required = requiredText;
 
 export const LoginEmailSchema = z.object({ email: required(LOGIN_MESSAGES.emailRequired) });
 
@@ -33,9 +34,9 @@ export const BusinessSchema = z.object({
   email: required(REGISTER_MESSAGES.businessEmailRequired).pipe(z.email(REGISTER_MESSAGES.emailInvalid)),
   telephone: required(REGISTER_MESSAGES.businessTelephoneRequired).regex(PHONE_PATTERN, REGISTER_MESSAGES.telephoneInvalid),
   category: z.enum(REGISTRATION_CATEGORIES, TENANT_MESSAGES.categoryRequired),
-  country: z.string().trim().min(1).default(DEFAULT_COUNTRY),
-  address: z.string().trim().max(200).optional(),
-  tin: z.string().trim().max(30).optional(),
+  country: text().trim().min(1).default(DEFAULT_COUNTRY),
+  address: text().trim().max(200).optional(),
+  tin: text().trim().max(30).optional(),
 });
 export type Business = z.infer<typeof BusinessSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STATUSES, TERMS } from '../constants.js';
 import { STUDENT_MESSAGES as M } from '../messages.js';
-import { optionalText, requiredText } from './common.js';
+import { optionalText, requiredText, text, typedNumber } from './common.js';
 
 /*
  * Learners (spec §3 "Student"): the class list, the add and edit form, bulk upload, fee
@@ -46,8 +46,7 @@ function realDate(value: string): boolean {
 }
 
 /** An ISO date (YYYY-MM-DD) that exists in the calendar, or nothing. */
-const isoDate = z
-  .string()
+const isoDate = text()
   .trim()
   .nullish()
   .transform((value) => (value ? value : null))
@@ -58,8 +57,7 @@ const isoDate = z
  * accepts text; blanks become null.
  */
 export const StudentInputSchema = z.strictObject({
-  studentid: z
-    .string()
+  studentid: text()
     .trim()
     .max(40)
     .nullish()
@@ -82,8 +80,7 @@ export const StudentInputSchema = z.strictObject({
   paymentcode: optionalText,
   address: optionalText,
   phone: optionalText,
-  email: z
-    .string()
+  email: text()
     .trim()
     .nullish()
     .transform((value) => (value ? value : null))
@@ -96,10 +93,10 @@ export type StudentInput = z.infer<typeof StudentInputSchema>;
 
 /** The class list's filter bar (spec §2 "Students"). */
 export const StudentListQuerySchema = z.object({
-  form: z.string().trim().max(40).optional(),
-  stream: z.string().trim().max(40).optional(),
-  name: z.string().trim().max(100).optional(),
-  studentid: z.string().trim().max(40).optional(),
+  form: text().trim().max(40).optional(),
+  stream: text().trim().max(40).optional(),
+  name: text().trim().max(100).optional(),
+  studentid: text().trim().max(40).optional(),
   studentcategory_id: z
     .uuid()
     .optional()
@@ -130,19 +127,13 @@ export type StatementLine = z.infer<typeof StatementLineSchema>;
 /** The fee journal upload's fields besides the file (spec §3 "Financial upload fields"). */
 export const FeeJournalFieldsSchema = z.object({
   term: z.enum(TERMS, { error: M.termRequired }),
-  year: z.coerce.number({ error: M.yearInvalid }).int(M.yearInvalid).min(2000, M.yearInvalid).max(2100, M.yearInvalid),
-  invoice: z.coerce
-    .number({ error: M.positionInvalid })
-    .int(M.positionInvalid)
-    .min(1, M.positionInvalid)
-    .max(200, M.positionInvalid)
-    .default(7),
-  receipt: z.coerce
-    .number({ error: M.positionInvalid })
-    .int(M.positionInvalid)
-    .min(1, M.positionInvalid)
-    .max(200, M.positionInvalid)
-    .default(42),
+  year: typedNumber(z.number({ error: M.yearInvalid }).int(M.yearInvalid).min(2000, M.yearInvalid).max(2100, M.yearInvalid)),
+  invoice: typedNumber(
+    z.number({ error: M.positionInvalid }).int(M.positionInvalid).min(1, M.positionInvalid).max(200, M.positionInvalid).default(7),
+  ),
+  receipt: typedNumber(
+    z.number({ error: M.positionInvalid }).int(M.positionInvalid).min(1, M.positionInvalid).max(200, M.positionInvalid).default(42),
+  ),
 });
 
 /** What an upload reports: rows taken, and each bad row by its number in the sheet and reason. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_COUNTRY, DEFAULT_SCHOOL_TYPE, SCHOOL_TYPES, TENANT_CATEGORIES, TENANT_NAME_MAX, TENANT_NAME_MIN } from '../constants.js';
 import { TENANT_MESSAGES } from '../messages.js';
-import { optionalText, requiredText } from './common.js';
+import { optionalText, requiredText, text } from './common.js';
 
 /** A tenant as the login response and the school switcher see it (spec §3 "Login response"). */
 export const TenantSummarySchema = z.object({
@@ -51,7 +51,7 @@ export const TenantCreateSchema = z.strictObject({
   phone: optionalText,
   tin: optionalText,
   efrist: z.boolean().default(false),
-  country: z.string().trim().min(1).max(80).default(DEFAULT_COUNTRY),
+  country: text().trim().min(1).max(80).default(DEFAULT_COUNTRY),
   logo_path: optionalText,
 });
 export type TenantCreate = z.infer<typeof TenantCreateSchema>;

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import * as foundation from './2026_11_21_0001_foundation.js';
 import * as schoolSettings from './2026_11_21_0002_school_settings.js';
 import * as students from './2026_11_21_0003_students.js';
+import * as invitations from './2026_11_22_0004_invitations.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
   '2026_11_21_0002_school_settings': schoolSettings,
   '2026_11_21_0003_students': students,
+  '2026_11_22_0004_invitations': invitations,
 };

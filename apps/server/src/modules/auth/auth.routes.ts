@@ -9,20 +9,11 @@ import {
   RedeemCodeBodySchema,
   USER_MESSAGES,
 } from '@mustard/shared';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/access.js';
 import { recordAuthEvent, revokeSession } from './auth.repository.js';
-import { authType, changePassword, loginWithPassword, redeemSignInCode, type SignedIn } from './auth.service.js';
-
-/** The token travels in the `authorization` response header (spec §3), readable by the web app. */
-function sendSignedIn(reply: FastifyReply, signedIn: SignedIn) {
-  reply.header('authorization', `Bearer ${signedIn.token}`);
-  reply.header('access-control-expose-headers', 'authorization');
-  reply.header('cache-control', 'no-store');
-  return signedIn.response;
-}
+import { authType, changePassword, loginWithPassword, redeemSignInCode, sendSignedIn } from './auth.service.js';
 
 const ChangePasswordBodySchema = z.object({
   current_password: z.string().min(1, USER_MESSAGES.passwordRequired).max(PASSWORD_MAX),

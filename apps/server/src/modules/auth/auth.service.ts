@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { LOGIN_MESSAGES, type LoginResponse, type Profile, permissionsMap } from '@mustard/shared';
-import type { FastifyInstance } from 'fastify';
+import { LOGIN_MESSAGES, type LoginResponse, type Profile, permissionsMap, USER_MESSAGES } from '@mustard/shared';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Database } from '../../db/connect.js';
 import { withUser } from '../../db/tenant.js';
 import { AppError } from '../../errors.js';
@@ -30,7 +30,7 @@ export interface SignedIn {
 type UserRecord = { id: string; name: string; email: string; path: string | null; is_admin: boolean };
 
 /** Opens a session for the user and answers what login answers (spec §3 "Login response"). */
-async function openSession(app: FastifyInstance, user: UserRecord): Promise<SignedIn> {
+export async function openSession(app: FastifyInstance, user: UserRecord): Promise<SignedIn> {
   const db = app.database.db;
   const expiresAt = new Date(Date.now() + app.config.sessionTtlSeconds * 1000);
   const sessionId = await createSession(db, user.id, expiresAt);
@@ -43,13 +43,19 @@ function loginFields(user: UserRecord) {
   return { id: user.id, path: user.path, name: user.name, email: user.email, isadmin: user.is_admin, admin: user.is_admin };
 }
 
+/** The token travels in the `authorization` response header (spec §3), readable by the web app. */
+export function sendSignedIn<T>(reply: FastifyReply, signedIn: { token: string; response: T }): T {
+  reply.header('authorization', `Bearer ${signedIn.token}`);
+  reply.header('access-control-expose-headers', 'authorization');
+  return signedIn.response;
+}
+
 export async function loginWithPassword(app: FastifyInstance, email: string, password: string, ip: string): Promise<SignedIn> {
   const db = app.database.db;
-  if (app.failureLimiter.isBlocked(email)) throw new AppError(429);
+  if (!app.failureLimiter.attempt(email)) throw new AppError(429);
   const user = await findUserByEmail(db, email);
   const passwordOk = await verifyPassword(user?.password_hash, password);
   if (!user || !passwordOk || user.disabled_at) {
-    app.failureLimiter.fail(email);
     await recordAuthEvent(db, 'login_failed', { userId: user?.id, email, ip });
     throw new AppError(401, LOGIN_MESSAGES.invalidCredentials);
   }
@@ -90,9 +96,13 @@ export async function issueSignInCode(database: Database, userId: string, ttlSec
 export async function changePassword(app: FastifyInstance, userId: string, current: string, next: string, ip: string): Promise<SignedIn> {
   const db = app.database.db;
   const user = await findUserById(db, userId);
-  if (!user || !(await verifyPassword(user.password_hash, current))) {
-    throw new AppError(422, undefined, { current_password: ['The current password is not correct'] });
+  if (!user) throw new AppError(401);
+  // The current password is guessed like a sign-in password: the same count, the same pause.
+  if (!app.failureLimiter.attempt(user.email)) throw new AppError(429);
+  if (!(await verifyPassword(user.password_hash, current))) {
+    throw new AppError(422, undefined, { current_password: [USER_MESSAGES.currentPasswordWrong] });
   }
+  app.failureLimiter.succeed(user.email);
   const hash = await hashPassword(next);
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash, updated_at: new Date() }).where('id', '=', userId).execute();

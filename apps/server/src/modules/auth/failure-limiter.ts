@@ -1,6 +1,7 @@
 /**
- * Counts failed sign-ins per account (security.md item 11): after `max` failures within the
- * window the account answers 429 until the window passes, whoever is trying and from where.
+ * Counts password attempts per account (security.md item 11): after `max` failed attempts within
+ * the window the account answers 429 until the window passes, whoever is trying and from where.
+ * Sign-in and the password change share the count: both guess the same password.
  * Unknown emails are counted the same way, so the answer never tells which emails exist.
  * Kept in memory: one process per embedded database; behind a load balancer each server
  * counts its own share, which still bounds guessing.
@@ -27,15 +28,17 @@ export class FailureLimiter {
     return entry;
   }
 
-  isBlocked(account: string, now = Date.now()): boolean {
-    return (this.current(account, now)?.count ?? 0) >= this.max;
-  }
-
-  fail(account: string, now = Date.now()): void {
+  /**
+   * Counts an attempt before its password is checked, and answers false when the account is
+   * paused. Counting first matters: a password check takes milliseconds, and 30 guesses sent at
+   * once would all pass a limit that is only counted after each check.
+   */
+  attempt(account: string, now = Date.now()): boolean {
     const entry = this.current(account, now);
     if (entry) {
+      if (entry.count >= this.max) return false;
       entry.count += 1;
-      return;
+      return true;
     }
     if (this.failures.size >= this.capacity) {
       // Maps iterate in insertion order: drop the oldest account to bound memory.
@@ -43,8 +46,9 @@ export class FailureLimiter {
       if (oldest !== undefined) this.failures.delete(oldest);
     }
     this.failures.set(this.key(account), { count: 1, since: now });
+    return true;
   }
-
+  /** The right password: the attempts counted so far are given back. */
   succeed(account: string): void {
     this.failures.delete(this.key(account));
   }

@@ -74,7 +74,14 @@ describe('grade sets', () => {
       ['P8', 30, 39],
       ['F9', 0, 29],
     ];
-    const second = ok(await head.post(grades.path, gradeSet(subject.id, { bands: stricter })));
+    // A new set where one exists is refused: the school's own bounds are never replaced unasked.
+    const again = await head.post(grades.path, gradeSet(subject.id, { bands: stricter }));
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ statusCode: 409, message: SETTINGS_MESSAGES.gradeSetExists });
+    expect((await list(head, grades.path, `subject_id=${subject.id}`)).rows.map((row) => row.id).sort()).toEqual(
+      first.map((row) => row.id).sort(),
+    );
+    const second = ok(await head.post(grades.path, { ...gradeSet(subject.id, { bands: stricter }), replace: true }));
     expect(second.totalRecords).toBe(9);
     expect(second.grades.map((row: Row) => [row.grade, row.lower, row.upper])).toEqual(stricter);
     const listed = await list(head, grades.path, `subject_id=${subject.id}`);
@@ -83,10 +90,26 @@ describe('grade sets', () => {
     for (const old of first) expect((await head.get(`${grades.path}/${old.id}`)).statusCode).toBe(404);
 
     // Another kind of set (other labels) replaces it too: no grade of the old set remains.
-    const lower = ok(await head.post(grades.path, gradeSet(subject.id, { bands: DEFAULT_GRADE_BANDS.lower })));
+    const lower = ok(await head.post(grades.path, { ...gradeSet(subject.id, { bands: DEFAULT_GRADE_BANDS.lower }), replace: true }));
     expect(lower.totalRecords).toBe(8);
     const relisted = await list(head, grades.path, `subject_id=${subject.id}`);
     expect(relisted.rows.map((row) => row.grade)).toEqual(DEFAULT_GRADE_BANDS.lower.map(([grade]) => grade));
+  });
+
+  it('makes one set of the same new set saved twice at once: one 200, one 409', async () => {
+    const subject = await newSubject(head);
+    const answers = await Promise.all([head.post(grades.path, gradeSet(subject.id)), head.post(grades.path, gradeSet(subject.id))]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    expect((await list(head, grades.path, `subject_id=${subject.id}`)).totalRecords).toBe(9);
+  });
+
+  it('takes only the school’s classes, in its spelling', async () => {
+    const subject = await newSubject(head);
+    const refused = await head.post(grades.path, gradeSet(subject.id, { form: 'S9' }));
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ form: ['Choose one of the school’s classes'] });
+    const saved = ok(await head.post(grades.path, gradeSet(subject.id, { form: 'p3' })));
+    expect(saved.grades[0].form).toBe('P3');
   });
 
   it('keeps the sets of other classes, terms, years and subjects apart', async () => {
@@ -97,7 +120,7 @@ describe('grade sets', () => {
     ok(await head.post(grades.path, gradeSet(subject.id, { year: 2027 })));
     ok(await head.post(grades.path, gradeSet(other.id)));
     // Replacing one set leaves the other four as they were.
-    ok(await head.post(grades.path, gradeSet(subject.id, { bands: DEFAULT_GRADE_BANDS.lower })));
+    ok(await head.post(grades.path, { ...gradeSet(subject.id, { bands: DEFAULT_GRADE_BANDS.lower }), replace: true }));
     expect((await list(head, grades.path, `subject_id=${subject.id}`)).totalRecords).toBe(8 + 9 * 3);
     expect((await list(head, grades.path, `subject_id=${other.id}`)).totalRecords).toBe(9);
   });

@@ -2,6 +2,7 @@ import {
   aLevelScores,
   autoMarkComments,
   autoReportComments,
+  classOptions,
   GradeSetSchema,
   grades,
   listResponseSchema,
@@ -19,9 +20,9 @@ import { type Kysely, sql } from 'kysely';
 import { newId } from '../../db/ids.js';
 import { type Trx, withTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
-import { invalid } from '../../errors.js';
-import { currentUser, tenantScope } from '../../plugins/access.js';
-import { registerResource } from '../../resources/resource-routes.js';
+import { conflict, invalid } from '../../errors.js';
+import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js';
+import { placeClassFields, registerResource } from '../../resources/resource-routes.js';
 import { recordAudit } from '../audit/audit.repository.js';
 
 const subjectName = { table: 'subjects', key: 'subject_id', column: 'name' };
@@ -74,7 +75,8 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /**
    * A grade set is written whole (spec §3 "Grade set"): the bands of one subject, class, term
-   * and year replace the ones before, in one transaction, so a report never sees half a set.
+   * and year, in one transaction, so a report never sees half a set. Where the set exists it is
+   * replaced only when the save says `replace` (the set's own page does); otherwise 409.
    */
   app.post(
     grades.path,
@@ -84,7 +86,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = tenantScope(request);
-      const set = request.body;
+      const set = placeClassFields(grades.classFields, request.body, classOptions(currentTenant(request).tenant)) as typeof request.body;
       return withTenant(app.database.db, scope, async (trx) => {
         const subject = await trx
           .selectFrom('subjects')
@@ -99,7 +101,10 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
             .where('form', '=', set.form)
             .where('term', '=', set.term)
             .where('year', '=', set.year) as QB;
+        // The school's lock for grade sets: two saves of one set at once cannot both find it missing.
+        await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`grade-sets:${scope.tenantId}`}, 0))`.execute(trx);
         const before = await trx.selectFrom('grades').selectAll().$call(inTenant(scope.tenantId)).$call(sameSet).execute();
+        if (before.length > 0 && !set.replace) throw conflict(SETTINGS_MESSAGES.gradeSetExists);
         await trx.deleteFrom('grades').$call(inTenant(scope.tenantId)).$call(sameSet).execute();
         const rows = Object.keys(set.lower).map((grade) => ({
           tenant_id: scope.tenantId,

@@ -90,7 +90,7 @@ const FIXTURES: Fixture[] = [
           olevelcategory: 'science',
           position: 1,
           weeklylabel: 'Maths',
-          multiple_paper_forms: 'S5,S6',
+          multiple_paper_forms: 'P6,P7',
           multiple_papers: true,
           active: true,
         },
@@ -539,6 +539,26 @@ describe('validation', () => {
     ok(await head.in(neighbour.tenantcode).post(subjects.path, { name: 'Geography', category: 'humanity' }));
   });
 
+  it('takes only the school’s classes in every field that names one, stored in its spelling', async () => {
+    const [subject, markType] = [await newSubject(head), await newMarkType(head)];
+    const before = await everything(head, proportions);
+    const body = { form: 'S9', term: 'I', year: 2026, subject_id: subject.id, marktype_id: markType.id, percentage: 30 };
+    const refused = await head.post(proportions.path, body);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ form: [SETTINGS_MESSAGES.classUnknown] });
+    expect((await everything(head, proportions)).totalRecords).toBe(before.totalRecords);
+    expect(ok(await head.post(proportions.path, { ...body, form: ' p5 ' })).form).toBe('P5');
+    // Lists of classes: each must be the school's; the list is kept in its spelling.
+    const listed = ok(await head.post(remarkTypes.path, { label: `Conduct ${next()}`, category: 'exam', forms: 'p1, P2 ,p3' }));
+    expect(listed.forms).toBe('P1,P2,P3');
+    const wrong = await head.post(remarkTypes.path, { label: `Conduct ${next()}`, category: 'exam', forms: 'P1, S4' });
+    expect(wrong.json().errors).toEqual({ forms: [SETTINGS_MESSAGES.classUnknown] });
+    const subjectWrong = await head.post(subjects.path, { name: `Biology ${next()}`, category: 'science', multiple_paper_forms: 'S5,S6' });
+    expect(subjectWrong.json().errors).toEqual({ multiple_paper_forms: [SETTINGS_MESSAGES.classUnknown] });
+    const edited = await head.put(`${remarkTypes.path}/${listed.id}`, { label: listed.label, category: 'exam', forms: 'nursery' });
+    expect(ok(edited).forms).toBe('Nursery');
+  });
+
   it('refuses a proportion that points at another school’s subject, and saves nothing', async () => {
     const theirs = await newSubject(head.in(neighbour.tenantcode));
     const [mine, markType] = [await newSubject(head), await newMarkType(head)];
@@ -689,7 +709,7 @@ describe('audit', () => {
   it('records a grade set as one entry', async () => {
     const subject = await newSubject(head);
     ok(await head.post(grades.path, gradeSet(subject.id, { form: 'P4' })));
-    ok(await head.post(grades.path, gradeSet(subject.id, { form: 'P4' })));
+    ok(await head.post(grades.path, { ...gradeSet(subject.id, { form: 'P4' }), replace: true }));
     const entries = await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
       trx.selectFrom('audit_log').select(['action', 'after']).where('entity', '=', 'grades').orderBy('at').execute(),
     );

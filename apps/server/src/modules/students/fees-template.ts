@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import type { TemplateExample } from './student-ids.js';
 
 /*
  * The fee journal sheet (issue 5 point 4, spec §3 "Financial upload fields"): the sheet the
@@ -52,7 +53,7 @@ export function columnLetter(position: number): string {
 export const invoiceParticulars = (term: string, year: number) => `Fees, Term ${term} ${year}`;
 export const RECEIPT_PARTICULARS = 'Payment';
 
-function instructions(): string[][] {
+function instructions(example: TemplateExample, year: number): string[][] {
   const invoice = columnLetter(DEFAULT_INVOICE_POSITION);
   const receipt = columnLetter(DEFAULT_RECEIPT_POSITION);
   const breakdownFrom = columnLetter(DEFAULT_INVOICE_POSITION + 1);
@@ -81,15 +82,30 @@ function instructions(): string[][] {
     ['Amounts are numbers or text with thousands separators, such as 1,250,000. A blank amount or "-" is 0.'],
     ['Every row is checked before anything is saved: if any row is wrong, nothing is saved and each wrong row is named by its number.'],
     ['Uploading the same file again for the same term and year replaces that journal’s lines: nothing is added twice.'],
-    ['Replace the example row (EXAMPLE/0001) with your learners before uploading.'],
+    [],
+    ['An example row of the Journal sheet (this sheet is never uploaded):'],
+    ['Column', 'Example'],
+    ['A', example.studentid],
+    ['B', 'Nakato Sarah'],
+    ['C, D', [example.form, example.stream].filter(Boolean).join(' ')],
+    ['E', `${year}-02-02`],
+    ['F', invoiceParticulars('I', year)],
+    [invoice, '450,000'],
+    [
+      `${breakdownFrom} to ${columnLetter(DEFAULT_INVOICE_POSITION + BREAKDOWN.length)}`,
+      '300,000  100,000  30,000  20,000 (tuition, meals, development, uniform)',
+    ],
+    [receipt, '200,000'],
   ];
 }
 
 /**
- * The journal template: the columns at their default positions, one example row, and an
- * "Instructions" sheet. The journal sheet comes first: the upload reads the first sheet.
+ * The journal template: the columns at their default positions with their headers only (an
+ * example row there would be uploaded, or refused, with the school's learners), and an
+ * "Instructions" sheet with an example in the school's own ids and classes. The journal sheet
+ * comes first: the upload reads the first sheet.
  */
-export async function journalTemplate(now = new Date()): Promise<Buffer> {
+export async function journalTemplate(example: TemplateExample, now = new Date()): Promise<Buffer> {
   const year = now.getFullYear();
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Mustard';
@@ -109,33 +125,12 @@ export async function journalTemplate(now = new Date()): Promise<Buffer> {
   for (const [index, title] of BREAKDOWN.entries()) put(DEFAULT_INVOICE_POSITION + 1 + index, title, 13);
   put(DEFAULT_RECEIPT_POSITION, JOURNAL_HEADERS.receipt, 26);
   header.font = { bold: true };
-
-  const example = sheet.getRow(2);
-  example.getCell(JOURNAL_COLUMNS.student).value = 'EXAMPLE/0001';
-  example.getCell(JOURNAL_COLUMNS.name).value = 'Nakato Sarah';
-  example.getCell(JOURNAL_COLUMNS.form).value = 'P1';
-  example.getCell(JOURNAL_COLUMNS.stream).value = 'East';
-  const date = example.getCell(JOURNAL_COLUMNS.date);
-  date.value = new Date(Date.UTC(year, 1, 2));
-  date.numFmt = 'yyyy-mm-dd';
-  example.getCell(JOURNAL_COLUMNS.particulars).value = invoiceParticulars('I', year);
-  const amounts: Array<[number, number]> = [
-    [DEFAULT_INVOICE_POSITION, 450_000],
-    [DEFAULT_INVOICE_POSITION + 1, 300_000],
-    [DEFAULT_INVOICE_POSITION + 2, 100_000],
-    [DEFAULT_INVOICE_POSITION + 3, 30_000],
-    [DEFAULT_INVOICE_POSITION + 4, 20_000],
-    [DEFAULT_RECEIPT_POSITION, 200_000],
-  ];
-  for (const [position, amount] of amounts) {
-    const cell = example.getCell(position);
-    cell.value = amount;
-    cell.numFmt = '#,##0';
-  }
+  sheet.getColumn(JOURNAL_COLUMNS.date).numFmt = 'yyyy-mm-dd';
+  for (const position of [DEFAULT_INVOICE_POSITION, DEFAULT_RECEIPT_POSITION]) sheet.getColumn(position).numFmt = '#,##0';
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
 
   const help = workbook.addWorksheet('Instructions');
-  for (const line of instructions()) help.addRow(line);
+  for (const line of instructions(example, year)) help.addRow(line);
   help.getRow(1).font = { bold: true, size: 14 };
   help.getRow(4).font = { bold: true };
   help.getColumn(1).width = 14;

@@ -3,11 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { withTenant } from '../../db/tenant.js';
 import { AppError, type FieldErrors, invalid } from '../../errors.js';
-import { currentUser, tenantScope } from '../../plugins/access.js';
+import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js';
 import { parseFields, readForm } from '../../plugins/multipart.js';
 import { readSpreadsheet, SPREADSHEET_LIMITS } from '../../resources/spreadsheet.js';
 import { learnerStatement, uploadJournal } from './fees.service.js';
 import { JOURNAL_TEMPLATE_FILE_NAME, journalTemplate } from './fees-template.js';
+import { templateExample } from './student-ids.js';
 
 const SPREADSHEET = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -40,11 +41,13 @@ export const feeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/uploads/studentjournals/template',
     { config: { access: { action: 'create', subject: 'student' } } },
-    async (_request, reply) =>
-      reply
+    async (request, reply) => {
+      const example = await withTenant(app.database.db, tenantScope(request), (trx) => templateExample(trx, currentTenant(request).tenant));
+      return reply
         .header('content-type', SPREADSHEET)
         .header('content-disposition', `attachment; filename="${JOURNAL_TEMPLATE_FILE_NAME}"`)
-        .send((await journalTemplate()) as never),
+        .send((await journalTemplate(example)) as never);
+    },
   );
 
   app.post(
@@ -68,7 +71,8 @@ export const feeRoutes: FastifyPluginAsyncZod = async (app) => {
         uploadJournal(trx, {
           tenantId: scope.tenantId,
           userId: currentUser(request).id,
-          fileName: file.filename ? file.filename.slice(0, 255) : null,
+          // At most 255 characters, counted whole: a cut must not leave half an emoji.
+          fileName: file.filename ? Array.from(file.filename).slice(0, 255).join('') : null,
           file: file.buffer,
           sheet,
           ...fields,

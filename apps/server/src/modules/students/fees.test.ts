@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, STUDENT_MESSAGES, TENANT_HEADER } from '@mustard/shared';
+import { ERROR_MESSAGES, INPUT_MESSAGES, STUDENT_MESSAGES, TENANT_HEADER } from '@mustard/shared';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,9 +73,15 @@ async function journal(rows: JournalRow[], positions = { invoice: 7, receipt: 42
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-async function upload(who: Caller, tenantcode: string, file: Buffer | null, fields: Record<string, string | number>) {
+async function upload(
+  who: Caller,
+  tenantcode: string,
+  file: Buffer | null,
+  fields: Record<string, string | number>,
+  fileName = 'journal.xlsx',
+) {
   const form = new FormData();
-  if (file) form.set('file', new Blob([new Uint8Array(file)]), 'journal.xlsx');
+  if (file) form.set('file', new Blob([new Uint8Array(file)]), fileName);
   for (const [name, value] of Object.entries(fields)) form.set(name, String(value));
   const request = new Request('http://x', { method: 'POST', body: form });
   const payload = Buffer.from(await request.arrayBuffer());
@@ -152,10 +158,8 @@ describe('the journal template', () => {
       G: 'Invoice (amount invoiced)',
       AP: 'Receipt (amount received)',
     });
-    expect(sheet.getCell('A2').value).toBe('EXAMPLE/0001');
-    expect(sheet.getCell('E2').value).toBeInstanceOf(Date);
-    expect(sheet.getCell('G2').value).toBe(450_000);
-    expect(sheet.getCell('AP2').value).toBe(200_000);
+    // Only the headers: an example row there would be uploaded (and refused) with the school's learners.
+    expect(sheet.actualRowCount).toBe(1);
     const instructions = workbook.getWorksheet('Instructions')!;
     const text: string[] = [];
     instructions.eachRow((row) => {
@@ -163,33 +167,45 @@ describe('the journal template', () => {
     });
     expect(text.join('\n')).toMatch(/student id or payment code/);
     expect(text.join('\n')).toMatch(/AP/);
+    // The example in the school's own id form, not one of its learners.
+    const ids = await withTenant(t.database.db, { tenantId: school.id }, (trx) => trx.selectFrom('students').select('studentid').execute());
+    const example = text.find((line) => line.startsWith('A ') && line.includes('/'))?.slice(2);
+    expect(example).toMatch(/^[A-Z]+\/\d{4,}$/);
+    expect(ids.map((row) => row.studentid)).not.toContain(example);
   });
 
-  it('is read by the upload as documented: its example learner is unknown until replaced', async () => {
+  it('holds nothing to upload as it comes; filled in as its instructions show, it is read at G, AP and E', async () => {
     const template = (await head.get('/api/uploads/studentjournals/template')).rawPayload;
-    const response = await upload(head, school.tenantcode, template, TERM_I);
-    expect(response.statusCode).toBe(422);
-    expect(response.json().errors).toEqual({ '2.studentid': [STUDENT_MESSAGES.unknownStudent] });
+    const untouched = await upload(head, school.tenantcode, template, TERM_I);
+    expect(untouched.statusCode).toBe(422);
+    expect(untouched.json().message).toBe(STUDENT_MESSAGES.emptySheet);
 
-    // With a learner of that id the same file is taken: invoice at G, receipt at AP, date at E.
-    const tenant = await makeTenant(t.database);
-    const admin = await makeUser(t.database, { memberOf: [{ tenantId: tenant.id, roles: ['bursar'] }] });
-    const who = caller(t.app, await login(t.app, admin.email), tenant.tenantcode);
-    const id = newId();
-    await withTenant(t.database.db, { tenantId: tenant.id }, (trx) =>
-      trx
-        .insertInto('students')
-        .values({ tenant_id: tenant.id, id, studentid: 'EXAMPLE/0001', firstname: 'Sarah', lastname: 'Nakato', form: 'P1' })
-        .execute(),
+    // The example row of the instructions, written on the Journal sheet for a learner of the school.
+    const [learner] = await learners(school.id, 1);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(template as unknown as ArrayBuffer);
+    const row = workbook.worksheets[0]!.getRow(2);
+    row.getCell('A').value = learner!.studentid;
+    row.getCell('B').value = 'Nakato Sarah';
+    row.getCell('E').value = new Date(Date.UTC(2026, 1, 2));
+    row.getCell('G').value = 450_000;
+    row.getCell('H').value = 300_000;
+    row.getCell('AP').value = 200_000;
+    const filled = await upload(head, school.tenantcode, Buffer.from(await workbook.xlsx.writeBuffer()), TERM_I);
+    expect(filled.statusCode, filled.body).toBe(200);
+    const { statement, balance } = await statementOf(
+      head,
+      (
+        await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+          trx.selectFrom('students').select('id').where('studentid', '=', learner!.studentid).executeTakeFirstOrThrow(),
+        )
+      ).id,
     );
-    const taken = await upload(who, tenant.tenantcode, template, TERM_I);
-    expect(taken.statusCode, taken.body).toBe(200);
-    const { statement, balance } = await statementOf(who, id);
     expect(statement.map((line) => [line.category, line.amount, line.balance])).toEqual([
       ['invoice', 450_000, 450_000],
       ['receipt', 200_000, 250_000],
     ]);
-    expect(statement[0]!.date).toBe(`${new Date().getFullYear()}-02-02`);
+    expect(statement[0]!.date).toBe('2026-02-02');
     expect(balance).toBe(250_000);
   });
 });
@@ -357,6 +373,48 @@ describe('uploading a fee journal', () => {
     const empty = await upload(head, school.tenantcode, await journal([]), TERM_I);
     expect(empty.statusCode).toBe(422);
     expect(empty.json().message).toBe(STUDENT_MESSAGES.emptySheet);
+  });
+});
+
+describe('the file’s name, which the journal keeps', () => {
+  it('is cut at 255 characters counted whole, never leaving half of one', async () => {
+    const [learner] = await learners(school.id, 1);
+    const name = `${'a'.repeat(254)}😀 term I.xlsx`;
+    const file = await journal([{ key: learner?.studentid ?? '', date: '2026-02-10', invoice: 1000 }]);
+    const response = await upload(head, school.tenantcode, file, TERM_I, name);
+    expect(response.statusCode, response.body).toBe(200);
+    const row = await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx.selectFrom('fee_journals').select('file_name').orderBy('uploaded_at', 'desc').executeTakeFirstOrThrow(),
+    );
+    expect(row.file_name).toBe(`${'a'.repeat(254)}😀`);
+  });
+
+  it('with a NUL byte: 422 naming the file, and nothing written', async () => {
+    const before = await count(school.id, 'fee_journals');
+    const file = await journal([{ key: 'x', invoice: 1 }]);
+    const boundary = 'journalboundary';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="term"\r\n\r\nI\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="year"\r\n\r\n2026\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a\u0000b.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads/studentjournals',
+      headers: {
+        authorization: `Bearer ${head.token}`,
+        [TENANT_HEADER]: school.tenantcode,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload,
+    });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json().errors).toEqual({ file: [INPUT_MESSAGES.textInvalid] });
+    expect(await count(school.id, 'fee_journals')).toBe(before);
   });
 });
 

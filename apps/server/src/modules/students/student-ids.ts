@@ -1,3 +1,4 @@
+import { classOptions } from '@mustard/shared';
 import { sql } from 'kysely';
 import type { Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
@@ -20,21 +21,33 @@ export function initialsOf(name: string): string {
 
 const SCHOOL_ID = /^(\p{L}+)\/(\d+)$/u;
 
+interface PrefixUse {
+  count: number;
+  /** The highest serial seen. A BigInt: an id may hold a phone number or a LIN, far past 2^53. */
+  max: bigint;
+  width: number;
+}
+
 /**
  * Gives out the school's next ids: the prefix most used among `known` ids of the form
  * PREFIX/NNNN (ties: the one with the highest serial), else `fallbackPrefix`; never an id in
  * `known`.
+ *
+ * Serials are counted in BigInt: with Number, a serial past 2^53 stops changing when 1 is added,
+ * and the search for a free id never ended (one pasted phone number stopped the server for every
+ * school). The search is bounded too: each id it skips is one of `known`, so it cannot take more
+ * steps than there are known ids.
  */
 export function idSequence(known: Iterable<string>, fallbackPrefix: string): () => string {
-  const prefixes = new Map<string, { count: number; max: number; width: number }>();
+  const prefixes = new Map<string, PrefixUse>();
   const taken = new Set<string>();
   for (const id of known) {
     taken.add(id);
     const match = SCHOOL_ID.exec(id);
     if (!match) continue;
     const [, prefix, digits] = match as unknown as [string, string, string];
-    const serial = Number(digits);
-    const seen = prefixes.get(prefix) ?? { count: 0, max: 0, width: 4 };
+    const serial = BigInt(digits);
+    const seen = prefixes.get(prefix) ?? { count: 0, max: 0n, width: 4 };
     seen.count += 1;
     if (serial >= seen.max) {
       seen.max = serial;
@@ -42,21 +55,24 @@ export function idSequence(known: Iterable<string>, fallbackPrefix: string): () 
     }
     prefixes.set(prefix, seen);
   }
-  let best: [string, { count: number; max: number; width: number }] | undefined;
+  let best: [string, PrefixUse] | undefined;
   for (const entry of prefixes) {
     if (!best || entry[1].count > best[1].count || (entry[1].count === best[1].count && entry[1].max > best[1].max)) best = entry;
   }
   const prefix = best?.[0] ?? fallbackPrefix;
   const width = best?.[1].width ?? 4;
-  let serial = best?.[1].max ?? 0;
+  let serial = best?.[1].max ?? 0n;
   return () => {
-    let id: string;
-    do {
-      serial += 1;
-      id = `${prefix}/${String(serial).padStart(width, '0')}`;
-    } while (taken.has(id));
-    taken.add(id);
-    return id;
+    for (let step = 0; step <= taken.size; step++) {
+      serial += 1n;
+      const id = `${prefix}/${serial.toString().padStart(width, '0')}`;
+      if (!taken.has(id)) {
+        taken.add(id);
+        return id;
+      }
+    }
+    // Unreachable: every step that does not return skips an id of `taken`.
+    throw new Error('No free student id was found');
   };
 }
 
@@ -78,4 +94,36 @@ export async function nextStudentIds(trx: Trx, tenantId: string, schoolName: str
     initialsOf(schoolName),
   );
   return Array.from({ length: count }, () => next());
+}
+
+/** What a template's example shows: an id, a class and a stream as this school writes them. */
+export interface TemplateExample {
+  studentid: string;
+  form: string;
+  stream: string | null;
+}
+
+/**
+ * The example a template shows a school: its next id (its own prefix), its busiest class of
+ * those it offers (else the first it offers), and that class's busiest stream. Read only: it
+ * takes no lock and gives out no id.
+ */
+export async function templateExample(
+  trx: Trx,
+  tenant: { id: string; name: string; schooltype: string | null; forms: string | null },
+): Promise<TemplateExample> {
+  const rows = await trx.selectFrom('students').select(['studentid', 'form', 'stream']).$call(inTenant(tenant.id)).execute();
+  const studentid = idSequence(
+    rows.map((row) => row.studentid),
+    initialsOf(tenant.name),
+  )();
+  const offered = classOptions(tenant);
+  const busiest = (values: Array<string | null>) => {
+    const counts = new Map<string, number>();
+    for (const value of values) if (value) counts.set(value, (counts.get(value) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+  };
+  const form = busiest(rows.map((row) => row.form).filter((value) => offered.includes(value))) ?? offered[0] ?? 'P1';
+  const stream = busiest(rows.filter((row) => row.form === form).map((row) => row.stream));
+  return { studentid, form, stream };
 }

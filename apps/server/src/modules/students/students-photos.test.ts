@@ -180,7 +180,7 @@ describe('a learner’s photo', () => {
     const response = await photoOf(head, student.id);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/jpeg');
-    expect(response.headers['cache-control']).toMatch(/^private/);
+    expect(response.headers['cache-control']).toBe('no-store');
     const served = response.rawPayload;
     expect(served.equals(readFileSync(path.join(dataDir, 'photos', school.id, student.photo_path as string)))).toBe(true);
     const metadata = await sharp(served).metadata();

@@ -19,7 +19,7 @@ const like = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`
 function filtered(db: Kysely<DB>, tenantId: string, filters: StudentFilters) {
   let query = db.selectFrom('students as s').$call(inTenant(tenantId, 's.tenant_id'));
   query = query.where('s.status', '=', (filters.status ?? 'active') as 'active');
-  if (filters.form) query = query.where('s.form', '=', filters.form);
+  if (filters.form) query = query.where(sql`lower(s.form)`, '=', filters.form.trim().toLowerCase());
   if (filters.stream) query = query.where(sql`lower(s.stream)`, '=', filters.stream.toLowerCase());
   if (filters.studentcategory_id) query = query.where('s.studentcategory_id', '=', filters.studentcategory_id);
   if (filters.studentid) query = query.where('s.studentid', 'ilike', like(filters.studentid));
@@ -105,4 +105,18 @@ export function studentColumns(input: StudentInput & { studentid: string }) {
     lin: input.lin,
     code: input.code,
   };
+}
+
+/** The streams the school's learners are in, the most used spelling of each first. */
+export async function schoolStreams(trx: Trx, tenantId: string): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('students')
+    .select(['stream', sql<number>`count(*)::int`.as('learners')])
+    .$call(inTenant(tenantId))
+    .where('stream', 'is not', null)
+    .groupBy('stream')
+    .orderBy('learners', 'desc')
+    .orderBy('stream')
+    .execute();
+  return rows.map((row) => row.stream as string);
 }

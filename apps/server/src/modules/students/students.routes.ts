@@ -3,6 +3,8 @@ import { access } from 'node:fs/promises';
 import {
   classOptions,
   IdParamsSchema,
+  matchClass,
+  matchStream,
   PromoteResponseSchema,
   STUDENT_MESSAGES,
   StudentInputSchema,
@@ -26,7 +28,7 @@ import { recordAudit } from '../audit/audit.repository.js';
 import { photoFile, removePhoto, storePhoto } from './photos.js';
 import { studentResults } from './results.js';
 import { nextStudentIds } from './student-ids.js';
-import { findStudent, listStudents, studentColumns } from './students.repository.js';
+import { findStudent, listStudents, schoolStreams, studentColumns } from './students.repository.js';
 
 const manageStudents = { action: 'manage', subject: 'student' } as const;
 
@@ -94,7 +96,6 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', `attachment; filename="${classListFileName(filters.form, filters.stream)}"`)
-        .header('cache-control', 'no-store')
         .send(sheet as never);
     },
   );
@@ -110,7 +111,7 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  /** The photo, to members of the learner's own school only; never cached by shared caches. */
+  /** The photo, to members of the learner's own school only; never stored by a browser (no-store, like every answer). */
   app.get(
     '/api/school/students/:id/photo',
     { config: { access: 'member' }, schema: { params: IdParamsSchema } },
@@ -124,7 +125,7 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch {
         throw notFound();
       }
-      return reply.header('content-type', 'image/jpeg').header('cache-control', 'private, max-age=300').send(createReadStream(file));
+      return reply.header('content-type', 'image/jpeg').send(createReadStream(file));
     },
   );
 
@@ -144,6 +145,11 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
         const before = id ? await findStudent(trx, scope.tenantId, id) : null;
         if (id && !before) throw notFound();
         await checkCategory(trx, scope.tenantId, input.studentcategory_id);
+        // The school's classes in its spelling; a stream as the school already writes it.
+        const form = matchClass(classOptions(currentTenant(request).tenant), input.form);
+        if (form === null) throw invalid({ form: [STUDENT_MESSAGES.classUnknown] });
+        input.form = form;
+        input.stream = matchStream(await schoolStreams(trx, scope.tenantId), input.stream);
         const studentid =
           input.studentid ??
           before?.studentid ??

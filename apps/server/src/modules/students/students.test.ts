@@ -437,6 +437,33 @@ describe('adding a learner (POST /api/school/students)', () => {
     expect(ok(await fresh.head.post(PATH, VALID)).studentid).toBe('KHS/0001');
   });
 
+  it('takes only the school’s classes, in the school’s spelling, and a stream as the school already writes it', async () => {
+    const high = await newSchool('Kololo High School', 'secondary');
+    const refused = await high.head.post(PATH, { ...VALID, form: 'S9' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ form: [STUDENT_MESSAGES.classUnknown] });
+    expect((await high.head.post(PATH, { ...VALID, form: 'P4' })).json().errors).toEqual({ form: [STUDENT_MESSAGES.classUnknown] });
+    const first = ok(await high.head.post(PATH, { ...VALID, form: ' s2 ', stream: 'East' }));
+    expect([first.form, first.stream]).toEqual(['S2', 'East']);
+    const second = ok(await sendForm(high, 'POST', PATH, { ...VALID, form: 's2', stream: ' east ' }));
+    expect([second.form, second.stream]).toEqual(['S2', 'East']);
+    // The class list's filters find both, however they are typed.
+    expect(await listed(high.head, 'form=S2&stream=East', 2)).toHaveLength(2);
+    expect(await listed(high.head, 'form=s2&stream=EAST', 2)).toHaveLength(2);
+    // Editing follows the same rule.
+    const edited = await high.head.put(`${PATH}/${second.id}`, { ...VALID, form: 'S7' });
+    expect(edited.json().errors).toEqual({ form: [STUDENT_MESSAGES.classUnknown] });
+    expect(ok(await high.head.put(`${PATH}/${second.id}`, { ...VALID, form: 's3', stream: 'EAST' })).form).toBe('S3');
+  });
+
+  it('continues past a serial beyond 2^53 (a phone number pasted as the id) instead of hanging', async () => {
+    const big = await newSchool('Lira Town College');
+    ok(await big.head.post(PATH, { ...VALID, studentid: 'X/9007199254740992' }));
+    ok(await big.head.post(PATH, { ...VALID, studentid: 'X/256772123456789012345' }));
+    expect(ok(await big.head.post(PATH, VALID)).studentid).toBe('X/256772123456789012346');
+    expect(ok(await big.head.post(PATH, VALID)).studentid).toBe('X/256772123456789012347');
+  });
+
   it('is refused to a teacher (403), who saves nothing', async () => {
     const before = await countStudents(school.id);
     const response = await teacher.post(PATH, { ...VALID, studentid: 'KJS/0400' });

@@ -1,10 +1,11 @@
-import { STUDENT_MESSAGES, UploadResultSchema } from '@mustard/shared';
+import { classOptions, STUDENT_MESSAGES, UploadResultSchema } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { withTenant } from '../../db/tenant.js';
 import { invalid } from '../../errors.js';
 import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js';
 import { parseFields, readForm } from '../../plugins/multipart.js';
 import { readSpreadsheet } from '../../resources/spreadsheet.js';
+import { templateExample } from './student-ids.js';
 import { studentCategories, UploadFieldsSchema, uploadStudents } from './upload.service.js';
 import { TEMPLATE_FILE_NAME, uploadTemplate } from './upload-template.js';
 
@@ -13,8 +14,8 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 /**
  * Bulk upload of learners from .xlsx (issue 5 point 3); the rules are in upload.service.ts.
  *
- * GET  /api/school/students/template: the workbook to fill in (header row, an example row, and
- *      an "Instructions" sheet).
+ * GET  /api/school/students/template: the workbook to fill in (the header row, and an
+ *      "Instructions" sheet with an example in the school's own ids and classes).
  * POST /api/school/students/upload: multipart `file` (.xlsx) and `autoid` ('1', 'true' or 'on':
  *      learners without a student id get the school's next ids). Answers
  *      `{ message, created, updated, unchanged }`.
@@ -35,13 +36,17 @@ export const studentUploadRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/api/school/students/template', { config: { access: { action: 'create', subject: 'student' } } }, async (request, reply) => {
     const scope = tenantScope(request);
-    const categories = await withTenant(db, scope, (trx) => studentCategories(trx, scope.tenantId));
-    const workbook = await uploadTemplate(categories.map((category) => category.name));
-    return reply
-      .header('content-type', XLSX)
-      .header('content-disposition', `attachment; filename="${TEMPLATE_FILE_NAME}"`)
-      .header('cache-control', 'no-store')
-      .send(workbook);
+    const tenant = currentTenant(request).tenant;
+    const [categories, example] = await withTenant(
+      db,
+      scope,
+      async (trx) => [await studentCategories(trx, scope.tenantId), await templateExample(trx, tenant)] as const,
+    );
+    const workbook = await uploadTemplate(
+      categories.map((category) => category.name),
+      example,
+    );
+    return reply.header('content-type', XLSX).header('content-disposition', `attachment; filename="${TEMPLATE_FILE_NAME}"`).send(workbook);
   });
 
   app.post(
@@ -58,6 +63,7 @@ export const studentUploadRoutes: FastifyPluginAsyncZod = async (app) => {
       const counts = await uploadStudents(db, tenantScope(request), sheet, {
         autoid,
         tenantName: currentTenant(request).tenant.name,
+        classes: classOptions(currentTenant(request).tenant),
         userId: currentUser(request).id,
       });
       return { message: STUDENT_MESSAGES.uploaded, ...counts };

@@ -1,4 +1,4 @@
-import { STUDENT_MESSAGES as M, type StudentInput, StudentInputSchema } from '@mustard/shared';
+import { STUDENT_MESSAGES as M, matchClass, matchStream, type StudentInput, StudentInputSchema } from '@mustard/shared';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { z } from 'zod';
@@ -10,6 +10,7 @@ import { AppError, type FieldErrors } from '../../errors.js';
 import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { idSequence, initialsOf, lockStudentIds } from './student-ids.js';
+import { schoolStreams } from './students.repository.js';
 import { locateColumns, type UploadColumnKey } from './upload-columns.js';
 
 /*
@@ -58,8 +59,16 @@ export interface UploadCounts {
   unchanged: number;
 }
 
+/** Where a learner may be: the school's classes (its spelling) and the streams it already has. */
+export interface Placement {
+  classes: ReadonlyArray<string>;
+  streams: ReadonlyArray<string>;
+}
+
 export interface UploadOptions {
   autoid: boolean;
+  /** The school's classes (spec §3 class options): a row must name one of them. */
+  classes: ReadonlyArray<string>;
   /** The school's name: its initials start the ids when the school has none of the form PREFIX/NNNN. */
   tenantName: string;
   userId: string | null;
@@ -137,7 +146,9 @@ function addError(errors: FieldErrors, row: number, field: string, message: stri
  * Every row checked against the shared schema and the school's categories (by lower-case name).
  * Answers the rows ready to write, or throws a 422 naming every bad `<row>.<field>`.
  */
-export function checkRows(sheet: Sheet, categories: ReadonlyMap<string, string>, autoid: boolean): CheckedSheet {
+export function checkRows(sheet: Sheet, categories: ReadonlyMap<string, string>, autoid: boolean, placement: Placement): CheckedSheet {
+  // Streams in one spelling: the school's, and the first spelling a new one has in the file.
+  const streams = [...placement.streams];
   const located = locateColumns(sheet.header);
   const columns = WRITABLE.filter(([key]) => located.has(key)).map(([, column]) => column);
   const errors: FieldErrors = Object.create(null);
@@ -175,6 +186,13 @@ export function checkRows(sheet: Sheet, categories: ReadonlyMap<string, string>,
       lin: text(cells, 'lin'),
       code: text(cells, 'code'),
     };
+    if (candidate.form !== null) {
+      const form = matchClass(placement.classes, candidate.form);
+      if (form === null) addError(errors, number, 'form', M.classUnknown);
+      else candidate.form = form;
+    }
+    candidate.stream = matchStream(streams, candidate.stream);
+    if (candidate.stream !== null && !streams.includes(candidate.stream)) streams.push(candidate.stream);
     const parsed = StudentInputSchema.safeParse(candidate);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -341,7 +359,10 @@ export async function uploadStudents(db: Kysely<DB>, scope: TenantScope, sheet: 
     // (so autoid never hands out the same id twice). Released when the transaction ends.
     await lockStudentIds(trx, scope.tenantId);
     const categories = new Map((await studentCategories(trx, scope.tenantId)).map((row) => [row.name.trim().toLowerCase(), row.id]));
-    const checked = checkRows(sheet, categories, options.autoid);
+    const checked = checkRows(sheet, categories, options.autoid, {
+      classes: options.classes,
+      streams: await schoolStreams(trx, scope.tenantId),
+    });
     const plan = planUpload(checked, await loadLearners(trx, scope.tenantId), options);
     await writeLearners(trx, scope.tenantId, plan, checked.columns);
     await recordAudit(trx, scope.tenantId, { userId: options.userId, action: 'upload', entity: 'students', after: plan.counts });

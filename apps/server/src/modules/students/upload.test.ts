@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
@@ -179,7 +181,7 @@ function crc32(data: Buffer): number {
   for (let i = 0; i < data.length; i++) crc = (CRC_TABLE[(crc ^ (data[i] as number)) & 0xff] as number) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
-function zipOf(entries: Array<{ name: string; data: Buffer; declaredSize?: number }>): Buffer {
+function zipOf(entries: Array<{ name: string; data: Buffer; declaredSize?: number; hidden?: boolean; centralStored?: boolean }>): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -200,24 +202,49 @@ function zipOf(entries: Array<{ name: string; data: Buffer; declaredSize?: numbe
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
+    // centralStored: the directory calls the entry stored, its size the compressed length.
+    central.writeUInt16LE(entry.centralStored ? 0 : 8, 10);
+    central.writeUInt32LE(entry.centralStored ? crc32(compressed) : crc, 16);
     central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(size, 24);
+    central.writeUInt32LE(entry.centralStored ? compressed.length : size, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, compressed);
-    centrals.push(central, name);
+    // A hidden entry has a local header only: the central directory does not list it.
+    if (!entry.hidden) centrals.push(central, name);
     offset += local.length + name.length + compressed.length;
   }
+  const listed = entries.filter((entry) => !entry.hidden).length;
   const directory = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt16LE(listed, 8);
+  end.writeUInt16LE(listed, 10);
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/** Every entry of a zip (an .xlsx), inflated. */
+async function entriesOf(buffer: Buffer): Promise<Array<{ name: string; data: Buffer }>> {
+  const entries: Array<{ name: string; data: Buffer }> = [];
+  const zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true });
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) =>
+      zip.openReadStream(entry, (error, stream) => {
+        if (error || !stream) return reject(error);
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          entries.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+          zip.readEntry();
+        });
+      }),
+    );
+    zip.on('end', () => resolve());
+    zip.readEntry();
+  });
+  return entries;
 }
 
 /** One entry of a zip (an .xlsx), as text. */
@@ -252,7 +279,7 @@ afterAll(async () => {
 });
 
 describe('the template', () => {
-  it('downloads with exactly the columns the upload reads, an example row and the instructions', async () => {
+  it('downloads with exactly the columns the upload reads, and the instructions with an example', async () => {
     const school = await newSchool();
     const token = await headOf(school);
     const response = await caller(t.app, token, school.tenantcode).get('/api/school/students/template');
@@ -283,22 +310,63 @@ describe('the template', () => {
       'code',
       'status',
     ]);
-    expect(sheet.getRow(2).getCell(2).value).toBe('Sarah');
-    expect(sheet.getRow(2).getCell(12).value).toBe('0772123456');
+    // Nothing but the headers on the sheet that is uploaded: an example there was once imported.
+    expect(sheet.actualRowCount).toBe(1);
     const instructions = workbook.getWorksheet('Instructions')!;
+    expect((instructions.getRow(1).values as unknown[]).slice(1)).toEqual(['Column', 'Example', 'What to write']);
     const explained = new Map<string, string>();
-    instructions.eachRow((row) => explained.set(String(row.getCell(1).value), String(row.getCell(2).value)));
+    const examples = new Map<string, unknown>();
+    instructions.eachRow((row) => {
+      explained.set(String(row.getCell(1).value), String(row.getCell(3).value));
+      examples.set(String(row.getCell(1).value), row.getCell(2).value);
+    });
     for (const column of HEADER) expect(explained.has(column), column).toBe(true);
     expect(explained.get('dob')).toContain('YYYY-MM-DD');
     expect(explained.get('gender')).toContain('F or M');
     expect(explained.get('category')).toContain('Boarder, Day scholar');
     expect(explained.get('status')).toContain('blank means active');
+    // The example in the school's own words: its initials (no learners yet), its first class.
+    expect(examples.get('studentid')).toBe('MPS/0001');
+    expect(examples.get('form')).toBe('Nursery');
+    expect(examples.get('firstname')).toBe('Sarah');
 
-    // Filled in as it comes, it uploads: the example learner.
+    // Uploaded untouched, it holds no learner.
     const uploaded = await upload(school, token, response.rawPayload);
-    expect(body(uploaded)).toEqual({ message: M.uploaded, created: 1, updated: 0, unchanged: 0 });
-    const [sarah] = await learnersOf(school);
-    expect(sarah).toMatchObject({ studentid: 'MPS/0001', firstname: 'Sarah', lastname: 'Nakato', phone: '0772123456', dob: '2015-03-14' });
+    expect(uploaded.statusCode).toBe(422);
+    expect(body(uploaded).message).toBe(M.emptySheet);
+    expect(await countOf(school)).toBe(0);
+  });
+
+  it('shows a secondary school its own prefix, and the class and stream it has most learners in', async () => {
+    const tenant = await makeTenant(t.database, { name: 'Mukono High School', schooltype: 'secondary' });
+    const head = await makeUser(t.database, { memberOf: [{ tenantId: tenant.id, roles: ['headteacher'] }] });
+    await withTenant(t.database.db, { tenantId: tenant.id }, (trx) =>
+      trx
+        .insertInto('students')
+        .values(
+          [
+            ['MKH/0007', 'S2', 'B'],
+            ['MKH/0008', 'S2', 'B'],
+            ['MKH/0009', 'S2', 'A'],
+            ['MKH/0010', 'S4', 'A'],
+          ].map(([studentid, form, stream]) => ({
+            tenant_id: tenant.id,
+            id: newId(),
+            studentid: studentid as string,
+            firstname: 'Amina',
+            lastname: 'Nakato',
+            form: form as string,
+            stream: stream as string,
+          })),
+        )
+        .execute(),
+    );
+    const response = await caller(t.app, await login(t.app, head.email), tenant.tenantcode).get('/api/school/students/template');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const examples = new Map<string, unknown>();
+    workbook.getWorksheet('Instructions')!.eachRow((row) => examples.set(String(row.getCell(1).value), row.getCell(2).value));
+    expect([examples.get('studentid'), examples.get('form'), examples.get('stream')]).toEqual(['MKH/0011', 'S2', 'B']);
   });
 
   it('is refused to a teacher (no manage student): 403', async () => {
@@ -650,6 +718,11 @@ describe('autoid', () => {
     expect(idSequence(['KPS/00099', 'KPS/00100'], 'XX')()).toBe('KPS/00101');
     expect(idSequence([], 'MPS')()).toBe('MPS/0001');
     expect(idSequence(['MPS/0001', 'MPS/0003', 'MPS/0002'], 'X')()).toBe('MPS/0004');
+    // Serials past 2^53 (a phone number or LIN typed as the id) still count up, exactly.
+    expect(idSequence(['X/9007199254740992'], 'XX')()).toBe('X/9007199254740993');
+    const huge = idSequence(['X/99999999999999999999', 'X/100000000000000000000', 'X/100000000000000000001'], 'XX');
+    expect(huge()).toBe('X/100000000000000000002');
+    expect(huge()).toBe('X/100000000000000000003');
     expect(initialsOf('Mustard Primary School')).toBe('MPS');
     expect(initialsOf("St. Mary's College Kisubi Old Boys")).toBe('SMCK');
     expect(initialsOf('  ')).toBe('ID');
@@ -696,6 +769,37 @@ describe('tenants', () => {
   });
 });
 
+describe('classes and streams (issue 10 point 2)', () => {
+  it('refuses a class the school does not have, by row, and writes classes and streams in the school’s spelling', async () => {
+    const school = await newSchool();
+    const token = await headOf(school);
+    const bad = await upload(school, token, await workbookOf([learner(1, { form: 'S9' }), learner(2, { form: 'p4' })]));
+    expect(bad.statusCode).toBe(422);
+    expect(body(bad).errors).toEqual({ '2.form': [M.classUnknown] });
+    expect(await countOf(school)).toBe(0);
+
+    const good = await upload(
+      school,
+      token,
+      await workbookOf([
+        learner(1, { form: 'p4', stream: 'East' }),
+        learner(2, { form: ' P4', stream: 'east' }),
+        learner(3, { form: 'p5', stream: 'WEST' }),
+      ]),
+    );
+    expect(good.statusCode, good.body).toBe(200);
+    const placed = (await learnersOf(school)).map((row) => [row.studentid, row.form, row.stream]);
+    expect(placed).toEqual([
+      ['MPS/0001', 'P4', 'East'],
+      ['MPS/0002', 'P4', 'East'],
+      ['MPS/0003', 'P5', 'WEST'],
+    ]);
+    // A later file's "west" joins the school's WEST.
+    expect((await upload(school, token, await workbookOf([learner(4, { form: 'P5', stream: 'west' })]))).statusCode).toBe(200);
+    expect((await learnersOf(school)).at(-1)?.stream).toBe('WEST');
+  });
+});
+
 describe('upload limits (security.md item 18)', () => {
   it('refuses a zip bomb quickly with 413 and writes nothing', async () => {
     const school = await newSchool();
@@ -722,6 +826,151 @@ describe('upload limits (security.md item 18)', () => {
     // Too many entries.
     const crowded = zipOf(Array.from({ length: 300 }, (_, n) => ({ name: `xl/${n}.xml`, data: Buffer.from('x') })));
     expect((await upload(school, token, crowded)).statusCode).toBe(413);
+    expect(await countOf(school)).toBe(0);
+  });
+
+  it('never inflates what the size check did not count: an entry the directory does not list, or calls stored', async () => {
+    const school = await newSchool();
+    const token = await headOf(school);
+    const real = await workbookOf([learner(1)]);
+    const entries = await entriesOf(real);
+    expect((await upload(school, token, zipOf(entries))).statusCode).toBe(200);
+
+    // 60 MB of zeros behind a local header the central directory does not list: never read.
+    let started = Date.now();
+    const hidden = zipOf([{ name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(60 * 1024 * 1024), hidden: true }, ...entries]);
+    const read = await upload(school, token, hidden);
+    expect(read.statusCode).toBe(200);
+    expect(body(read)).toMatchObject({ created: 0, unchanged: 1 });
+    expect(Date.now() - started).toBeLessThan(5000);
+
+    // Shared strings the directory calls stored (80 KB counted) while the local header says
+    // deflated (80 MB of <si/>): read as the directory says, so not a workbook, at once.
+    const sst = Buffer.from(`<sst>${'<si/>'.repeat(16 * 1024 * 1024)}</sst>`);
+    const bomb = zipOf([
+      ...entries.filter((entry) => entry.name !== 'xl/sharedStrings.xml'),
+      { name: 'xl/sharedStrings.xml', data: sst, centralStored: true },
+    ]);
+    expect(bomb.length).toBeLessThan(5 * 1024 * 1024);
+    started = Date.now();
+    const refused = await upload(school, token, bomb);
+    expect([413, 422]).toContain(refused.statusCode);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await countOf(school)).toBe(1);
+  });
+
+  it('refuses a part that is not XML at the first fault, not after building an error for every byte', async () => {
+    const school = await newSchool();
+    const entries = await entriesOf(await workbookOf([learner(1)]));
+    const garbage = Buffer.concat([Buffer.from('<sst>'), randomBytes(2 * 1024 * 1024)]);
+    const file = zipOf([
+      ...entries.filter((entry) => entry.name !== 'xl/sharedStrings.xml'),
+      { name: 'xl/sharedStrings.xml', data: garbage },
+    ]);
+    const started = Date.now();
+    const response = await upload(school, await headOf(school), file);
+    expect(response.statusCode).toBe(422);
+    expect(body(response).message).toBe(M.fileNotSpreadsheet);
+    // Once about 25 s of a core (an error with its stack for each bad character).
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('leaves no temporary file behind, whether the workbook is read or refused', async () => {
+    const school = await newSchool();
+    const token = await headOf(school);
+    const ours = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`tmp-${process.pid}-`));
+    const before = ours();
+    // exceljs writes the sheet before the shared strings, which once sent the sheet to a temporary file.
+    expect((await upload(school, token, await workbookOf([learner(1), learner(2)]))).statusCode).toBe(200);
+    const tooMany = Array.from({ length: 5001 }, (_, n) => [`First${n}`, `Last${n}`, 'P4']);
+    expect((await upload(school, token, await workbookOf(tooMany, ['firstname', 'lastname', 'form']), { autoid: '1' })).statusCode).toBe(
+      422,
+    );
+    // Relationships that do not parse, a broken first sheet and many more: every sheet was once
+    // copied to a temporary file, left open when reading stopped.
+    const entries = (await entriesOf(await workbookOf([learner(1)]))).filter((entry) => !entry.name.startsWith('xl/worksheets/'));
+    const broken = zipOf([
+      ...entries.map((entry) => (entry.name === 'xl/_rels/workbook.xml.rels' ? { ...entry, data: Buffer.alloc(0) } : entry)),
+      { name: 'xl/worksheets/sheet1.xml', data: Buffer.from('<worksheet><sheetData><row r="1"><c r="A1"></x>') },
+      ...Array.from({ length: 30 }, (_, n) => ({
+        name: `xl/worksheets/sheet${n + 2}.xml`,
+        data: Buffer.from('<worksheet><sheetData/></worksheet>'),
+      })),
+    ]);
+    expect((await upload(school, token, broken)).statusCode).toBe(422);
+    expect(ours()).toEqual(before);
+  });
+
+  it('bounds the work of every row: a cell in the last column, blank rows, an endless text', async () => {
+    const school = await newSchool();
+    const token = await headOf(school);
+    const entries = (await entriesOf(await workbookOf([learner(1)]))).filter((entry) => entry.name !== 'xl/worksheets/sheet1.xml');
+    const sheet = (rows: string[]) => ({
+      name: 'xl/worksheets/sheet1.xml',
+      data: Buffer.from(`<worksheet><sheetData>${rows.join('')}</sheetData></worksheet>`),
+    });
+    const header = '<row r="1"><c r="A1" t="inlineStr"><is><t>firstname</t></is></c></row>';
+
+    // One empty cell in column XFD made each row 16,384 cells long: a second of a core per
+    // thousand rows. Refused at the first such row.
+    let started = Date.now();
+    const wide = zipOf([
+      ...entries,
+      sheet([header, ...Array.from({ length: 20_000 }, (_, n) => `<row r="${n + 2}"><c r="XFD${n + 2}"/></row>`)]),
+    ]);
+    expect((await upload(school, token, wide)).statusCode).toBe(413);
+    expect(Date.now() - started).toBeLessThan(5000);
+
+    // Rows that hold nothing count too.
+    started = Date.now();
+    const blank = zipOf([...entries, sheet([header, ...Array.from({ length: 60_000 }, (_, n) => `<row r="${n + 2}"/>`)])]);
+    const blankAnswer = await upload(school, token, blank);
+    expect(blankAnswer.statusCode).toBe(422);
+    expect(body(blankAnswer).message).toBe(M.tooManyRows);
+    expect(Date.now() - started).toBeLessThan(5000);
+
+    // A shared string of a million characters in every cell: each check once ran over all of it.
+    const columns = HEADER.map((_, column) => String.fromCharCode(65 + column));
+    const rows = Array.from(
+      { length: 50 },
+      (_, n) => `<row r="${n + 2}">${columns.map((letter) => `<c r="${letter}${n + 2}" t="s"><v>0</v></c>`).join('')}</row>`,
+    );
+    const heavy = zipOf([
+      ...entries.filter((entry) => entry.name !== 'xl/sharedStrings.xml'),
+      { name: 'xl/sharedStrings.xml', data: Buffer.from(`<sst><si><t>${'A'.repeat(1_000_000)}</t></si></sst>`) },
+      sheet([header, ...rows]),
+    ]);
+    started = Date.now();
+    const heavyAnswer = await upload(school, token, heavy);
+    expect(heavyAnswer.statusCode).toBe(413);
+    expect(body(heavyAnswer).message).toBe(M.fileUnsafe);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await countOf(school)).toBe(0);
+  });
+
+  it('reads rows only up to the limit: 5,001 learners answer 422 and nothing is written', async () => {
+    const school = await newSchool();
+    const rows = Array.from({ length: 5001 }, (_, n) => [`First${n}`, `Last${n}`, 'P4']);
+    const response = await upload(school, await headOf(school), await workbookOf(rows, ['firstname', 'lastname', 'form']), {
+      autoid: '1',
+    });
+    expect(response.statusCode).toBe(422);
+    expect(body(response).message).toBe(M.tooManyRows);
+    expect(await countOf(school)).toBe(0);
+  });
+
+  it('refuses a workbook that unpacks to more than 5,000 rows need (30,000 learners in under 1 MB) at once: 413', async () => {
+    const school = await newSchool();
+    const entries = (await entriesOf(await workbookOf([learner(1)]))).filter((entry) => entry.name !== 'xl/worksheets/sheet1.xml');
+    const row = (n: number) =>
+      `<row r="${n}">${HEADER.map((_, column) => `<c r="${String.fromCharCode(65 + column)}${n}" t="inlineStr"><is><t>x</t></is></c>`).join('')}</row>`;
+    const sheet = `<worksheet><sheetData>${Array.from({ length: 30_000 }, (_, n) => row(n + 1)).join('')}</sheetData></worksheet>`;
+    const file = zipOf([...entries, { name: 'xl/worksheets/sheet1.xml', data: Buffer.from(sheet) }]);
+    expect(file.length).toBeLessThan(5 * 1024 * 1024);
+    const started = Date.now();
+    const response = await upload(school, await headOf(school), file);
+    expect(response.statusCode).toBe(413);
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(await countOf(school)).toBe(0);
   });
 

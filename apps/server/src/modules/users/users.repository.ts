@@ -4,31 +4,33 @@ import { containsPattern } from '../../db/search.js';
 import type { Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 
+/**
+ * The roles a membership or an invitation carries, as one JSON column `roles`: `[{id, name}]` by
+ * name. `link` pairs them with roles; `owner` is the membership or invitation row of the query.
+ */
+export function rolesColumn(link: 'membership_roles' | 'invitation_roles', owner: 'memberships' | 'invitations') {
+  const ownerColumn = link === 'membership_roles' ? 'membership_id' : 'invitation_id';
+  return sql<Array<{ id: string; name: string }> | null>`(
+    SELECT coalesce(json_agg(json_build_object('id', roles.id, 'name', roles.name) ORDER BY roles.name), '[]'::json)
+    FROM ${sql.table(link)} AS link
+    JOIN roles ON roles.tenant_id = link.tenant_id AND roles.id = link.role_id
+    WHERE link.tenant_id = ${sql.ref(`${owner}.tenant_id`)} AND link.${sql.ref(ownerColumn)} = ${sql.ref(`${owner}.id`)}
+  )`.as('roles');
+}
+
 /** Users of one tenant: the global user joined to its membership there, with role names. */
 function membersQuery(trx: Trx, tenantId: string) {
   return trx
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select((eb) => [
+    .select([
       'users.id',
       'users.name',
       'users.email',
       'users.path',
       'users.is_admin',
       'memberships.id as membership_id',
-      eb
-        .selectFrom('membership_roles')
-        .innerJoin('roles', (join) =>
-          join.onRef('roles.tenant_id', '=', 'membership_roles.tenant_id').onRef('roles.id', '=', 'membership_roles.role_id'),
-        )
-        .select(
-          sql<
-            Array<{ id: string; name: string }>
-          >`coalesce(json_agg(json_build_object('id', roles.id, 'name', roles.name) ORDER BY roles.name), '[]'::json)`.as('roles'),
-        )
-        .whereRef('membership_roles.tenant_id', '=', 'memberships.tenant_id')
-        .whereRef('membership_roles.membership_id', '=', 'memberships.id')
-        .as('roles'),
+      rolesColumn('membership_roles', 'memberships'),
     ])
     .$call(inTenant(tenantId, 'memberships.tenant_id'));
 }

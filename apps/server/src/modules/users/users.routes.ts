@@ -1,10 +1,13 @@
 import {
   IdParamsSchema,
+  InvitationCreatedSchema,
+  InvitationCreateSchema,
+  InvitationListResponseSchema,
   ListQuerySchema,
   MessageResponseSchema,
   ProfileQuerySchema,
   ProfileResponseSchema,
-  UserCreateSchema,
+  USER_MESSAGES,
   UserListResponseSchema,
   UserResponseSchema,
   UserSchema,
@@ -15,8 +18,10 @@ import { withTenant } from '../../db/tenant.js';
 import { notFound } from '../../errors.js';
 import { currentTenant, currentUser, loadMemberContext, tenantScope } from '../../plugins/access.js';
 import { buildProfile } from '../auth/auth.service.js';
+import { listInvitations } from './invitations.repository.js';
+import { inviteMember, withdrawInvitation } from './invitations.service.js';
 import { findMember, listMembers, toUser } from './users.repository.js';
-import { createMember, removeMember, updateMember } from './users.service.js';
+import { removeMember, updateMember } from './users.service.js';
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
@@ -60,10 +65,40 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /** Invites a person (issue 9 point 2): the answer is the invitation, whoever the e-mail belongs to. */
   app.post(
     '/api/users',
-    { config: { access: { action: 'create', subject: 'user' } }, schema: { body: UserCreateSchema, response: { 200: UserSchema } } },
-    async (request) => createMember(db, tenantScope(request), currentTenant(request), request.body),
+    {
+      config: { access: { action: 'create', subject: 'user' } },
+      schema: { body: InvitationCreateSchema, response: { 200: InvitationCreatedSchema } },
+    },
+    async (request) => inviteMember(db, tenantScope(request), currentTenant(request), request.body),
+  );
+
+  /** The school's pending invitations, newest first: who has not yet answered. */
+  app.get(
+    '/api/users/invitations',
+    {
+      config: { access: { action: 'read', subject: 'user' } },
+      schema: { querystring: ListQuerySchema.omit({ search: true }), response: { 200: InvitationListResponseSchema } },
+    },
+    async (request) => {
+      const scope = tenantScope(request);
+      const { page, per_page } = request.query;
+      return withTenant(db, scope, (trx) => listInvitations(trx, scope.tenantId, { page, perPage: per_page }));
+    },
+  );
+
+  app.delete(
+    '/api/users/invitations/:id',
+    {
+      config: { access: { action: 'create', subject: 'user' } },
+      schema: { params: IdParamsSchema, response: { 200: MessageResponseSchema } },
+    },
+    async (request) => {
+      await withdrawInvitation(db, tenantScope(request), currentTenant(request), request.params.id);
+      return { message: USER_MESSAGES.invitationWithdrawn };
+    },
   );
 
   app.delete(

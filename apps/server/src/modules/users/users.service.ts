@@ -1,13 +1,10 @@
-import { type AppAbility, SUPERADMIN_ROLE, USER_MESSAGES, type User, type UserCreate, type UserUpdate } from '@mustard/shared';
-import { type Kysely, sql } from 'kysely';
-import { newId } from '../../db/ids.js';
+import { type AppAbility, SUPERADMIN_ROLE, USER_MESSAGES, type User, type UserUpdate } from '@mustard/shared';
+import type { Kysely } from 'kysely';
 import { type TenantScope, type Trx, withTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import type { DB } from '../../db/types.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/audit.repository.js';
-import { hashPassword } from '../auth/password.js';
-import { addMember } from '../tenants/tenants.service.js';
 import { findMember, permissionsOfRoles, replaceMemberRoles, rolesByName, toUser } from './users.repository.js';
 
 /** Who is handing out roles: an administrator may hand out any; anyone else only their own rights. */
@@ -21,7 +18,7 @@ export interface Grantor {
  * they are: no superadmin role, and no role with a permission the grantor lacks. The same holds
  * for taking roles away, so a head teacher cannot strip the school's administrator.
  */
-async function assertMayHandOut(trx: Trx, tenantId: string, grantor: Grantor, roleIds: string[]): Promise<void> {
+export async function assertMayHandOut(trx: Trx, tenantId: string, grantor: Grantor, roleIds: string[]): Promise<void> {
   if (grantor.isAdmin) return;
   for (const role of await permissionsOfRoles(trx, tenantId, roleIds)) {
     const beyond =
@@ -31,38 +28,11 @@ async function assertMayHandOut(trx: Trx, tenantId: string, grantor: Grantor, ro
   }
 }
 
-async function resolveRoles(trx: Trx, tenantId: string, names: string[]): Promise<string[]> {
+export async function resolveRoles(trx: Trx, tenantId: string, names: string[]): Promise<string[]> {
   const found = await rolesByName(trx, tenantId, names);
   const unknown = names.filter((name) => !found.has(name.toLowerCase()));
   if (unknown.length > 0) throw invalid({ roles: unknown.map((name) => `${USER_MESSAGES.roleUnknown}: ${name}`) });
   return [...new Set(found.values())];
-}
-
-/**
- * Adds a person to the current tenant. A new email becomes a new account with the given
- * password; an email that already has an account (in another school, say) is added as a member
- * and keeps its own password and name. One transaction.
- */
-export async function createMember(db: Kysely<DB>, scope: Required<TenantScope>, grantor: Grantor, input: UserCreate): Promise<User> {
-  const passwordHash = await hashPassword(input.password);
-  return withTenant(db, scope, async (trx) => {
-    const roleIds = await resolveRoles(trx, scope.tenantId, input.roles);
-    await assertMayHandOut(trx, scope.tenantId, grantor, roleIds);
-    let user = await trx.selectFrom('users').select(['id']).where(sql`lower(email)`, '=', input.email).executeTakeFirst();
-    if (!user) {
-      user = await trx
-        .insertInto('users')
-        .values({ id: newId(), email: input.email, name: input.name, password_hash: passwordHash })
-        .returning(['id'])
-        .executeTakeFirstOrThrow();
-    } else if (await findMember(trx, scope.tenantId, user.id)) {
-      throw invalid({ email: ['This person is already a member here'] });
-    }
-    await addMember(trx, scope.tenantId, user.id, roleIds);
-    const created = toUser((await findMember(trx, scope.tenantId, user.id)) as NonNullable<Awaited<ReturnType<typeof findMember>>>);
-    await recordAudit(trx, scope.tenantId, { userId: scope.userId, action: 'create', entity: 'user', entityId: user.id, after: created });
-    return created;
-  });
 }
 
 export async function updateMember(
@@ -99,7 +69,7 @@ export async function updateMember(
  * remove oneself, so a school is never left without the administrator who was acting.
  */
 export async function removeMember(db: Kysely<DB>, scope: Required<TenantScope>, grantor: Grantor, userId: string): Promise<void> {
-  if (userId === scope.userId) throw invalid({ id: ['You cannot remove yourself'] });
+  if (userId === scope.userId) throw invalid({ id: [USER_MESSAGES.removeSelf] });
   await withTenant(db, scope, async (trx) => {
     const before = await findMember(trx, scope.tenantId, userId);
     if (!before) throw notFound();
@@ -110,6 +80,8 @@ export async function removeMember(db: Kysely<DB>, scope: Required<TenantScope>,
       (before.roles ?? []).map((role) => role.id),
     );
     await trx.deleteFrom('memberships').$call(inTenant(scope.tenantId)).where('id', '=', before.membership_id).execute();
+    // Invitations they sent go with them: an invitation is only as good as its sender's rights.
+    await trx.deleteFrom('invitations').$call(inTenant(scope.tenantId)).where('invited_by', '=', userId).execute();
     await recordAudit(trx, scope.tenantId, {
       userId: scope.userId,
       action: 'delete',

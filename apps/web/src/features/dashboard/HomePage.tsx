@@ -34,7 +34,11 @@ export function HomePage() {
           {t('home.title')}
         </Title>
       </div>
-      {home.isError ? (
+      {!tenant ? (
+        <Alert color="gray" data-testid="no-school">
+          <Text size="sm">{t('home.noSchool')}</Text>
+        </Alert>
+      ) : home.isError ? (
         <Alert color="red" role="alert" data-testid="home-error">
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{errorText(home.error)}</Text>

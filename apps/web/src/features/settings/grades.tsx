@@ -10,9 +10,11 @@ import {
   SimpleGrid,
   Stack,
   Table,
+  Text,
   TextInput,
   Title,
 } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import {
   DEFAULT_GRADE_BANDS,
@@ -23,6 +25,7 @@ import {
   gradeSetProblems,
   grades,
   RESULT_MESSAGES,
+  SETTINGS_MESSAGES,
   TERMS,
 } from '@mustard/shared';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
@@ -31,7 +34,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageLoading } from '../../app/PageLoading.js';
-import { api, withQuery } from '../../lib/api.js';
+import { ApiError, api, withQuery } from '../../lib/api.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
@@ -91,6 +94,9 @@ interface SetHeader {
 
 type GradeRow = { id: string; subject_id: string; form: string; term: string; year: number; grade: string; lower: number; upper: number };
 
+/** A bound as typed: an emptied box is no number (the save says so), never a silent 0. */
+const typedBound = (value: string | number): number => (value === '' ? Number.NaN : Number(value));
+
 const bandsOf = (type: GradeSetType): GradeBand[] => DEFAULT_GRADE_BANDS[type].map(([grade, lower, upper]) => ({ grade, lower, upper }));
 
 /**
@@ -137,14 +143,25 @@ export function GradeSetPage() {
 
   const problems = gradeSetProblems(bands);
   const troubled = new Set(problems.map((problem) => problem.grade));
-  const change = (index: number, patch: Partial<GradeBand>) =>
+  const changeBand = (index: number, patch: Partial<GradeBand>) =>
     setBands((all) => all.map((band, at) => (at === index ? { ...band, ...patch } : band)));
+  /** A header field changed: its error, once fixed, no longer shows (issue 10 point 12). */
+  const change = (field: keyof SetHeader, patch: Partial<SetHeader>) => {
+    setHeader((current) => ({ ...current, ...patch }));
+    setErrors(({ [field]: _fixed, ...rest }) => rest);
+  };
 
-  const save = async () => {
+  /**
+   * Saves the set. On its own page (`id`) the set is replaced; a new set where the class,
+   * subject, term and year already have one is refused by the server, and the person chooses:
+   * open that set, or replace it (issue 10 point 3).
+   */
+  const save = async (replace = Boolean(id)) => {
     const body = {
       ...header,
       lower: Object.fromEntries(bands.map((band) => [band.grade, band.lower])),
       upper: Object.fromEntries(bands.map((band) => [band.grade, band.upper])),
+      replace,
     };
     const checked = GradeSetSchema.safeParse(body);
     if (!checked.success) {
@@ -155,14 +172,46 @@ export function GradeSetPage() {
     setBusy(true);
     try {
       await api.post(grades.path, checked.data);
-      notifications.show({ color: 'green', message: translateMessage(RESULT_MESSAGES.updated) });
+      notifications.show({ color: 'green', message: translateMessage(replace ? RESULT_MESSAGES.updated : RESULT_MESSAGES.created) });
       await queryClient.invalidateQueries({ queryKey: ['resource', grades.name] });
       navigate('/grades');
     } catch (error) {
-      notifyError(error);
+      if (error instanceof ApiError && error.status === 409) offerExisting(checked.data);
+      else notifyError(error);
     } finally {
       setBusy(false);
     }
+  };
+
+  const offerExisting = (set: { form: string; term: string; year: number; subject_id: string }) => {
+    const open = async () => {
+      modals.closeAll();
+      const { data } = await api.get<{ grades: GradeRow[] }>(withQuery(grades.path, { ...set, per_page: 1 }));
+      const first = data.grades[0];
+      if (first) navigate(`/grades-detail/${first.id}`);
+    };
+    modals.open({
+      title: t('grades.existsTitle'),
+      children: (
+        <Stack data-testid="grade-set-exists">
+          <Text size="sm">{translateMessage(SETTINGS_MESSAGES.gradeSetExists)}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => void open().catch(notifyError)}>
+              {t('grades.openExisting')}
+            </Button>
+            <Button
+              color="red"
+              onClick={() => {
+                modals.closeAll();
+                void save(true);
+              }}
+            >
+              {t('grades.replaceIt')}
+            </Button>
+          </Group>
+        </Stack>
+      ),
+    });
   };
 
   const headerError = (field: string) => (errors[field] ? translateMessage(errors[field]) : undefined);
@@ -179,14 +228,15 @@ export function GradeSetPage() {
             withAsterisk
             data={classes}
             value={header.form}
-            onChange={(form) => setHeader({ ...header, form })}
+            onChange={(form) => change('form', { form })}
+            allowDeselect={false}
             error={headerError('form')}
           />
           <NumberInput
             label={t('fields.year')}
             withAsterisk
             value={header.year}
-            onChange={(year) => setHeader({ ...header, year })}
+            onChange={(year) => change('year', { year })}
             error={headerError('year')}
           />
           <Select
@@ -194,7 +244,8 @@ export function GradeSetPage() {
             withAsterisk
             data={[...TERMS]}
             value={header.term}
-            onChange={(term) => setHeader({ ...header, term })}
+            onChange={(term) => change('term', { term })}
+            allowDeselect={false}
             error={headerError('term')}
           />
           <Select
@@ -203,7 +254,8 @@ export function GradeSetPage() {
             searchable
             data={subjects}
             value={header.subject_id}
-            onChange={(subject_id) => setHeader({ ...header, subject_id })}
+            onChange={(subject_id) => change('subject_id', { subject_id })}
+            allowDeselect={false}
             error={headerError('subject_id')}
           />
         </SimpleGrid>
@@ -235,29 +287,29 @@ export function GradeSetPage() {
                   <TextInput
                     aria-label={t('fields.grade')}
                     value={band.grade}
-                    onChange={(event) => change(index, { grade: event.currentTarget.value })}
+                    onChange={(event) => changeBand(index, { grade: event.currentTarget.value })}
                     w={90}
                   />
                 </Table.Td>
                 <Table.Td>
                   <NumberInput
                     aria-label={t('grades.lowerOf', { grade: band.grade })}
-                    value={band.lower}
+                    value={Number.isNaN(band.lower) ? '' : band.lower}
                     min={0}
                     max={100}
-                    onChange={(value) => change(index, { lower: Number(value) || 0 })}
-                    error={troubled.has(band.grade)}
+                    onChange={(value) => changeBand(index, { lower: typedBound(value) })}
+                    error={troubled.has(band.grade) || Number.isNaN(band.lower)}
                     w={110}
                   />
                 </Table.Td>
                 <Table.Td>
                   <NumberInput
                     aria-label={t('grades.upperOf', { grade: band.grade })}
-                    value={band.upper}
+                    value={Number.isNaN(band.upper) ? '' : band.upper}
                     min={0}
                     max={100}
-                    onChange={(value) => change(index, { upper: Number(value) || 0 })}
-                    error={troubled.has(band.grade)}
+                    onChange={(value) => changeBand(index, { upper: typedBound(value) })}
+                    error={troubled.has(band.grade) || Number.isNaN(band.upper)}
                     w={110}
                   />
                 </Table.Td>

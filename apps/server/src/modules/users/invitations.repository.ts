@@ -1,0 +1,208 @@
+import type { Invitation, MyInvitation } from '@mustard/shared';
+import { sql } from 'kysely';
+import { newId } from '../../db/ids.js';
+import type { Trx } from '../../db/tenant.js';
+import { inTenant } from '../../db/tenant-filter.js';
+import { toTenantSummary } from './membership.repository.js';
+import { rolesColumn } from './users.repository.js';
+
+/** How many pending invitations a person sees at once; nobody is invited by fifty schools. */
+const MY_INVITATIONS_SHOWN = 50;
+
+export const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+
+/** A school's invitations, each with its roles by name. */
+function invitationsQuery(trx: Trx, tenantId: string) {
+  return trx
+    .selectFrom('invitations')
+    .select([
+      'invitations.id',
+      'invitations.name',
+      'invitations.email',
+      'invitations.user_id',
+      'invitations.created_at',
+      rolesColumn('invitation_roles', 'invitations'),
+    ])
+    .$call(inTenant(tenantId, 'invitations.tenant_id'));
+}
+
+type InvitationRow = {
+  id: string;
+  name: string;
+  email: string;
+  created_at: Date | string;
+  roles: Array<{ id: string; name: string }> | null;
+};
+
+export function toInvitation(row: InvitationRow): Invitation {
+  return { id: row.id, name: row.name, email: row.email, roles: row.roles ?? [], status: 'pending', invited_at: iso(row.created_at) };
+}
+
+export async function listInvitations(trx: Trx, tenantId: string, query: { page: number; perPage: number }) {
+  const rows = await invitationsQuery(trx, tenantId)
+    .orderBy('invitations.created_at', 'desc')
+    .orderBy('invitations.id')
+    .limit(query.perPage)
+    .offset((query.page - 1) * query.perPage)
+    .execute();
+  const total = await trx
+    .selectFrom('invitations')
+    .select(sql<number>`count(*)::int`.as('total'))
+    .$call(inTenant(tenantId))
+    .executeTakeFirstOrThrow();
+  return { invitations: rows.map(toInvitation), totalRecords: total.total };
+}
+
+export function findInvitation(trx: Trx, tenantId: string, id: string) {
+  return invitationsQuery(trx, tenantId).where('invitations.id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Invites the account, or renews its pending invitation with the school's latest words and
+ * roles (the same request twice, or twice at once, is one invitation: the row lock of the
+ * upsert makes the second wait for the first).
+ */
+export async function upsertInvitation(
+  trx: Trx,
+  tenantId: string,
+  invitation: { userId: string; email: string; name: string; invitedBy: string; roleIds: string[]; codeHash: string; expiresAt: Date },
+): Promise<string> {
+  const { id } = await trx
+    .insertInto('invitations')
+    .values({
+      tenant_id: tenantId,
+      id: newId(),
+      user_id: invitation.userId,
+      email: invitation.email,
+      name: invitation.name,
+      invited_by: invitation.invitedBy,
+      code_hash: invitation.codeHash,
+      expires_at: invitation.expiresAt,
+    })
+    .onConflict((oc) =>
+      oc.columns(['tenant_id', 'user_id']).doUpdateSet((eb) => ({
+        email: eb.ref('excluded.email'),
+        name: eb.ref('excluded.name'),
+        invited_by: eb.ref('excluded.invited_by'),
+        code_hash: eb.ref('excluded.code_hash'),
+        expires_at: eb.ref('excluded.expires_at'),
+        created_at: sql`now()`,
+      })),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx.deleteFrom('invitation_roles').$call(inTenant(tenantId)).where('invitation_id', '=', id).execute();
+  if (invitation.roleIds.length > 0) {
+    await trx
+      .insertInto('invitation_roles')
+      .values(invitation.roleIds.map((roleId) => ({ tenant_id: tenantId, invitation_id: id, role_id: roleId })))
+      .execute();
+  }
+  return id;
+}
+
+export async function deleteInvitation(trx: Trx, tenantId: string, id: string): Promise<boolean> {
+  const deleted = await trx.deleteFrom('invitations').$call(inTenant(tenantId)).where('id', '=', id).executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
+}
+
+/** The role ids an invitation carries (read inside the invitation's tenant). */
+export async function invitationRoleIds(trx: Trx, tenantId: string, invitationId: string): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('invitation_roles')
+    .select('role_id')
+    .$call(inTenant(tenantId))
+    .where('invitation_id', '=', invitationId)
+    .execute();
+  return rows.map((row) => row.role_id);
+}
+
+const ADMISSION_COLUMNS = ['tenant_id', 'id', 'user_id', 'invited_by', 'code_hash', 'email', 'name', 'expires_at'] as const;
+
+/**
+ * One of the person's own pending invitations, read before any tenant is set (the
+ * `invitations_own` policy): its tenant, for the transaction to bind to next.
+ */
+export function findOwnInvitation(trx: Trx, userId: string, id: string) {
+  return trx
+    .selectFrom('invitations')
+    .select(ADMISSION_COLUMNS)
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+}
+
+/**
+ * The pending invitation a code belongs to, read before any tenant is set by whoever holds the
+ * code (the `invitations_by_code` policy, bound to this transaction only).
+ */
+export async function findInvitationByCode(trx: Trx, codeHash: string) {
+  await sql`SELECT set_config('app.invitation_code', ${codeHash}, true)`.execute(trx);
+  // Two rows would mean two codes alike (60 random bits): neither is trusted.
+  const rows = await trx
+    .selectFrom('invitations')
+    .select(ADMISSION_COLUMNS)
+    .where('code_hash', '=', codeHash)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .limit(2)
+    .execute();
+  await sql`SELECT set_config('app.invitation_code', '', true)`.execute(trx);
+  return rows.length === 1 ? rows[0] : undefined;
+}
+
+/** Role names of an invitation, read with the transaction bound to its tenant. */
+export async function invitationRoleNames(trx: Trx, tenantId: string, invitationId: string): Promise<string[]> {
+  const roles = await trx
+    .selectFrom('invitation_roles')
+    .innerJoin('roles', (join) =>
+      join.onRef('roles.tenant_id', '=', 'invitation_roles.tenant_id').onRef('roles.id', '=', 'invitation_roles.role_id'),
+    )
+    .select('roles.name')
+    .$call(inTenant(tenantId, 'invitation_roles.tenant_id'))
+    .where('invitation_roles.invitation_id', '=', invitationId)
+    .orderBy('roles.name')
+    .execute();
+  return roles.map((role) => role.name);
+}
+
+/**
+ * The person's pending invitations with their schools. The role names live in each school's
+ * rows, so each invitation's are read with the transaction bound to that school in turn (at
+ * most MY_INVITATIONS_SHOWN); the tenant is unset again after each.
+ */
+export async function myInvitations(trx: Trx, userId: string): Promise<MyInvitation[]> {
+  const rows = await trx
+    .selectFrom('invitations')
+    .innerJoin('tenants', 'tenants.id', 'invitations.tenant_id')
+    .select([
+      'invitations.id',
+      'invitations.tenant_id',
+      'invitations.created_at',
+      'invitations.expires_at',
+      'tenants.tenantcode',
+      'tenants.name',
+      'tenants.logo_path',
+      'tenants.category',
+      'tenants.schooltype',
+    ])
+    .where('invitations.user_id', '=', userId)
+    .where('invitations.expires_at', '>', sql<Date>`now()`)
+    .orderBy('invitations.created_at')
+    .limit(MY_INVITATIONS_SHOWN)
+    .execute();
+  const invitations: MyInvitation[] = [];
+  for (const row of rows) {
+    await sql`SELECT set_config('app.tenant_id', ${row.tenant_id}, true)`.execute(trx);
+    const roles = await invitationRoleNames(trx, row.tenant_id, row.id);
+    await sql`SELECT set_config('app.tenant_id', '', true)`.execute(trx);
+    invitations.push({
+      id: row.id,
+      tenant: toTenantSummary({ ...row, id: row.tenant_id }),
+      roles,
+      invited_at: iso(row.created_at),
+      expires_at: iso(row.expires_at),
+    });
+  }
+  return invitations;
+}
