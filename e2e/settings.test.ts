@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Harness, startHarness } from './harness.js';
+import { ADMIN, type Harness, startHarness, TEACHER } from './harness.js';
 
 let h: Harness;
 
@@ -243,6 +243,35 @@ describe('remark types', () => {
     // Right below its parent (and its older siblings).
     const order = await page.locator('tbody tr[data-row]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row')));
     expect(order.indexOf('Leadership')).toBe(order.indexOf("Head teacher's comment") + 1);
+    await page.context().close();
+  });
+});
+
+describe('a member who may only read (issue 10 point 5)', () => {
+  it('sees grade sets and remark types without the controls the server would refuse', async () => {
+    const page = await h.signedIn(TEACHER, { school: 'demo-primary' });
+    await page.goto('/grades');
+    const first = rowsOf(page, 'grades').first();
+    await first.waitFor();
+    await first.click();
+    await page.waitForURL('**/grades-detail/*');
+    const set = page.getByTestId('grade-set');
+    await set.getByLabel('Lower bound of D1').waitFor();
+    await expect(set.getByLabel('Lower bound of D1').isDisabled()).resolves.toBe(true);
+    await expect(set.getByRole('combobox', { name: 'Class' }).isDisabled()).resolves.toBe(true);
+    await expect(set.getByRole('button', { name: 'Save' }).count()).resolves.toBe(0);
+    await expect(set.getByRole('button', { name: 'Add a grade' }).count()).resolves.toBe(0);
+    await expect(set.getByRole('button', { name: /Remove/ }).count()).resolves.toBe(0);
+    await set.getByRole('button', { name: 'Back' }).click();
+    await page.waitForURL('**/grades');
+
+    await page.goto('/comments/categories');
+    const parent = page.locator('tbody tr[data-row="Head teacher\'s comment"]');
+    await parent.waitFor();
+    // The teacher records comments (their right) but may neither edit, delete nor add a sub category.
+    await parent.getByRole('button', { name: 'Row actions' }).click();
+    await page.getByRole('menuitem', { name: 'Record Comments' }).waitFor();
+    await expect(page.getByRole('menuitem').allTextContents()).resolves.toEqual(['Record Comments']);
     await page.context().close();
   });
 });

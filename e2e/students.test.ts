@@ -166,6 +166,57 @@ describe('a learner’s page', () => {
   });
 });
 
+describe('leavers and mistakes', () => {
+  it('finds inactive learners by status, and deletes a learner entered by mistake after a confirmation', async () => {
+    const db = h.database.db;
+    const school = await db.selectFrom('tenants').select('id').where('tenantcode', '=', 'demo-primary').executeTakeFirstOrThrow();
+    const learner = (firstname: string, status: 'active' | 'inactive') => ({
+      tenant_id: school.id,
+      id: newId(),
+      studentid: `MPS/E2E/${firstname}`,
+      firstname,
+      lastname: 'Okello',
+      form: 'P2',
+      stream: 'East',
+      status,
+    });
+    await withTenant(db, { tenantId: school.id }, (trx) =>
+      trx
+        .insertInto('students')
+        .values([learner('Leaver', 'inactive'), learner('Mistaken', 'active')])
+        .execute(),
+    );
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    await page.goto('/students/list');
+    await rows(page).first().waitFor();
+    const bar = page.getByTestId('screen-students').locator('search');
+    await bar.getByRole('textbox', { name: 'Name' }).fill('Okello');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await rows(page).filter({ hasText: 'Mistaken' }).waitFor();
+    await expect(rows(page).filter({ hasText: 'Leaver' }).count()).resolves.toBe(0);
+
+    // The leaver is still there, under Inactive.
+    await bar.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Inactive', exact: true }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await rows(page).filter({ hasText: 'Leaver' }).waitFor();
+    await expect(rows(page).filter({ hasText: 'Mistaken' }).count()).resolves.toBe(0);
+
+    // The mistake goes, once confirmed.
+    await bar.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Active', exact: true }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const mistaken = rows(page).filter({ hasText: 'Mistaken' });
+    await mistaken.getByRole('button', { name: 'Row actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByText('Only a learner entered by mistake').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Successfully deleted').waitFor();
+    await mistaken.waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+});
+
 describe('academic records', () => {
   it('shows marks as soon as they exist: records by class and term, exams by type, a subject across records', async () => {
     // Marks written straight into the database, as the marks pages will write them.

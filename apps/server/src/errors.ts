@@ -25,5 +25,18 @@ export const unauthorized = () => new AppError(401);
 export const forbidden = () => new AppError(403);
 export const notFound = () => new AppError(404);
 export const conflict = (message: string) => new AppError(409, message);
+/** A PostgreSQL error's SQLSTATE, from node-postgres or PGlite alike. */
+export function sqlState(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+/**
+ * Whether a delete was refused because other rows still point at the row: 23503
+ * foreign_key_violation (PostgreSQL up to 17), 23001 restrict_violation (18, PGlite 0.5).
+ */
+export function stillReferenced(error: unknown): boolean {
+  return ['23503', '23001'].includes(sqlState(error) ?? '');
+}
+
 /** A 422 naming the fields at fault, the shape the web puts next to each field. */
 export const invalid = (errors: FieldErrors) => new AppError(422, ERROR_MESSAGES[422], errors);

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { newId } from '../db/ids.js';
 import { type Trx, withTenant } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
-import { conflict, invalid, notFound } from '../errors.js';
+import { conflict, invalid, notFound, sqlState, stillReferenced } from '../errors.js';
 import { recordAudit } from '../modules/audit/audit.repository.js';
 import { currentTenant, currentUser, tenantScope } from '../plugins/access.js';
 import { rowsToWorkbook, timestampedFileName } from './excel.js';
@@ -79,11 +79,6 @@ function unwrap(schema: z.ZodType): z.ZodType {
     current = current.unwrap() as z.ZodType;
   }
   return current;
-}
-
-/** A PostgreSQL error's SQLSTATE, from node-postgres or PGlite alike. */
-function sqlState(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 }
 
 /** `field.path` read from a nested record (`subject.name`). */
@@ -324,8 +319,7 @@ export function registerResource(app: FastifyInstance, definition: ResourceDefin
           .where('id', '=', id)
           .execute()
           .catch((error: unknown) => {
-            // 23503 foreign_key_violation (PostgreSQL up to 17); 23001 restrict_violation (18, PGlite 0.5).
-            throw ['23503', '23001'].includes(sqlState(error) ?? '') ? conflict(definition.inUse) : error;
+            throw stillReferenced(error) ? conflict(definition.inUse) : error;
           });
         await recordAudit(trx, scope.tenantId, { userId: currentUser(request).id, action: 'delete', entity, entityId: id, before });
       });

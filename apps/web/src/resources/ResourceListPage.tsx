@@ -120,7 +120,7 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
   const confirmDelete = (row: Row) =>
     modals.openConfirmModal({
       title: t('list.deleteTitle'),
-      children: t('list.deleteText'),
+      children: t(screen.deleteText ?? 'list.deleteText'),
       labels: { confirm: t('list.delete'), cancel: t('list.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: async () => {
@@ -141,7 +141,7 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
     ).catch(() => undefined);
 
   const rowMenu = (row: Row): ReactNode => {
-    const extra = screen.rowActions?.(row) ?? [];
+    const extra = (screen.rowActions?.(row) ?? []).filter((action) => !action.needs || can(action.needs, resource.subject));
     if (!showMenus || (!mayUpdate && !mayDelete && extra.length === 0)) return null;
     return (
       <Menu position="bottom-end" withinPortal>

@@ -37,6 +37,8 @@ export interface ColumnSpec<Row> {
 
 export interface RowAction<Row> {
   label: string;
+  /** The ability on the screen's subject the action writes with; shown only to those who have it. */
+  needs?: 'create' | 'update' | 'delete';
   /** A link, or an action with the row (which may open the form for a new record). */
   to?(row: Row): string;
   run?(row: Row, screen: { openNew(defaults: Record<string, unknown>): void }): void;
@@ -80,6 +82,8 @@ export interface ScreenDefinition<Row extends { id: string } = { id: string } & 
   tree?: boolean;
   /** Row deletion in the menu (off where the API has none, such as tenants). */
   deletable?: boolean;
+  /** What the delete confirmation says, where the common "This cannot be undone." is not enough. */
+  deleteText?: string;
   /** Ask this many rows at once and page through them in the browser (the class list asks 1,000). */
   fetchAll?: number;
   /** A "Download excel" box in the filter bar: Search then downloads the list instead. */

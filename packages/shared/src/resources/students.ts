@@ -12,7 +12,7 @@ export const students = defineResource({
   listKey: 'students',
   record: StudentSchema,
   input: StudentInputSchema,
-  filters: StudentListQuerySchema.pick({ form: true, stream: true, name: true, studentid: true, studentcategory_id: true }),
+  filters: StudentListQuerySchema.pick({ form: true, stream: true, name: true, studentid: true, studentcategory_id: true, status: true }),
   searchFields: [],
   sort: [
     ['form', 'asc'],

@@ -331,6 +331,11 @@ describe('filters', () => {
     ok(await c.post(autoMarkComments.path, { score: 'D2', comment: 'Very good' }));
     expect((await list(c, autoMarkComments.path, 'category=nc%20skill')).rows.map((row) => row.score)).toEqual(['D1']);
     expect((await list(c, autoMarkComments.path, 'category=general')).rows.map((row) => row.score)).toEqual(['D2']);
+    // Grades are matched case-insensitively, so "d2" beside "D2" is the same grade: refused.
+    const twin = await c.post(autoMarkComments.path, { score: ' d2', comment: 'Good' });
+    expect(twin.statusCode).toBe(422);
+    expect(twin.json().errors).toEqual({ score: [SETTINGS_MESSAGES.duplicate] });
+    ok(await c.post(autoMarkComments.path, { score: 'd2', comment: 'Good', category: 'nc general' }));
 
     const markType = (await list(c, markTypes.path, 'status=active')).rows[0] as Row;
     for (const [term, year] of [

@@ -3,9 +3,12 @@ import { access } from 'node:fs/promises';
 import {
   classOptions,
   IdParamsSchema,
+  IN_USE_MESSAGES,
+  MessageResponseSchema,
   matchClass,
   matchStream,
   PromoteResponseSchema,
+  RESULT_MESSAGES,
   STUDENT_MESSAGES,
   StudentInputSchema,
   StudentListQuerySchema,
@@ -20,7 +23,7 @@ import { z } from 'zod';
 import { newId } from '../../db/ids.js';
 import { type Trx, withTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
-import { conflict, invalid, notFound } from '../../errors.js';
+import { conflict, invalid, notFound, stillReferenced } from '../../errors.js';
 import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js';
 import { parseFields, readForm } from '../../plugins/multipart.js';
 import { rowsToWorkbook } from '../../resources/excel.js';
@@ -198,6 +201,44 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/school/students/:id',
     { config: { access: manageStudents }, schema: { params: IdParamsSchema, response: { 200: StudentSchema } } },
     (request) => save(request, request.params.id),
+  );
+
+  /**
+   * A learner entered by mistake can be removed while nothing hangs on them: no marks and no
+   * fee lines (the database's foreign keys decide, so a mark saved a moment earlier still
+   * counts). Anyone else is made inactive instead, keeping their history and balance.
+   */
+  app.delete(
+    '/api/school/students/:id',
+    {
+      config: { access: { action: 'delete', subject: 'student' } },
+      schema: { params: IdParamsSchema, response: { 200: MessageResponseSchema } },
+    },
+    async (request) => {
+      const scope = tenantScope(request);
+      const removed = await withTenant(db, scope, async (trx) => {
+        const before = await findStudent(trx, scope.tenantId, request.params.id);
+        if (!before) throw notFound();
+        await trx
+          .deleteFrom('students')
+          .$call(inTenant(scope.tenantId))
+          .where('id', '=', before.id)
+          .execute()
+          .catch((error: unknown) => {
+            throw stillReferenced(error) ? conflict(IN_USE_MESSAGES.students) : error;
+          });
+        await recordAudit(trx, scope.tenantId, {
+          userId: currentUser(request).id,
+          action: 'delete',
+          entity: 'students',
+          entityId: before.id,
+          before,
+        });
+        return before;
+      });
+      if (removed.photo_path) await removePhoto(dataDir, scope.tenantId, removed.photo_path);
+      return { message: RESULT_MESSAGES.deleted };
+    },
   );
 
   app.get(

@@ -1,6 +1,8 @@
 import {
   ERROR_MESSAGES,
+  IN_USE_MESSAGES,
   markTypes,
+  RESULT_MESSAGES,
   STUDENT_MESSAGES,
   type Student,
   type StudentResults,
@@ -567,6 +569,106 @@ describe('editing a learner (PUT /api/school/students/:id)', () => {
     const response = await teacher.put(`${PATH}/${created.id}`, { firstname: 'Changed', lastname: 'Atim', gender: 'M', form: 'P2' });
     expect(response.statusCode).toBe(403);
     expect(ok(await teacher.get(`${PATH}/${created.id}`))).toEqual(created);
+  });
+});
+
+describe('deleting a learner (DELETE /api/school/students/:id)', () => {
+  const add = async (c: Caller, firstname: string): Promise<Student> =>
+    ok(await c.post(PATH, { firstname, lastname: 'Mistake', gender: 'F', form: 'P3' }));
+  const auditedDeletes = (tenantId: string, id: string) =>
+    withTenant(t.database.db, { tenantId }, (trx) =>
+      trx
+        .selectFrom('audit_log')
+        .select(['action', 'before'])
+        .where('entity', '=', 'students')
+        .where('entity_id', '=', id)
+        .where('action', '=', 'delete')
+        .execute(),
+    );
+
+  it('removes a learner entered by mistake (no marks, no fees), with an audit entry keeping what was removed', async () => {
+    const learner = await add(school.head, 'Typo');
+    const response = await school.head.delete(`${PATH}/${learner.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: RESULT_MESSAGES.deleted });
+    expect((await school.head.get(`${PATH}/${learner.id}`)).statusCode).toBe(404);
+    const audit = await auditedDeletes(school.id, learner.id);
+    expect(audit).toHaveLength(1);
+    expect((audit[0]?.before as Student | undefined)?.fullname).toBe(learner.fullname);
+  });
+
+  it('refuses (409) a learner with a fee line or a mark, who stays, and can be made inactive instead', async () => {
+    const withFees = await add(school.head, 'Payer');
+    await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx
+        .insertInto('statement_lines')
+        .values({
+          tenant_id: school.id,
+          id: newId(),
+          student_id: withFees.id,
+          date: '2026-02-03',
+          particulars: 'Fees',
+          category: 'invoice',
+          amount: 100000,
+        })
+        .execute(),
+    );
+    const refused = await school.head.delete(`${PATH}/${withFees.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(IN_USE_MESSAGES.students);
+    expect(ok(await school.head.get(`${PATH}/${withFees.id}`)).fullname).toBe(withFees.fullname);
+    expect(await auditedDeletes(school.id, withFees.id)).toEqual([]);
+
+    const withMarks = await add(school.head, 'Scholar');
+    const subject = ok(await school.head.post(subjects.path, { name: 'Deletion science', category: 'science' }));
+    const marktype = ok(await school.head.post(markTypes.path, { label: 'Deletion exam', category: 'exam' }));
+    await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx
+        .insertInto('marks')
+        .values({
+          tenant_id: school.id,
+          id: newId(),
+          student_id: withMarks.id,
+          subject_id: subject.id,
+          marktype_id: marktype.id,
+          form: 'P3',
+          stream: null,
+          term: 'I',
+          year: 2026,
+          paper: null,
+          mark: 70,
+          topic_id: null,
+          user_id: null,
+        })
+        .execute(),
+    );
+    expect((await school.head.delete(`${PATH}/${withMarks.id}`)).statusCode).toBe(409);
+
+    // The leaver is made inactive: out of the active class list, in the inactive one.
+    ok(
+      await school.head.put(`${PATH}/${withMarks.id}`, {
+        firstname: 'Scholar',
+        lastname: 'Mistake',
+        gender: 'F',
+        form: 'P3',
+        status: 'inactive',
+      }),
+    );
+    expect(await listed(school.head, 'form=P3&name=Scholar')).toEqual([]);
+    expect(await listed(school.head, 'form=P3&name=Scholar&status=inactive')).toEqual([withMarks.fullname]);
+  });
+
+  it('answers 404 for another school’s learner, who stays; 403 to a teacher; the same delete twice at once removes once', async () => {
+    const theirs = await add(neighbour.head, 'Neighbour');
+    expect((await school.head.delete(`${PATH}/${theirs.id}`)).statusCode).toBe(404);
+    expect((await neighbour.head.get(`${PATH}/${theirs.id}`)).statusCode).toBe(200);
+    expect((await school.head.delete(`${PATH}/not-an-id`)).statusCode).toBe(422);
+
+    const mine = await add(school.head, 'Twice');
+    expect((await teacher.delete(`${PATH}/${mine.id}`)).statusCode).toBe(403);
+    const both = await Promise.all([school.head.delete(`${PATH}/${mine.id}`), school.head.delete(`${PATH}/${mine.id}`)]);
+    expect(both.map((response) => response.statusCode).sort()).toEqual([200, 404]);
+    expect(await auditedDeletes(school.id, mine.id)).toHaveLength(1);
   });
 });
 

@@ -6,7 +6,7 @@ import { newId } from '../../db/ids.js';
 import { type TenantScope, type Trx, withTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import type { DB, NewStudent } from '../../db/types.js';
-import { AppError, type FieldErrors } from '../../errors.js';
+import { AppError, type FieldErrors, sqlState } from '../../errors.js';
 import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { idSequence, initialsOf, lockStudentIds } from './student-ids.js';
@@ -299,11 +299,6 @@ export function planUpload(checked: CheckedSheet, existing: ReadonlyArray<Existi
     }
   });
   return plan;
-}
-
-/** A PostgreSQL error's SQLSTATE, from node-postgres or PGlite alike. */
-function sqlState(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   Alert,
   Button,
   Card,
+  Fieldset,
   Group,
   List,
   NumberInput,
@@ -34,6 +35,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageLoading } from '../../app/PageLoading.js';
+import { useAccess } from '../../lib/access.js';
 import { ApiError, api, withQuery } from '../../lib/api.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
@@ -119,6 +121,8 @@ export function GradeSetPage() {
   const [loaded, setLoaded] = useState(!id);
   const classes = useChoices('classes');
   const subjects = useChoices(subjectField.choices);
+  // A member who may only read (a teacher) sees the set, not a form the server would refuse.
+  const mayWrite = useAccess().can('create', grades.subject);
 
   useEffect(() => {
     if (!id) {
@@ -222,128 +226,140 @@ export function GradeSetPage() {
         <Title order={1} size="h3">
           {t(id ? 'pages.gradeDetail' : 'pages.newGrade')}
         </Title>
-        <SimpleGrid cols={{ base: 1, sm: 4 }}>
-          <Select
-            label={t('fields.form')}
-            withAsterisk
-            data={classes}
-            value={header.form}
-            onChange={(form) => change('form', { form })}
-            allowDeselect={false}
-            error={headerError('form')}
-          />
-          <NumberInput
-            label={t('fields.year')}
-            withAsterisk
-            value={header.year}
-            onChange={(year) => change('year', { year })}
-            error={headerError('year')}
-          />
-          <Select
-            label={t('fields.term')}
-            withAsterisk
-            data={[...TERMS]}
-            value={header.term}
-            onChange={(term) => change('term', { term })}
-            allowDeselect={false}
-            error={headerError('term')}
-          />
-          <Select
-            label={t('fields.subject_id')}
-            withAsterisk
-            searchable
-            data={subjects}
-            value={header.subject_id}
-            onChange={(subject_id) => change('subject_id', { subject_id })}
-            allowDeselect={false}
-            error={headerError('subject_id')}
-          />
-        </SimpleGrid>
-        {problems.length > 0 && (
-          <Alert color="red" title={t('grades.problemsTitle')} data-testid="grade-problems">
-            <List size="sm">
-              {problems.map((problem) => (
-                <List.Item key={`${problem.kind}-${problem.grade}-${String(problem.params.from ?? '')}`}>
-                  {t(`grades.problems.${problem.kind}`, problem.params)}
-                </List.Item>
-              ))}
-            </List>
-          </Alert>
-        )}
-        <Table withTableBorder striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('fields.grade')}</Table.Th>
-              <Table.Th>{t('fields.lower')}</Table.Th>
-              <Table.Th>{t('fields.upper')}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {bands.map((band, index) => (
-              // Keyed by place: the grade label is what is being edited.
-              <Table.Tr key={index} data-grade={band.grade}>
-                <Table.Td>
-                  <TextInput
-                    aria-label={t('fields.grade')}
-                    value={band.grade}
-                    onChange={(event) => changeBand(index, { grade: event.currentTarget.value })}
-                    w={90}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <NumberInput
-                    aria-label={t('grades.lowerOf', { grade: band.grade })}
-                    value={Number.isNaN(band.lower) ? '' : band.lower}
-                    min={0}
-                    max={100}
-                    onChange={(value) => changeBand(index, { lower: typedBound(value) })}
-                    error={troubled.has(band.grade) || Number.isNaN(band.lower)}
-                    w={110}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <NumberInput
-                    aria-label={t('grades.upperOf', { grade: band.grade })}
-                    value={Number.isNaN(band.upper) ? '' : band.upper}
-                    min={0}
-                    max={100}
-                    onChange={(value) => changeBand(index, { upper: typedBound(value) })}
-                    error={troubled.has(band.grade) || Number.isNaN(band.upper)}
-                    w={110}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={t('grades.removeRow', { grade: band.grade })}
-                    onClick={() => setBands((all) => all.filter((_, at) => at !== index))}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Table.Td>
+        <Fieldset variant="unstyled" disabled={!mayWrite} data-testid="grade-set-fields">
+          <SimpleGrid cols={{ base: 1, sm: 4 }}>
+            <Select
+              label={t('fields.form')}
+              withAsterisk
+              data={classes}
+              value={header.form}
+              onChange={(form) => change('form', { form })}
+              allowDeselect={false}
+              error={headerError('form')}
+            />
+            <NumberInput
+              label={t('fields.year')}
+              withAsterisk
+              value={header.year}
+              onChange={(year) => change('year', { year })}
+              error={headerError('year')}
+            />
+            <Select
+              label={t('fields.term')}
+              withAsterisk
+              data={[...TERMS]}
+              value={header.term}
+              onChange={(term) => change('term', { term })}
+              allowDeselect={false}
+              error={headerError('term')}
+            />
+            <Select
+              label={t('fields.subject_id')}
+              withAsterisk
+              searchable
+              data={subjects}
+              value={header.subject_id}
+              onChange={(subject_id) => change('subject_id', { subject_id })}
+              allowDeselect={false}
+              error={headerError('subject_id')}
+            />
+          </SimpleGrid>
+          {problems.length > 0 && (
+            <Alert color="red" title={t('grades.problemsTitle')} data-testid="grade-problems">
+              <List size="sm">
+                {problems.map((problem) => (
+                  <List.Item key={`${problem.kind}-${problem.grade}-${String(problem.params.from ?? '')}`}>
+                    {t(`grades.problems.${problem.kind}`, problem.params)}
+                  </List.Item>
+                ))}
+              </List>
+            </Alert>
+          )}
+          <Table withTableBorder striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('fields.grade')}</Table.Th>
+                <Table.Th>{t('fields.lower')}</Table.Th>
+                <Table.Th>{t('fields.upper')}</Table.Th>
+                <Table.Th />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-        <Group justify="space-between">
-          <Button
-            variant="default"
-            leftSection={<IconPlus size={16} />}
-            onClick={() => setBands((all) => [...all, { grade: '', lower: 0, upper: 0 }])}
-          >
-            {t('grades.addRow')}
-          </Button>
-          <Group>
-            <Button variant="default" onClick={() => navigate('/grades')}>
-              {t('list.cancel')}
+            </Table.Thead>
+            <Table.Tbody>
+              {bands.map((band, index) => (
+                // Keyed by place: the grade label is what is being edited.
+                <Table.Tr key={index} data-grade={band.grade}>
+                  <Table.Td>
+                    <TextInput
+                      aria-label={t('fields.grade')}
+                      value={band.grade}
+                      onChange={(event) => changeBand(index, { grade: event.currentTarget.value })}
+                      w={90}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <NumberInput
+                      aria-label={t('grades.lowerOf', { grade: band.grade })}
+                      value={Number.isNaN(band.lower) ? '' : band.lower}
+                      min={0}
+                      max={100}
+                      onChange={(value) => changeBand(index, { lower: typedBound(value) })}
+                      error={troubled.has(band.grade) || Number.isNaN(band.lower)}
+                      w={110}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <NumberInput
+                      aria-label={t('grades.upperOf', { grade: band.grade })}
+                      value={Number.isNaN(band.upper) ? '' : band.upper}
+                      min={0}
+                      max={100}
+                      onChange={(value) => changeBand(index, { upper: typedBound(value) })}
+                      error={troubled.has(band.grade) || Number.isNaN(band.upper)}
+                      w={110}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    {mayWrite && (
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('grades.removeRow', { grade: band.grade })}
+                        onClick={() => setBands((all) => all.filter((_, at) => at !== index))}
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Fieldset>
+        {mayWrite ? (
+          <Group justify="space-between">
+            <Button
+              variant="default"
+              leftSection={<IconPlus size={16} />}
+              onClick={() => setBands((all) => [...all, { grade: '', lower: 0, upper: 0 }])}
+            >
+              {t('grades.addRow')}
             </Button>
-            <Button onClick={() => void save()} loading={busy} disabled={problems.length > 0}>
-              {t('list.save')}
+            <Group>
+              <Button variant="default" onClick={() => navigate('/grades')}>
+                {t('list.cancel')}
+              </Button>
+              <Button onClick={() => void save()} loading={busy} disabled={problems.length > 0}>
+                {t('list.save')}
+              </Button>
+            </Group>
+          </Group>
+        ) : (
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => navigate('/grades')}>
+              {t('list.back')}
             </Button>
           </Group>
-        </Group>
+        )}
       </Stack>
     </Card>
   );

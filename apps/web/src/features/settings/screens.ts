@@ -207,6 +207,7 @@ export const remarkTypesScreen = defineScreen<RemarkTypeRow>({
       : [
           {
             label: 'list.addSubCategory',
+            needs: 'create' as const,
             // A new child starts under the chosen row, active, in the parent's category (spec §3).
             run: (parent: RemarkTypeRow, screen: { openNew(defaults: Record<string, unknown>): void }) =>
               screen.openNew({ parent_id: parent.id, active: true, category: parent.category }),

@@ -36,13 +36,18 @@ export const studentsScreen = defineScreen<Student>({
     { name: 'name', kind: 'text' },
     { name: 'studentid', kind: 'text' },
     categoryField,
+    // Leavers and inactive learners stay reachable (their history and balances) by status.
+    { name: 'status', kind: 'select', choices: { values: STUDENT_STATUSES } },
   ],
+  initialFilters: () => ({ status: 'active' }),
   search: false,
   excelCheckbox: true,
   fetchAll: 1000,
   menusForWritersOnly: true,
   addLabel: 'students.add',
-  deletable: false,
+  // Only a learner with no marks and no fee lines; the server answers why for the others.
+  deletable: true,
+  deleteText: 'students.deleteText',
   fields: [
     { name: 'firstname', kind: 'text' },
     { name: 'lastname', kind: 'text' },
