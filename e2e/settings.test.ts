@@ -292,6 +292,11 @@ describe('businesses', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await form.waitFor({ state: 'detached' });
     await page.locator('tbody tr[data-row="Kisubi Primary"]').waitFor();
+    // The creator runs it at once: it is in the school switcher without signing in again.
+    await page.getByTestId('school-switcher').click();
+    await page.locator('[data-tenant="kisubi"]').click();
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode === 'kisubi');
+    await page.getByTestId('school-switcher').getByText('Kisubi Primary').waitFor();
     await page.context().close();
   });
 });

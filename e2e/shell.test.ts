@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../apps/server/src/test/factories.js';
+import { addMembership, makeTenant, makeUser } from '../apps/server/src/test/factories.js';
 import { TEST_PASSWORD } from '../apps/server/src/test/test-app.js';
 import { ADMIN, DEMO_PASSWORD, type Harness, signIn, startHarness, TEACHER } from './harness.js';
 
@@ -78,6 +78,23 @@ describe('the signed-in shell', () => {
       [current === 'demo-primary' ? 'primary' : 'secondary']: before,
       [target === 'demo-primary' ? 'primary' : 'secondary']: after,
     });
+    await page.context().close();
+  });
+
+  it('lists a school the person joined since signing in, once the app loads again', async () => {
+    const first = await makeTenant(h.database, { name: 'Ggaba Primary' });
+    const user = await makeUser(h.database, { memberOf: [{ tenantId: first.id, roles: ['teacher'] }] });
+    const page = await (await h.newContext()).newPage();
+    await page.goto('/login');
+    await signIn(page, user.email, TEST_PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await page.getByTestId('school-widget').waitFor();
+    const later = await makeTenant(h.database, { name: 'Later Secondary', schooltype: 'secondary' });
+    await addMembership(h.database, user.id, { tenantId: later.id, roles: ['teacher'] });
+    await page.reload();
+    await page.getByTestId('school-widget').waitFor();
+    await page.getByTestId('school-switcher').click();
+    await page.locator(`[data-tenant="${later.tenantcode}"]`).waitFor();
     await page.context().close();
   });
 

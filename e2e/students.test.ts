@@ -217,6 +217,65 @@ describe('leavers and mistakes', () => {
   });
 });
 
+describe('a learner’s page that cannot show its learner (issue 10 point 6)', () => {
+  const learnerOf = async (tenantcode: string) => {
+    const db = h.database.db;
+    const school = await db.selectFrom('tenants').select('id').where('tenantcode', '=', tenantcode).executeTakeFirstOrThrow();
+    return withTenant(db, { tenantId: school.id }, (trx) =>
+      trx.selectFrom('students').select('id').where('status', '=', 'active').orderBy('studentid').executeTakeFirstOrThrow(),
+    );
+  };
+  const toasts = (page: Page) => page.locator('.mantine-Notification-root');
+
+  it('says a learner of another school is not here, once, with the way back to the class list', async () => {
+    const theirs = await learnerOf('demo-secondary');
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/')) asked.push(new URL(request.url()).pathname);
+    });
+    await page.goto(`/students/${theirs.id}`);
+    const state = page.getByTestId('record-unavailable');
+    await state.getByText('This learner is not in the selected school').waitFor();
+    await expect(state.getAttribute('data-reason')).resolves.toBe('not-found');
+    // The page says it; no toast repeats it, and the learner's records and fees are not asked for.
+    await page.waitForTimeout(500);
+    await expect(toasts(page).count()).resolves.toBe(0);
+    expect(asked.filter((path) => path.includes(theirs.id))).toEqual([`/api/school/students/${theirs.id}`]);
+    await state.getByRole('link', { name: 'Back to the class list' }).click();
+    await page.waitForURL('**/students/list');
+    await page.context().close();
+  });
+
+  it('shows a failure that two calls share in one toast', async () => {
+    const ours = await learnerOf('demo-primary');
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    // Both the records and the statement are refused alike.
+    await page.route(/\/api\/(school\/students\/[^/]+\/results|student\/statement)/, (route) =>
+      route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ statusCode: 403, message: 'Forbidden' }) }),
+    );
+    await page.goto(`/students/${ours.id}`);
+    await page.getByTestId('student-facts').waitFor();
+    await toasts(page).first().waitFor();
+    await page.waitForTimeout(500);
+    await expect(toasts(page).count()).resolves.toBe(1);
+    await page.context().close();
+  });
+
+  it('goes to the dashboard when the school is switched on a learner’s page', async () => {
+    const ours = await learnerOf('demo-primary');
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    await page.goto(`/students/${ours.id}`);
+    await page.getByTestId('student-facts').waitFor();
+    await page.getByTestId('school-switcher').click();
+    await page.locator('[data-tenant="demo-secondary"]').click();
+    await page.waitForURL('**/dashboard');
+    await page.getByTestId('school-widget').waitFor();
+    await expect(page.getByTestId('record-unavailable').count()).resolves.toBe(0);
+    await page.context().close();
+  });
+});
+
 describe('academic records', () => {
   it('shows marks as soon as they exist: records by class and term, exams by type, a subject across records', async () => {
     // Marks written straight into the database, as the marks pages will write them.

@@ -67,19 +67,22 @@ export async function makeUser(
       is_admin: fields.isAdmin ?? false,
     })
     .execute();
-  for (const membership of fields.memberOf ?? []) {
-    await withTenant(database.db, { tenantId: membership.tenantId, userId: id }, async (trx) => {
-      const names = membership.roles ?? [];
-      const roles = await rolesByName(trx, membership.tenantId, names);
-      await addMember(
-        trx,
-        membership.tenantId,
-        id,
-        names.map((name) => roles.get(name.toLowerCase()) as string),
-      );
-    });
-  }
+  for (const membership of fields.memberOf ?? []) await addMembership(database, id, membership);
   return { id, email, password };
+}
+
+/** Makes an existing account a member of a school with the named roles. */
+export async function addMembership(database: Database, userId: string, membership: { tenantId: string; roles?: string[] }) {
+  await withTenant(database.db, { tenantId: membership.tenantId, userId }, async (trx) => {
+    const names = membership.roles ?? [];
+    const roles = await rolesByName(trx, membership.tenantId, names);
+    await addMember(
+      trx,
+      membership.tenantId,
+      userId,
+      names.map((name) => roles.get(name.toLowerCase()) as string),
+    );
+  });
 }
 
 /** Active learners of a class, enough for counts. */

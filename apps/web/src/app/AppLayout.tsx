@@ -39,6 +39,12 @@ function PageOutlet() {
 /** The signed-in frame, vertical or horizontal as the stored layout type says (spec §2 "Layout"). */
 export function AppLayout() {
   const { settings } = useLayout();
+  const { refreshProfile } = useAuth();
+  // Every load of the app takes the profile afresh: the schools and rights stored at sign-in
+  // may have changed since (a school created, an invitation accepted, a role withdrawn).
+  useEffect(() => {
+    void refreshProfile().catch(() => undefined);
+  }, [refreshProfile]);
   return (
     <SignedInProviders>
       <RequireRouteAbility>

@@ -30,7 +30,13 @@ export function SignedInProviders({ children }: { children: ReactNode }) {
       if (error instanceof ApiError && error.status === 401) logoutRef.current();
     };
     return new QueryClient({
-      queryCache: new QueryCache({ onError }),
+      queryCache: new QueryCache({
+        // A page that draws its own "not found" (a learner's page) needs no toast saying it too.
+        onError: (error, query) => {
+          if (query.meta?.ownsNotFound && error instanceof ApiError && error.status === 404) return;
+          onError(error);
+        },
+      }),
       mutationCache: new MutationCache({ onError }),
       defaultOptions: {
         queries: { retry: (failures, error) => failures < 2 && isTransient(error), refetchOnWindowFocus: false },

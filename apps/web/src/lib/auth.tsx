@@ -1,5 +1,7 @@
 import type { LoginResponse, Profile, TenantSummary } from '@mustard/shared';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { matchPath } from 'react-router';
+import { PROTECTED_ROUTES } from '../app/routes.js';
 import { api } from './api.js';
 import { announceLogout, loadSession, onLogoutElsewhere, type Session, saveSession } from './session.js';
 
@@ -10,8 +12,16 @@ interface AuthState {
    * joined), else the first, then its full profile.
    */
   completeSignIn(token: string, user: LoginResponse, preferred?: TenantSummary): Promise<void>;
-  /** Fetches the profile for another school, stores it and reloads the page (spec §4). */
+  /**
+   * Fetches the profile for another school, stores it and reloads the page (spec §4); a page
+   * of one record of the old school (a learner, a grade set) gives way to the dashboard.
+   */
   switchTenant(tenant: TenantSummary): Promise<void>;
+  /**
+   * Loads the profile afresh: the schools a person belongs to change while they work (a
+   * school created in the admin console, an invitation accepted), and the switcher lists them.
+   */
+  refreshProfile(): Promise<void>;
   logout(): void;
 }
 
@@ -21,6 +31,11 @@ async function fetchProfile(token: string, tenantcode: string, tenantId?: string
   const query = tenantId ? `?tenant_id=${encodeURIComponent(tenantId)}` : '';
   const { data } = await api.get<Profile>(`/api/users/profile${query}`, { authorization: `Bearer ${token}`, tenantcode });
   return data;
+}
+
+/** Whether the page shows one record (its path has an id), which another school cannot show. */
+export function showsOneRecord(pathname: string): boolean {
+  return PROTECTED_ROUTES.some((route) => route.path.includes('/:') && matchPath(route.path, pathname));
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -42,10 +57,23 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (!session) return;
       const profile = await fetchProfile(session.token, session.tenant?.tenantcode ?? tenant.tenantcode, tenant.id);
       saveSession({ token: session.token, user: profile, tenant: profile.tenant });
-      window.location.reload();
+      if (showsOneRecord(window.location.pathname)) window.location.assign('/dashboard');
+      else window.location.reload();
     },
     [session],
   );
+
+  const refreshProfile = useCallback(async () => {
+    const current = loadSession();
+    if (!current?.tenant) return;
+    const profile = await fetchProfile(current.token, current.tenant.tenantcode);
+    // Signed out or switched meanwhile: this answer is about a session that is gone.
+    const now = loadSession();
+    if (now?.token !== current.token || now.tenant?.id !== current.tenant.id) return;
+    const next = { token: current.token, user: profile, tenant: profile.tenant ?? current.tenant };
+    saveSession(next);
+    setSession(next);
+  }, []);
 
   const logout = useCallback(() => {
     const token = session?.token;
@@ -55,8 +83,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [session]);
 
   const value = useMemo<AuthState>(
-    () => ({ session, completeSignIn, switchTenant, logout }),
-    [session, completeSignIn, switchTenant, logout],
+    () => ({ session, completeSignIn, switchTenant, refreshProfile, logout }),
+    [session, completeSignIn, switchTenant, refreshProfile, logout],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -19,8 +19,13 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * One toast per text: a page whose three calls fail alike (a learner of another school) says
+ * so once. Mantine keeps a single notification per id while it shows.
+ */
 export function notifyError(error: unknown): void {
-  notifications.show({ color: 'red', message: errorText(error) });
+  const message = errorText(error);
+  notifications.show({ id: `error:${message}`, color: 'red', message });
 }
 
 /**

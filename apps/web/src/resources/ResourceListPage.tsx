@@ -45,7 +45,7 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
   const screen = typedScreen as unknown as ScreenDefinition<Row>;
   const { t } = useTranslation();
   const { can } = useAccess();
-  const { session } = useAuth();
+  const { session, refreshProfile } = useAuth();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { resource } = screen;
@@ -106,6 +106,7 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
   const saved = (record: Row, created: boolean) => {
     setEditing(null);
     notifications.show({ color: 'green', message: translateMessage(created ? RESULT_MESSAGES.created : RESULT_MESSAGES.updated) });
+    if (screen.refreshesProfile) void refreshProfile().catch(notifyError);
     if (created || screen.tree) {
       refresh();
       return;

@@ -35,6 +35,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageLoading } from '../../app/PageLoading.js';
+import { RecordUnavailable } from '../../app/RecordUnavailable.js';
 import { useAccess } from '../../lib/access.js';
 import { ApiError, api, withQuery } from '../../lib/api.js';
 import { translateMessage } from '../../lib/messages.js';
@@ -119,6 +120,8 @@ export function GradeSetPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [loaded, setLoaded] = useState(!id);
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
+  const [attempt, setAttempt] = useState(0);
   const classes = useChoices('classes');
   const subjects = useChoices(subjectField.choices);
   // A member who may only read (a teacher) sees the set, not a form the server would refuse.
@@ -139,11 +142,13 @@ export function GradeSetPage() {
       setHeader({ form: one.form, term: one.term, year: one.year, subject_id: one.subject_id });
       setBands(set.grades.map(({ grade, lower, upper }) => ({ grade, lower, upper })));
       setLoaded(true);
-    })().catch(notifyError);
+    })().catch((error: unknown) => {
+      if (live) setFailure({ error });
+    });
     return () => {
       live = false;
     };
-  }, [id, type]);
+  }, [id, type, attempt]);
 
   const problems = gradeSetProblems(bands);
   const troubled = new Set(problems.map((problem) => problem.grade));
@@ -219,6 +224,18 @@ export function GradeSetPage() {
   };
 
   const headerError = (field: string) => (errors[field] ? translateMessage(errors[field]) : undefined);
+  if (failure)
+    return (
+      <RecordUnavailable
+        error={failure.error}
+        notFoundText="grades.notFound"
+        back={{ to: '/grades', label: 'grades.backToList' }}
+        onRetry={() => {
+          setFailure(null);
+          setAttempt((count) => count + 1);
+        }}
+      />
+    );
   if (!loaded) return <PageLoading />;
   return (
     <Card withBorder padding="md" data-testid="grade-set">

@@ -89,6 +89,8 @@ export const locationsScreen = defineScreen({
 export const tenantsScreen = defineScreen({
   resource: tenants,
   title: 'pages.businesses',
+  // The creator runs a new school at once: it joins their school switcher (issue 10 point 11).
+  refreshesProfile: true,
   columns: [
     { field: 'name' },
     { field: 'tenantcode' },

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PageLoading } from '../../app/PageLoading.js';
+import { RecordUnavailable } from '../../app/RecordUnavailable.js';
 import { useAccess } from '../../lib/access.js';
 import { api } from '../../lib/api.js';
 
@@ -234,18 +235,34 @@ export function StudentDetailPage() {
   const { can } = useAccess();
   const [selected, setSelected] = useState(0);
   const [subject, setSubject] = useState<SubjectResult | null>(null);
-  const student = useQuery({ queryKey: ['student', id], queryFn: async () => (await api.get<Student>(`/api/school/students/${id}`)).data });
+  const student = useQuery({
+    queryKey: ['student', id],
+    queryFn: async () => (await api.get<Student>(`/api/school/students/${id}`)).data,
+    meta: { ownsNotFound: true },
+  });
+  // Records and fees are asked for once the learner is known to be here, not three 404s at once.
+  const found = student.isSuccess;
   const results = useQuery({
     queryKey: ['student-results', id],
     queryFn: async () => (await api.get<StudentResults>(`/api/school/students/${id}/results`)).data,
+    enabled: found,
   });
   const mayReadFees = can('read', 'student');
   const statement = useQuery({
     queryKey: ['student-statement', id],
     queryFn: async () => (await api.get<{ statement: StatementLine[] }>(`/api/student/statement?id=${id}`)).data,
-    enabled: mayReadFees,
+    enabled: mayReadFees && found,
   });
 
+  if (student.isError)
+    return (
+      <RecordUnavailable
+        error={student.error}
+        notFoundText="students.notFound"
+        back={{ to: '/students/list', label: 'students.backToList' }}
+        onRetry={() => void student.refetch()}
+      />
+    );
   if (!student.data) return <PageLoading />;
   const learner = student.data;
   const records = results.data?.results ?? [];
