@@ -299,6 +299,24 @@ describe('businesses', () => {
     await page.getByTestId('school-switcher').getByText('Kisubi Primary').waitFor();
     await page.context().close();
   });
+
+  it('downloads the list as the .xlsx every list gives, holding the person’s schools', async () => {
+    const page = await h.signedIn(ADMIN);
+    await page.goto('/businesses');
+    await rowsOf(page, 'tenants').first().waitFor();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Download Excel' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^mustard-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.xlsx$/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile((await download.path()) as string);
+    const sheet = workbook.worksheets[0];
+    expect(sheet?.getRow(1).values).toEqual([undefined, 'Name', 'Code', 'Category']);
+    const codes = (sheet?.getColumn(2).values ?? []).slice(2);
+    expect(codes).toEqual(expect.arrayContaining(['demo-primary', 'demo-secondary', 'demo-shop']));
+    await page.context().close();
+  });
 });
 
 describe('stock locations', () => {

@@ -9,7 +9,7 @@ import {
   type ResourceDefinition,
   SETTINGS_MESSAGES,
 } from '@mustard/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
@@ -69,7 +69,7 @@ export interface ResourceStorage {
 }
 
 /** Spreadsheets are for a class or a school, not for exporting the whole database. */
-const EXPORT_LIMIT = 20_000;
+export const EXPORT_LIMIT = 20_000;
 
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 
@@ -79,6 +79,22 @@ function unwrap(schema: z.ZodType): z.ZodType {
     current = current.unwrap() as z.ZodType;
   }
   return current;
+}
+
+/**
+ * A list's `excel=1` answer (spec §9): its export columns as one sheet, downloaded as
+ * mustard-<timestamp>.xlsx. Every list that offers "Download excel" answers through this.
+ */
+export async function sendListWorkbook(reply: FastifyReply, definition: ResourceDefinition, records: Array<Record<string, unknown>>) {
+  const sheet = await rowsToWorkbook(
+    definition.name,
+    definition.exportColumns.map(([field, header]) => ({ header, value: (row) => readPath(row, field) })),
+    records.slice(0, EXPORT_LIMIT),
+  );
+  return reply
+    .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+    .header('content-disposition', `attachment; filename="${timestampedFileName('mustard')}"`)
+    .send(sheet as never);
 }
 
 /** `field.path` read from a nested record (`subject.name`). */
@@ -207,17 +223,12 @@ export function registerResource(app: FastifyInstance, definition: ResourceDefin
         }
         return { records, total };
       });
-      if (query.excel) {
-        const sheet = await rowsToWorkbook(
-          entity,
-          definition.exportColumns.map(([field, header]) => ({ header, value: (row) => readPath(row, field) })),
+      if (query.excel)
+        return sendListWorkbook(
+          reply,
+          definition,
           answer.records.flatMap((record) => [record, ...((record.children as Array<Record<string, unknown>> | undefined) ?? [])]),
         );
-        return reply
-          .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header('content-disposition', `attachment; filename="${timestampedFileName('mustard')}"`)
-          .send(sheet as never);
-      }
       return { [definition.listKey]: answer.records, totalRecords: answer.total };
     },
   );

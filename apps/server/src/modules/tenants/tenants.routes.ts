@@ -1,16 +1,19 @@
 import {
   IdParamsSchema,
-  ListQuerySchema,
+  type ListQuery,
+  listQuerySchema,
   TenantCreateSchema,
   TenantListResponseSchema,
   TenantResponseSchema,
   TenantSchema,
   TenantUpdateSchema,
+  tenants,
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { withUser } from '../../db/tenant.js';
 import { notFound } from '../../errors.js';
 import { currentTenant, currentUser } from '../../plugins/access.js';
+import { EXPORT_LIMIT, sendListWorkbook } from '../../resources/resource-routes.js';
 import { findVisibleTenant, listTenants, toTenant } from './tenants.repository.js';
 import { createTenant, updateTenantById } from './tenants.service.js';
 
@@ -22,12 +25,17 @@ export const tenantRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/tenants',
     {
       config: { access: { action: 'read', subject: 'tenant' } },
-      schema: { querystring: ListQuerySchema, response: { 200: TenantListResponseSchema } },
+      schema: { querystring: listQuerySchema(tenants), response: { 200: TenantListResponseSchema } },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
-      const { search, page, per_page } = request.query;
-      return withUser(db, user.id, (trx) => listTenants(trx, user, { search, page, perPage: per_page }));
+      const { search, page, per_page, excel } = request.query as ListQuery & { excel: boolean };
+      // The spreadsheet holds what the list shows the person: their own schools (all, for a
+      // platform administrator), the export columns only, never contact details.
+      const paging = excel ? { page: 1, perPage: EXPORT_LIMIT } : { page, perPage: per_page };
+      const answer = await withUser(db, user.id, (trx) => listTenants(trx, user, { search, ...paging }));
+      if (excel) return sendListWorkbook(reply, tenants, answer.tenants);
+      return answer;
     },
   );
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/tenant.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import { valuesOf, workbookOf } from '../settings/settings-fixtures.js';
 
 let t: TestApp;
 let school: { id: string; tenantcode: string };
@@ -45,6 +46,18 @@ describe('/api/tenants', () => {
     const paged = (await platformAdmin.get('/api/tenants?per_page=1&page=2')).json();
     expect(paged.tenants).toHaveLength(1);
     expect(paged.totalRecords).toBe(all.totalRecords);
+  });
+
+  it('downloads the list with excel=1 as mustard-<time>.xlsx: the person’s own schools, no contact details', async () => {
+    const response = await head.get('/api/tenants?excel=1');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="mustard-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.xlsx"$/);
+    const sheet = await workbookOf(response);
+    expect(valuesOf(sheet, 4)).toEqual([
+      ['Name', 'Code', 'Category', null],
+      ['Namilyango Junior', school.tenantcode, 'School', null],
+    ]);
   });
 
   it('gets one tenant by id as {tenant}, and 404 for a tenant the user does not belong to', async () => {
