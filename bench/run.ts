@@ -8,6 +8,8 @@
  *   (students-upload.ts). Targets: ratio <= 5, and the upload under 5 s on PGlite.
  *   Peak memory of uploading workbooks of learners, the 100,000-row file of issue 9 among them,
  *   beside the same process without the upload (upload-memory.ts; needs PostgreSQL).
+ *   The class list's bytes on the wire, uncompressed (as before) and with gzip and brotli, with
+ *   the server's time for each (class-list-bytes.ts). Target: brotli <= 0.2 of the bytes.
  *   The gzipped JavaScript of a cold /login and /dashboard (needs the built web app and Chromium).
  *
  * `--quick` shortens each measurement (CI uses it to prove the benchmark runs).
@@ -18,6 +20,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { measureBundles } from './bundle.js';
+import { reportClassListBytes } from './class-list-bytes.js';
 import { reportStudentUpload } from './students-upload.js';
 import { reportUploadMemory } from './upload-memory.js';
 
@@ -59,6 +62,7 @@ try {
   const ratio = profile / bare;
   console.log(`\nprofile / bare = ${ratio.toFixed(2)}  (target >= 0.30: ${ratio >= 0.3 ? 'met' : 'NOT MET'})`);
 
+  await reportClassListBytes(quick);
   await reportStudentUpload(quick);
   await reportUploadMemory(quick);
 

@@ -16,6 +16,7 @@ import { tenantRoutes } from './modules/tenants/tenants.routes.js';
 import { invitationRoutes } from './modules/users/invitations.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { registerAccessControl } from './plugins/access.js';
+import { registerCompression } from './plugins/compression.js';
 import { body as errorBody, registerErrorHandling } from './plugins/errors.js';
 import { registerInputGuard } from './plugins/input.js';
 import { registerMultipart } from './plugins/multipart.js';
@@ -71,6 +72,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.addHook('onClose', async () => clearInterval(closeIdle));
 
   registerErrorHandling(app);
+  await registerCompression(app);
   await registerSecurity(app);
   registerAccessControl(app);
   registerInputGuard(app);
