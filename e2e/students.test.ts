@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import { currentTerm, defaultTermDates, localDay } from '@mustard/shared';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -162,6 +163,22 @@ describe('a learner’s page', () => {
       running += line.invoice - line.payment;
       expect(line.balance).toBe(running);
     }
+    await page.context().close();
+  });
+});
+
+describe('the fee journal upload', () => {
+  it('starts at the current term and year of the school’s calendar, not Term I', async () => {
+    const today = localDay();
+    const expected = currentTerm(today, defaultTermDates(Number(today.slice(0, 4))));
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    await page.goto('/students/list');
+    await rows(page).first().waitFor();
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Upload Financial Records' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByRole('textbox', { name: 'Year' }).inputValue()).toBe(String(expected.year));
+    await expect(dialog.getByRole('combobox', { name: 'Term' }).inputValue()).resolves.toBe(expected.term);
     await page.context().close();
   });
 });

@@ -8,6 +8,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { FailureLimiter } from './modules/auth/failure-limiter.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { homeRoutes } from './modules/home/home.routes.js';
+import { calendarRoutes } from './modules/settings/calendar.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { feeRoutes } from './modules/students/fees.routes.js';
 import { studentRoutes } from './modules/students/students.routes.js';
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
   await app.register(tenantRoutes);
   await app.register(homeRoutes);
   await app.register(settingsRoutes);
+  await app.register(calendarRoutes);
   await app.register(studentRoutes);
   await app.register(studentUploadRoutes);
   await app.register(feeRoutes);

@@ -1,4 +1,5 @@
 export * from './abilities.js';
+export * from './calendar.js';
 export * from './classes.js';
 export * from './constants.js';
 export * from './messages.js';

@@ -99,6 +99,9 @@ export const SETTINGS_MESSAGES = {
   referenceMissing: 'The chosen record does not exist',
   parentInvalid: 'A remark type cannot be its own parent or sit under its own sub category',
   gradeSetExists: 'This class, subject, term and year already have a grade set',
+  termDateInvalid: 'Enter the day as YYYY-MM-DD',
+  termDatesOrder: 'Each term ends after it starts, and before the next term starts',
+  termDatesYear: 'A term’s days fall within its year',
 } as const;
 
 /** Learners' rules (spec §3 "Student", §5) and uploads (issue 5). */

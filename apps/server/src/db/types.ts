@@ -243,6 +243,15 @@ export interface AutoReportCommentsTable extends TenantOwned {
   comment: string;
 }
 
+export interface TermDatesTable {
+  tenant_id: string;
+  year: number;
+  term: 'I' | 'II' | 'III';
+  starts: string;
+  ends: string;
+  updated_at: Generated<Date>;
+}
+
 export interface StudentClassHistoryTable {
   tenant_id: string;
   id: string;
@@ -328,6 +337,7 @@ export interface DB {
   remark_types: RemarkTypesTable;
   auto_mark_comments: AutoMarkCommentsTable;
   auto_report_comments: AutoReportCommentsTable;
+  term_dates: TermDatesTable;
   student_class_history: StudentClassHistoryTable;
   fee_journals: FeeJournalsTable;
   statement_lines: StatementLinesTable;

@@ -55,6 +55,7 @@ const PAGES: Record<string, ComponentType> = {
   '/comments/categories': page(settings, (m) => m.RemarkTypesPage),
   '/comments/automarkcomments': page(settings, (m) => m.AutoMarkCommentsPage),
   '/comments/autoreportcomments': page(settings, (m) => m.AutoReportCommentsPage),
+  '/school/termdates': page(settings, (m) => m.TermDatesPage),
   '/students/list': page(learners, (m) => m.StudentsPage),
   '/students/:id': page(learners, (m) => m.StudentDetailPage),
   '/grades': page(grades, (m) => m.GradesPage),

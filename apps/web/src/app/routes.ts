@@ -45,6 +45,7 @@ export const PROTECTED_ROUTES: RouteDefinition[] = [
   { path: '/school/mark_genericcomment', title: 'pages.genericSkills' },
   { path: '/school/ncreportremark', title: 'pages.ncRemarks' },
   { path: '/grades', title: 'pages.grades' },
+  { path: '/school/termdates', title: 'pages.termDates' },
   { path: '/grades/new', title: 'pages.newGrade' },
   { path: '/grades-detail/:id', title: 'pages.gradeDetail' },
   { path: '/proportions', title: 'pages.proportions' },
@@ -103,6 +104,7 @@ export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
     label: 'nav.settings',
     entries: [
       { label: 'nav.grades', to: '/grades' },
+      { label: 'nav.termDates', to: '/school/termdates' },
       { label: 'nav.proportions', to: '/proportions' },
       { label: 'nav.alevelScores', to: '/alevelscores' },
       { label: 'nav.subjects', to: '/subjects/list' },

@@ -9,10 +9,12 @@ import { DataTable, type DataTableColumn, type DataTableProps } from 'mantine-da
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { PageLoading } from '../app/PageLoading.js';
 import { AppModal } from '../components/AppModal.js';
 import { useAccess } from '../lib/access.js';
 import { api, withQuery } from '../lib/api.js';
 import { useAuth } from '../lib/auth.js';
+import { type CurrentTerm, calendarDefaults, useCurrentTerm } from '../lib/calendar.js';
 import { translateMessage } from '../lib/messages.js';
 import { notifyError, runLongAction } from '../lib/notify.js';
 import { FieldInput } from './FieldInput.js';
@@ -39,17 +41,29 @@ type Editing = { record: Row | null; defaults?: Record<string, unknown> } | null
 
 /**
  * Every list screen (issue 4): a card with the title and a menu, a search form, a table with
- * paging, row menus and a modal form, all driven by the screen's definition.
+ * paging, row menus and a modal form, all driven by the screen's definition. A term or year
+ * filter starts at the school's current term and year (issue 10 point 13), so a screen with
+ * one waits for the school's calendar before its first search.
  */
-export function ResourceListPage<R extends { id: string }>({ screen: typedScreen }: { screen: ScreenDefinition<R> }) {
-  const screen = typedScreen as unknown as ScreenDefinition<Row>;
+export function ResourceListPage<R extends { id: string }>({ screen }: { screen: ScreenDefinition<R> }) {
+  const current = useCurrentTerm();
+  const dated = [...(screen.filters ?? []), ...screen.fields].some((spec) => spec.name === 'term' || spec.name === 'year');
+  if (dated && current.pending) return <PageLoading />;
+  return <ResourceList screen={screen as unknown as ScreenDefinition<Row>} current={current} />;
+}
+
+function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; current: CurrentTerm }) {
   const { t } = useTranslation();
   const { can } = useAccess();
   const { session, refreshProfile } = useAuth();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { resource } = screen;
-  const [draft, setDraft] = useState<Filters>(() => ({ search: '', ...screen.initialFilters?.() }));
+  const [draft, setDraft] = useState<Filters>(() => ({
+    search: '',
+    ...calendarDefaults(screen.filters ?? [], current),
+    ...screen.initialFilters?.(),
+  }));
   const [filters, setFilters] = useState<Filters>(draft);
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(resource.pageSize);
@@ -339,7 +353,7 @@ export function ResourceListPage<R extends { id: string }>({ screen: typedScreen
             key={editing.record?.id ?? 'new'}
             screen={screen}
             record={editing.record}
-            defaults={editing.defaults}
+            defaults={editing.record ? editing.defaults : { ...calendarDefaults(screen.fields, current), ...editing.defaults }}
             onSaved={saved}
             onCancel={() => setEditing(null)}
           />

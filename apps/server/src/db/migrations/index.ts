@@ -4,6 +4,7 @@ import * as schoolSettings from './2026_11_21_0002_school_settings.js';
 import * as students from './2026_11_21_0003_students.js';
 import * as invitations from './2026_11_22_0004_invitations.js';
 import * as autoCommentGrades from './2026_11_23_0005_auto_comment_grades.js';
+import * as termDates from './2026_11_23_0006_term_dates.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0003_students': students,
   '2026_11_22_0004_invitations': invitations,
   '2026_11_23_0005_auto_comment_grades': autoCommentGrades,
+  '2026_11_23_0006_term_dates': termDates,
 };

@@ -38,6 +38,7 @@ import { PageLoading } from '../../app/PageLoading.js';
 import { RecordUnavailable } from '../../app/RecordUnavailable.js';
 import { useAccess } from '../../lib/access.js';
 import { ApiError, api, withQuery } from '../../lib/api.js';
+import { useCurrentTerm } from '../../lib/calendar.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
@@ -74,8 +75,8 @@ const gradesScreen = defineScreen({
     { name: 'term', kind: 'select', choices: 'terms' },
     subjectField,
   ],
-  // The first search shows this year's grades (spec §2 "Grades").
-  initialFilters: () => ({ year: new Date().getFullYear() }),
+  // The first search shows the current term's grades of this year (spec §2 "Grades": the
+  // current year; the term from the school's calendar, as every term filter).
   search: false,
   addActions: [
     { label: 'grades.addGrade', to: '/grades/new' },
@@ -115,7 +116,8 @@ export function GradeSetPage() {
   const { id } = useParams();
   const [params] = useSearchParams();
   const type: GradeSetType = params.get('type') === 'lower' ? 'lower' : 'default';
-  const [header, setHeader] = useState<SetHeader>({ form: null, term: null, year: new Date().getFullYear(), subject_id: null });
+  const current = useCurrentTerm();
+  const [header, setHeader] = useState<SetHeader>({ form: null, term: current.term, year: current.year, subject_id: null });
   const [bands, setBands] = useState<GradeBand[]>(() => bandsOf(type));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -126,6 +128,12 @@ export function GradeSetPage() {
   const subjects = useChoices(subjectField.choices);
   // A member who may only read (a teacher) sees the set, not a form the server would refuse.
   const mayWrite = useAccess().can('create', grades.subject);
+
+  // A new set starts in the current term and year, once the school's calendar is known.
+  const calendarKnown = !current.pending;
+  useEffect(() => {
+    if (!id && calendarKnown) setHeader((header) => ({ ...header, term: current.term, year: current.year }));
+  }, [id, calendarKnown, current.term, current.year]);
 
   useEffect(() => {
     if (!id) {
@@ -236,7 +244,7 @@ export function GradeSetPage() {
         }}
       />
     );
-  if (!loaded) return <PageLoading />;
+  if (!loaded || (!id && !calendarKnown)) return <PageLoading />;
   return (
     <Card withBorder padding="md" data-testid="grade-set">
       <Stack>

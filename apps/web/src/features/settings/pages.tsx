@@ -9,6 +9,7 @@ function listPage<Row extends { id: string }>(screen: ScreenDefinition<Row>) {
   };
 }
 
+export { TermDatesPage } from './TermDatesPage.js';
 export const StudentCategoriesPage = listPage(screens.studentCategoriesScreen);
 export const SubjectsPage = listPage(screens.subjectsScreen);
 export const LocationsPage = listPage(screens.locationsScreen);

@@ -34,7 +34,6 @@ const termField: FieldSpec = { name: 'term', kind: 'select', choices: 'terms' };
 const yearField: FieldSpec = { name: 'year', kind: 'year' };
 const subjectField: FieldSpec = { name: 'subject_id', kind: 'select', choices: { resource: subjects, label: 'name' } };
 const markTypeField: FieldSpec = { name: 'marktype_id', kind: 'select', choices: { resource: markTypes, label: 'label' } };
-const thisYear = () => new Date().getFullYear();
 
 export const studentCategoriesScreen = defineScreen({
   resource: studentCategories,
@@ -153,7 +152,6 @@ export const proportionsScreen = defineScreen({
   fields: [classField, termField, yearField, subjectField, markTypeField, { name: 'percentage', kind: 'number' }],
   filters: [classField, termField, yearField, subjectField],
   search: false,
-  defaults: { year: thisYear() },
 });
 
 export const publishMarksScreen = defineScreen({
@@ -162,7 +160,6 @@ export const publishMarksScreen = defineScreen({
   columns: [{ field: 'term' }, { field: 'year', plain: true }, { field: 'marktype.label' }],
   fields: [termField, yearField, markTypeField],
   search: false,
-  defaults: { year: thisYear() },
 });
 
 export const aLevelScoresScreen = defineScreen({

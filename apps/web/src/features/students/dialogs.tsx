@@ -2,9 +2,10 @@ import { Alert, Anchor, Button, Checkbox, FileInput, Group, List, NumberInput, S
 import { STUDENT_MESSAGES, TERMS } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../lib/api.js';
+import { useCurrentTerm } from '../../lib/calendar.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText, runLongAction } from '../../lib/notify.js';
 
@@ -134,8 +135,16 @@ export function UploadStudentsDialog({ onDone }: { onDone(): void }) {
 /** Upload Financial Records (spec §7): a fee journal for a term, with the invoice and receipt columns. */
 export function UploadJournalDialog({ onDone }: { onDone(): void }) {
   const { t } = useTranslation();
-  const [term, setTerm] = useState<string | null>('I');
-  const [year, setYear] = useState<number | string>(new Date().getFullYear());
+  // The fees of the current term (or the coming one, in a holiday) unless the bursar says otherwise.
+  const current = useCurrentTerm();
+  const [term, setTerm] = useState<string | null>(current.term);
+  const [year, setYear] = useState<number | string>(current.year);
+  const calendarKnown = !current.pending;
+  useEffect(() => {
+    if (!calendarKnown) return;
+    setTerm(current.term);
+    setYear(current.year);
+  }, [calendarKnown, current.term, current.year]);
   const [invoice, setInvoice] = useState<number | string>(7);
   const [receipt, setReceipt] = useState<number | string>(42);
   return (

@@ -1,0 +1,40 @@
+import { currentTerm, defaultTermDates, localDay, type Term, type TermDatesResponse } from '@mustard/shared';
+import { useQuery } from '@tanstack/react-query';
+import { api } from './api.js';
+import { useAuth } from './auth.js';
+
+/** The terms of a year in the selected school (its own dates, else the Ugandan defaults). */
+export function useTermDates(year: number) {
+  const { session } = useAuth();
+  return useQuery({
+    queryKey: ['termdates', session?.tenant?.id, year],
+    queryFn: async () => (await api.get<TermDatesResponse>(`/api/school/termdates?year=${year}`)).data,
+    enabled: Boolean(session?.tenant),
+    staleTime: 10 * 60_000,
+  });
+}
+
+export interface CurrentTerm {
+  term: Term;
+  year: number;
+  /** Whether the school's own dates are still on their way (the defaults stand in meanwhile). */
+  pending: boolean;
+}
+
+/**
+ * Today's term in the selected school, else the next one (issue 10 point 13): the default of
+ * every term and year filter and form. Today is the browser's own day.
+ */
+export function useCurrentTerm(): CurrentTerm {
+  const today = localDay();
+  const year = Number(today.slice(0, 4));
+  const dates = useTermDates(year);
+  return { ...currentTerm(today, dates.data?.terms ?? defaultTermDates(year)), pending: dates.isPending && dates.fetchStatus !== 'idle' };
+}
+
+/** The current term and year for whichever of `names` a filter bar or form has ('term', 'year'). */
+export function calendarDefaults(names: ReadonlyArray<{ name: string }>, current: CurrentTerm): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const { name } of names) if (name === 'term' || name === 'year') values[name] = current[name];
+  return values;
+}
