@@ -98,6 +98,32 @@ describe('the signed-in shell', () => {
     await page.context().close();
   });
 
+  it('gives a business the business frame: no school menus, a dashboard of what a business has', async () => {
+    const page = await signedIn(ADMIN);
+    const current = await page.evaluate(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode);
+    if (current !== 'demo-primary') {
+      await page.getByTestId('school-switcher').click();
+      await page.locator('[data-tenant="demo-primary"]').click();
+      await page.waitForFunction(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode === 'demo-primary');
+    }
+    // A school counts the classes that have learners: the demo's P1 to P7, not all ten classes.
+    await page.getByTestId('classes-in-use').getByText('7', { exact: true }).waitFor();
+
+    await page.getByTestId('school-switcher').click();
+    await page.locator('[data-tenant="demo-shop"]').click();
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode === 'demo-shop');
+    const widget = page.getByTestId('business-widget');
+    await widget.getByTestId('location-count').getByText('2', { exact: true }).waitFor();
+    await expect(page.getByTestId('students-chart').count()).resolves.toBe(0);
+    await expect(page.getByTestId('school-widget').count()).resolves.toBe(0);
+    const sidebar = page.getByTestId('sidebar');
+    await expect(sidebar.getByText('Students').count()).resolves.toBe(0);
+    await expect(sidebar.getByText('Grades').count()).resolves.toBe(0);
+    await sidebar.getByText('Stock locations').click();
+    await page.waitForURL('**/inventory/stock/locations');
+    await page.context().close();
+  });
+
   it('collapses the sidebar at 900 px', async () => {
     const page = await signedIn(ADMIN, { width: 900, height: 800 });
     // Collapsed means moved out of view, left of the page.
@@ -181,7 +207,7 @@ describe('invitations (issue 9 point 2)', () => {
     await banner.getByLabel('Invitation code').fill(shopCode.toLowerCase());
     await banner.getByRole('button', { name: 'Accept' }).click();
     await page.waitForFunction(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode === 'demo-shop');
-    await page.getByTestId('school-widget').getByText('Mustard Stationers').waitFor();
+    await page.getByTestId('business-widget').getByText('Mustard Stationers').waitFor();
     await page.context().close();
 
     // Another school's invitation, declined: the school is not added to the switcher.

@@ -112,7 +112,7 @@ function HorizontalLayout() {
     // Braces matter: newer browsers return a Promise from scrollTo, and an effect must not.
     window.scrollTo(0, 0);
   }, []);
-  const groups = visibleNavigation(can, session?.tenant?.schooltype === 'secondary');
+  const groups = visibleNavigation(can, session?.tenant);
   return (
     <AppShell header={{ height: 104 }} footer={{ height: 40 }} padding="md">
       <AppShell.Header className="mustard-header">

@@ -14,7 +14,7 @@ export function Sidebar({ onNavigate, compact = false }: { onNavigate?: () => vo
   const { session } = useAuth();
   const { can } = useAccess();
   const location = useLocation();
-  const groups = visibleNavigation(can, session?.tenant?.schooltype === 'secondary');
+  const groups = visibleNavigation(can, session?.tenant);
   return (
     <ScrollArea>
       <nav aria-label={t('nav.menu')}>

@@ -76,6 +76,16 @@ export interface NavEntry {
   secondaryOnly?: boolean;
 }
 
+/**
+ * A business (a tenant whose category is not School) has no classes, marks or reports: its
+ * frame shows what a business keeps (issue 10 point 8). Products, stock and invoices join here
+ * as they are built.
+ */
+export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
+  { label: '', entries: [{ label: 'nav.dashboard', to: '/dashboard' }] },
+  { label: 'nav.business', entries: [{ label: 'nav.stockLocations', to: '/inventory/stock/locations' }] },
+];
+
 export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
   { label: '', entries: [{ label: 'nav.dashboard', to: '/dashboard' }] },
   {

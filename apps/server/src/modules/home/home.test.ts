@@ -37,6 +37,21 @@ describe('GET /api/home/mustard', () => {
     const empty = await makeTenant(t.database);
     const user = await makeUser(t.database, { memberOf: [{ tenantId: empty.id }] });
     const response = await caller(t.app, await login(t.app, user.email), empty.tenantcode).get('/api/home/mustard');
-    expect(response.json()).toEqual({ students: {} });
+    expect(response.json()).toEqual({ students: {}, locations: 0 });
+  });
+
+  it('counts a business’s stock locations, its own only', async () => {
+    const shop = await makeTenant(t.database, { name: 'Kikuubo Traders', category: 'Retail' });
+    const other = await makeTenant(t.database, { name: 'Other Traders', category: 'Retail' });
+    const owner = await makeUser(t.database, {
+      memberOf: [
+        { tenantId: shop.id, roles: ['superadmin'] },
+        { tenantId: other.id, roles: ['superadmin'] },
+      ],
+    });
+    const api = caller(t.app, await login(t.app, owner.email), shop.tenantcode);
+    for (const name of ['Shop floor', 'Store room']) expect((await api.post('/api/locations', { name })).statusCode).toBe(200);
+    expect((await api.get('/api/home/mustard')).json()).toEqual({ students: {}, locations: 2 });
+    expect((await api.in(other.tenantcode).get('/api/home/mustard')).json()).toEqual({ students: {}, locations: 0 });
   });
 });

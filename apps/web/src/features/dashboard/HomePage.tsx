@@ -1,7 +1,9 @@
 import { Alert, Breadcrumbs, Button, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
-import { classOptions, type HomeResponse } from '@mustard/shared';
+import type { HomeResponse } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { isSchool } from '../../app/navigation.js';
 import { BarChart } from '../../components/BarChart.js';
 import { api } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
@@ -49,6 +51,8 @@ export function HomePage() {
         </Alert>
       ) : home.isPending ? (
         <Text>{t('home.pleaseWait')}</Text>
+      ) : !isSchool(tenant) ? (
+        <BusinessHome name={tenant.name} category={tenant.category} locations={home.data.locations} />
       ) : (
         <Grid>
           <Grid.Col span={{ base: 12, lg: 8 }}>
@@ -67,7 +71,9 @@ export function HomePage() {
               <Stack gap={6}>
                 <Fact label={t('home.category')} value={tenant?.category ?? ''} />
                 <Fact label={t('home.schoolType')} value={tenant ? t(`home.${tenant.schooltype}`) : ''} />
-                <Fact label={t('home.classes')} value={String(tenant ? classOptions(tenant).length : 0)} />
+                {/* Classes that have learners now, not every class the school could have (after a
+                    promotion empties S1 until the new intake). */}
+                <Fact label={t('home.classesInUse')} value={String(counts.length)} testId="classes-in-use" />
                 <Fact label={t('home.learners')} value={learners.toLocaleString('en-US')} testId="learner-count" />
               </Stack>
             </Card>
@@ -75,6 +81,37 @@ export function HomePage() {
         </Grid>
       )}
     </Stack>
+  );
+}
+
+/** A business's dashboard: what it keeps in Mustard today, and what is on its way. */
+function BusinessHome({ name, category, locations }: { name: string; category: string; locations: number }) {
+  const { t } = useTranslation();
+  return (
+    <Grid>
+      <Grid.Col span={{ base: 12, md: 6 }}>
+        <Card withBorder data-testid="business-widget">
+          <Title order={2} size="h4" mb="sm">
+            {name}
+          </Title>
+          <Stack gap={6}>
+            <Fact label={t('home.category')} value={t(`options.${category}`, { defaultValue: category })} />
+            <Fact label={t('home.stockLocations')} value={locations.toLocaleString('en-US')} testId="location-count" />
+          </Stack>
+          <Button component={Link} to="/inventory/stock/locations" variant="light" mt="md">
+            {t('home.manageLocations')}
+          </Button>
+        </Card>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 6 }}>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">
+            {t('home.comingTitle')}
+          </Title>
+          <Text size="sm">{t('home.comingText')}</Text>
+        </Card>
+      </Grid.Col>
+    </Grid>
   );
 }
 
