@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { classOptions } from '@mustard/shared';
 import { sql } from 'kysely';
 import type { Trx } from '../../db/tenant.js';
@@ -94,6 +95,47 @@ export async function nextStudentIds(trx: Trx, tenantId: string, schoolName: str
     initialsOf(schoolName),
   );
   return Array.from({ length: count }, () => next());
+}
+
+/**
+ * Passcodes (6 digits: parents type them to see results) and payment codes (10 digits: banks
+ * and mobile money take them with fees) that schools print on letters; each unique in its school.
+ */
+export const LEARNER_CODES = { code: 6, paymentcode: 10 } as const;
+
+/**
+ * Gives each learner without a passcode or payment code a new one, none already in the school
+ * (`known`) or given out before in this call. Random, not a serial: a parent cannot guess
+ * another learner's passcode from their own. Bounded: a school would need most of the million
+ * passcodes for a draw to fail 1,000 times in a row.
+ */
+export function giveLearnerCodes(
+  learners: Array<{ code: string | null; paymentcode: string | null }>,
+  known: ReadonlyArray<{ code: string | null; paymentcode: string | null }>,
+  random: (min: number, max: number) => number = randomInt,
+): void {
+  for (const field of ['code', 'paymentcode'] as const) {
+    const digits = LEARNER_CODES[field];
+    const taken = new Set<string>();
+    for (const learner of [...known, ...learners]) if (learner[field]) taken.add(learner[field] as string);
+    for (const learner of learners) {
+      if (learner[field]) continue;
+      let code: string | null = null;
+      for (let attempt = 0; attempt < 1000 && code === null; attempt++) {
+        // The first digit is never 0: spreadsheets drop leading zeros.
+        const candidate = `${random(1, 10)}${String(random(0, 10 ** (digits - 1))).padStart(digits - 1, '0')}`;
+        if (!taken.has(candidate)) code = candidate;
+      }
+      if (code === null) throw new Error(`No free ${field} was found`);
+      taken.add(code);
+      learner[field] = code;
+    }
+  }
+}
+
+/** The passcodes and payment codes the school has given, to give new ones none of them. */
+export async function schoolLearnerCodes(trx: Trx, tenantId: string) {
+  return trx.selectFrom('students').select(['code', 'paymentcode']).$call(inTenant(tenantId)).execute();
 }
 
 /** What a template's example shows: an id, a class and a stream as this school writes them. */

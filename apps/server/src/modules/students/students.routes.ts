@@ -30,7 +30,7 @@ import { rowsToWorkbook } from '../../resources/excel.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { photoFile, removePhoto, storePhoto } from './photos.js';
 import { studentResults } from './results.js';
-import { nextStudentIds } from './student-ids.js';
+import { giveLearnerCodes, lockStudentIds, nextStudentIds, schoolLearnerCodes } from './student-ids.js';
 import { findStudent, listStudents, schoolStreams, studentColumns } from './students.repository.js';
 
 const manageStudents = { action: 'manage', subject: 'student' } as const;
@@ -158,6 +158,16 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
           before?.studentid ??
           (await nextStudentIds(trx, scope.tenantId, currentTenant(request).tenant.name, 1))[0] ??
           '';
+        if (before) {
+          // Codes printed on letters stay: a blank in an edit keeps the learner's own.
+          input.code ??= before.code;
+          input.paymentcode ??= before.paymentcode;
+        } else {
+          // A new learner gets a passcode and a payment code unless the form gives them; the
+          // school's lock keeps two learners added at once from drawing the same one.
+          await lockStudentIds(trx, scope.tenantId);
+          giveLearnerCodes([input], await schoolLearnerCodes(trx, scope.tenantId));
+        }
         await checkStudentIdFree(trx, scope.tenantId, studentid, id);
         const columns = { ...studentColumns({ ...input, studentid }), ...(photo ? { photo_path: photo } : {}) };
         const studentId = id ?? newId();

@@ -187,7 +187,8 @@ describe('the class list (GET /api/school/students)', () => {
       status: 'active',
       studentcategory_id: boarders.id,
       studentcategory: { name: 'Boarders' },
-      paymentcode: null,
+      // Generated: a new learner without one gets a payment code (10 digits) and a passcode.
+      paymentcode: expect.stringMatching(/^[1-9]\d{9}$/),
       address: null,
       phone: '+256 772 123456',
       email: 'amina.parent@example.ug',
@@ -289,8 +290,20 @@ describe('the class list (GET /api/school/students)', () => {
         'Nile',
         'LIN0012345',
       ],
-      ['KJS/0104', 'Betty Nakato', 'P4', 'East', 'F', null, null, 'Boarders', null, null, null],
-      ['KJS/0105', 'Brian Okello', 'P4', 'East', 'M', '0701 555 010', null, 'Day scholars', null, 'Victoria', null],
+      ['KJS/0104', 'Betty Nakato', 'P4', 'East', 'F', null, null, 'Boarders', byName.get('Betty Nakato')?.code, null, null],
+      [
+        'KJS/0105',
+        'Brian Okello',
+        'P4',
+        'East',
+        'M',
+        '0701 555 010',
+        null,
+        'Day scholars',
+        byName.get('Brian Okello')?.code,
+        'Victoria',
+        null,
+      ],
     ]);
   });
 });
@@ -464,6 +477,20 @@ describe('adding a learner (POST /api/school/students)', () => {
     ok(await big.head.post(PATH, { ...VALID, studentid: 'X/256772123456789012345' }));
     expect(ok(await big.head.post(PATH, VALID)).studentid).toBe('X/256772123456789012346');
     expect(ok(await big.head.post(PATH, VALID)).studentid).toBe('X/256772123456789012347');
+  });
+
+  it('gives a new learner a passcode and a payment code unless the form has them, and an edit keeps them', async () => {
+    const drawn: Student = ok(await school.head.post(PATH, { firstname: 'Coded', lastname: 'Learner', gender: 'F', form: 'P2' }));
+    expect(drawn.code).toMatch(/^[1-9]\d{5}$/);
+    expect(drawn.paymentcode).toMatch(/^[1-9]\d{9}$/);
+    const given: Student = ok(
+      await school.head.post(PATH, { firstname: 'Given', lastname: 'Codes', gender: 'M', form: 'P2', code: '9001', paymentcode: 'KJS-77' }),
+    );
+    expect([given.code, given.paymentcode]).toEqual(['9001', 'KJS-77']);
+    const edited: Student = ok(
+      await school.head.put(`${PATH}/${drawn.id}`, { firstname: 'Coded', lastname: 'Learner', gender: 'F', form: 'P3' }),
+    );
+    expect([edited.code, edited.paymentcode]).toEqual([drawn.code, drawn.paymentcode]);
   });
 
   it('is refused to a teacher (403), who saves nothing', async () => {

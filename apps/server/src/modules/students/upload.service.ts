@@ -9,7 +9,7 @@ import type { DB, NewStudent } from '../../db/types.js';
 import { AppError, type FieldErrors, sqlState } from '../../errors.js';
 import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
 import { recordAudit } from '../audit/audit.repository.js';
-import { idSequence, initialsOf, lockStudentIds } from './student-ids.js';
+import { giveLearnerCodes, idSequence, initialsOf, lockStudentIds } from './student-ids.js';
 import { schoolStreams } from './students.repository.js';
 import { locateColumns, type UploadColumnKey } from './upload-columns.js';
 
@@ -288,6 +288,9 @@ export function planUpload(checked: CheckedSheet, existing: ReadonlyArray<Existi
   checked.rows.forEach((row, index) => {
     const studentid = finalIds[index] as string;
     const learner = byStudentid.get(studentid);
+    // A blank passcode or payment code keeps the one the learner has (it was generated for
+    // them, and the school's sheet may not carry it): a re-upload never wipes it.
+    if (learner) for (const field of ['code', 'paymentcode'] as const) row.input[field] ??= learner[field];
     if (!learner) {
       counts.created += 1;
       plan.creates.push({ studentid, input: row.input });
@@ -307,14 +310,15 @@ export function planUpload(checked: CheckedSheet, existing: ReadonlyArray<Existi
  * school's learners were read, the upload stops with a 409 rather than overwrite that learner.
  */
 async function writeLearners(trx: Trx, tenantId: string, plan: Plan, columns: ReadonlyArray<WritableColumn>): Promise<void> {
-  const rowsOf = (writes: Plan['creates']): NewStudent[] =>
+  const rowsOf = (writes: Plan['creates'], written: ReadonlyArray<WritableColumn>): NewStudent[] =>
     writes.map(({ studentid, input }) => {
       const row: Record<string, unknown> = { tenant_id: tenantId, id: newId(), studentid };
-      for (const column of columns) row[column] = input[column];
+      for (const column of written) row[column] = input[column];
       return row as unknown as NewStudent;
     });
   const db = trx as unknown as Kysely<DB>;
-  const creates = rowsOf(plan.creates);
+  // New learners always carry their passcode and payment code, given or generated.
+  const creates = rowsOf(plan.creates, [...new Set<WritableColumn>([...columns, 'code', 'paymentcode'])]);
   for (let start = 0; start < creates.length; start += CHUNK_ROWS) {
     await db
       .insertInto('students')
@@ -325,7 +329,7 @@ async function writeLearners(trx: Trx, tenantId: string, plan: Plan, columns: Re
       });
   }
   // Changed learners: the same multi-row INSERT, turned into an UPDATE of the columns the file has.
-  const updates = rowsOf(plan.updates);
+  const updates = rowsOf(plan.updates, columns);
   for (let start = 0; start < updates.length; start += CHUNK_ROWS) {
     await db
       .insertInto('students')
@@ -358,7 +362,13 @@ export async function uploadStudents(db: Kysely<DB>, scope: TenantScope, sheet: 
       classes: options.classes,
       streams: await schoolStreams(trx, scope.tenantId),
     });
-    const plan = planUpload(checked, await loadLearners(trx, scope.tenantId), options);
+    const existing = await loadLearners(trx, scope.tenantId);
+    const plan = planUpload(checked, existing, options);
+    // New learners get a passcode and a payment code where the sheet gives none (issue 10).
+    giveLearnerCodes(
+      plan.creates.map((create) => create.input),
+      existing,
+    );
     await writeLearners(trx, scope.tenantId, plan, checked.columns);
     await recordAudit(trx, scope.tenantId, { userId: options.userId, action: 'upload', entity: 'students', after: plan.counts });
     return plan.counts;

@@ -15,7 +15,7 @@ import { withTenant } from '../../db/tenant.js';
 import { setCodeTenantFilterForTests } from '../../db/tenant-filter.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, caller, login, type TestApp } from '../../test/test-app.js';
-import { idSequence, initialsOf } from './student-ids.js';
+import { giveLearnerCodes, idSequence, initialsOf } from './student-ids.js';
 import { UPLOAD_COLUMNS } from './upload-columns.js';
 
 /*
@@ -710,6 +710,9 @@ describe('autoid', () => {
     const learners = await learnersOf(school);
     expect(learners).toHaveLength(80);
     expect(learners.map((row) => row.studentid)).toEqual(Array.from({ length: 80 }, (_, n) => `MPS/${String(n + 1).padStart(4, '0')}`));
+    // Two uploads at once never give two learners the same passcode or payment code.
+    expect(new Set(learners.map((row) => row.code)).size).toBe(80);
+    expect(new Set(learners.map((row) => row.paymentcode)).size).toBe(80);
   });
 
   it('builds ids from the rules: the most used prefix, the widest serial, initials of at most four letters', () => {
@@ -726,6 +729,41 @@ describe('autoid', () => {
     expect(initialsOf('Mustard Primary School')).toBe('MPS');
     expect(initialsOf("St. Mary's College Kisubi Old Boys")).toBe('SMCK');
     expect(initialsOf('  ')).toBe('ID');
+  });
+});
+
+describe('passcodes and payment codes (issue 10 point 15)', () => {
+  it('are drawn for new learners without one, unique in the school, and kept by a re-upload whose cells are blank', async () => {
+    const school = await newSchool();
+    const token = await headOf(school);
+    const rows = Array.from({ length: 30 }, (_, n) => learner(n + 1, { code: n === 0 ? 777001 : null, paymentcode: null }));
+    const file = await workbookOf(rows);
+    expect(body(await upload(school, token, file))).toMatchObject({ created: 30 });
+    const first = await learnersOf(school);
+    expect(first[0]?.code).toBe('777001');
+    for (const row of first) {
+      expect(row.code).toMatch(/^[1-9]\d{5}$/);
+      expect(row.paymentcode).toMatch(/^[1-9]\d{9}$/);
+    }
+    expect(new Set(first.map((row) => row.code)).size).toBe(30);
+    expect(new Set(first.map((row) => row.paymentcode)).size).toBe(30);
+    expect(body(await upload(school, token, file))).toMatchObject({ created: 0, updated: 0, unchanged: 30 });
+    expect((await learnersOf(school)).map((row) => [row.code, row.paymentcode])).toEqual(first.map((row) => [row.code, row.paymentcode]));
+  });
+
+  it('never repeat one the school has, however often the draw hits it', () => {
+    const known = [{ code: '100000', paymentcode: '1000000000' }];
+    const learners = [
+      { code: null, paymentcode: null },
+      { code: null, paymentcode: '2000000000' },
+    ];
+    // Each draw is a first digit, then the rest: the taken 100000 comes three times, then again.
+    const draws = [1, 0, 1, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0];
+    giveLearnerCodes(learners, known, () => draws.shift() ?? 4);
+    expect(learners).toEqual([
+      { code: '200000', paymentcode: '4000000004' },
+      { code: '300000', paymentcode: '2000000000' },
+    ]);
   });
 });
 
@@ -1043,7 +1081,8 @@ describe('a workbook saved by LibreOffice', () => {
       othername: null,
     });
     expect(learners[1]).toMatchObject({ othername: 'Peter', dob: '2014-11-02' });
-    expect(learners[3]).toMatchObject({ studentcategory_id: null, code: null });
+    // A blank passcode is generated, and kept by the re-upload below.
+    expect(learners[3]).toMatchObject({ studentcategory_id: null, code: expect.stringMatching(/^[1-9]\d{5}$/) });
     expect(body(await upload(school, token, file))).toMatchObject({ created: 0, updated: 0, unchanged: 5 });
   });
 });
