@@ -40,6 +40,29 @@ describe('the Theme Customizer', () => {
     await expect(read()).resolves.toBe(expected);
   });
 
+  it('shows each entry’s own icon in the small icon view, never letters, its name on hover', async () => {
+    await page.evaluate(() => localStorage.removeItem('mustard.layout'));
+    await reload();
+    await choose('sidebarSize', 'Small icon view');
+    const entries = page.getByTestId('sidebar').locator('a[data-nav]');
+    await entries.first().waitFor();
+    const shown = await entries.evaluateAll((links) =>
+      links.map((link) => ({
+        text: (link.textContent ?? '').trim(),
+        icon: link.querySelector('svg')?.getAttribute('class') ?? '',
+        name: link.getAttribute('aria-label'),
+      })),
+    );
+    expect(shown.length).toBeGreaterThan(10);
+    expect(shown.filter((entry) => entry.text !== '')).toEqual([]);
+    expect(new Set(shown.map((entry) => entry.icon)).size).toBe(shown.length);
+    expect(shown.every((entry) => entry.name)).toBe(true);
+    await entries.filter({ has: page.locator('[class*="tabler-icon-report-analytics"]') }).hover();
+    await page.getByRole('tooltip', { name: 'Cummulative Report' }).waitFor();
+    await page.evaluate(() => localStorage.removeItem('mustard.layout'));
+    await reload();
+  });
+
   it('switches to the horizontal layout, keeps it across a reload, and hides the sidebar options there', async () => {
     await page.evaluate(() => localStorage.removeItem('mustard.layout'));
     await reload();

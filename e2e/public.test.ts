@@ -97,6 +97,8 @@ describe('registration', () => {
   it('/signup shows the same form in the cover frame', async () => {
     const page = await visit('/signup');
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    // Said on the first page, before anyone fills three forms.
+    await page.getByTestId('registration-not-open-notice').getByText('Self-service sign-up is not open yet').waitFor();
     await page.getByRole('button', { name: 'Continue' }).click();
     expect(await fieldError(page, 'Name')).toBe('Please enter your name');
     await page.context().close();
@@ -141,6 +143,20 @@ describe('the other public pages', () => {
     const page = await visit(path);
     await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
     expect(await page.getByRole('link').count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  it('Coming Soon keeps a visitor’s address to tell them when it opens, and says what is wrong with a bad one', async () => {
+    const page = await visit('/coming-soon');
+    const form = page.getByRole('form', { name: 'Notify me' });
+    await form.getByRole('textbox', { name: 'Your email' }).fill('not an address');
+    await form.getByRole('button', { name: 'Notify me' }).click();
+    await form.getByText('Invalid email').waitFor();
+    await form.getByRole('textbox', { name: 'Your email' }).fill('bursar@kisubi.ac.ug');
+    await form.getByRole('button', { name: 'Notify me' }).click();
+    await page.getByTestId('notify-done').getByText('Thank you. We will write to you when it opens.').waitFor();
+    const kept = await h.database.db.selectFrom('launch_notifications').select('email').execute();
+    expect(kept.map((row) => row.email)).toContain('bursar@kisubi.ac.ug');
     await page.context().close();
   });
 

@@ -41,6 +41,16 @@ describe('the class list', () => {
     await page.context().close();
   });
 
+  it('labels the name filter as a person’s name in Russian (ФИО), not a thing’s (Название)', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
+    await page.evaluate(() => localStorage.setItem('mustard.language', 'rs'));
+    await page.goto('/students/list');
+    const bar = page.getByTestId('screen-students').locator('search');
+    await bar.getByRole('textbox', { name: 'ФИО', exact: true }).waitFor();
+    await expect(bar.getByRole('textbox', { name: 'Название' }).count()).resolves.toBe(0);
+    await page.context().close();
+  });
+
   it('shows the whole school 50 a page, from one request of up to 1,000', async () => {
     const page = await h.signedIn(ADMIN, { school: 'demo-primary' });
     const asked: string[] = [];

@@ -28,6 +28,9 @@ export const LOGIN_MESSAGES = {
   invalidCredentials: 'Invalid email or password',
   invalidCode: 'Invalid code',
   emailRequired: 'Please enter your email address',
+  emailInvalid: 'Invalid email',
+  /** Coming Soon's notify-by-email: the same answer whether the address was new or known. */
+  notifyNoted: 'Thank you. We will write to you when it opens.',
 } as const;
 
 export const TENANT_MESSAGES = {

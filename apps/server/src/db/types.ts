@@ -243,6 +243,11 @@ export interface AutoReportCommentsTable extends TenantOwned {
   comment: string;
 }
 
+export interface LaunchNotificationsTable {
+  email: string;
+  created_at: Generated<Date>;
+}
+
 export interface TermDatesTable {
   tenant_id: string;
   year: number;
@@ -338,6 +343,7 @@ export interface DB {
   auto_mark_comments: AutoMarkCommentsTable;
   auto_report_comments: AutoReportCommentsTable;
   term_dates: TermDatesTable;
+  launch_notifications: LaunchNotificationsTable;
   student_class_history: StudentClassHistoryTable;
   fee_journals: FeeJournalsTable;
   statement_lines: StatementLinesTable;
@@ -349,7 +355,7 @@ export interface DB {
  * Tables shared by all tenants. Every other table is tenant-owned and must carry tenant_id
  * with forced row-level security; the catalog test fails on one that does not.
  */
-export const GLOBAL_TABLES = ['tenants', 'users', 'sessions', 'one_time_codes', 'auth_events'] as const;
+export const GLOBAL_TABLES = ['tenants', 'users', 'sessions', 'one_time_codes', 'auth_events', 'launch_notifications'] as const;
 
 export type TenantRow = Selectable<TenantsTable>;
 export type UserRow = Selectable<UsersTable>;

@@ -7,6 +7,13 @@ import { TenantSummarySchema } from './tenant.js';
 export const AuthTypeBodySchema = z.object({
   email: requiredText(LOGIN_MESSAGES.emailRequired).max(254),
 });
+/** Coming Soon's "notify me" (spec §2): an address to write to when the product opens. */
+export const NotifyMeBodySchema = z.strictObject({
+  email: requiredText(LOGIN_MESSAGES.emailRequired)
+    .max(254)
+    .refine((value) => z.email().safeParse(value).success, LOGIN_MESSAGES.emailInvalid),
+});
+
 /** `redirect` means the email's domain signs in elsewhere, at `url` (spec §4). */
 export const AuthTypeResponseSchema = z.object({
   type: z.enum(['password', 'redirect']),

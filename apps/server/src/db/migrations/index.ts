@@ -5,6 +5,7 @@ import * as students from './2026_11_21_0003_students.js';
 import * as invitations from './2026_11_22_0004_invitations.js';
 import * as autoCommentGrades from './2026_11_23_0005_auto_comment_grades.js';
 import * as termDates from './2026_11_23_0006_term_dates.js';
+import * as launchNotifications from './2026_11_23_0007_launch_notifications.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0004_invitations': invitations,
   '2026_11_23_0005_auto_comment_grades': autoCommentGrades,
   '2026_11_23_0006_term_dates': termDates,
+  '2026_11_23_0007_launch_notifications': launchNotifications,
 };

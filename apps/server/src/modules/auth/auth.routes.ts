@@ -1,15 +1,18 @@
 import {
   AuthTypeBodySchema,
   AuthTypeResponseSchema,
+  LOGIN_MESSAGES,
   LoginBodySchema,
   LoginResponseSchema,
   MessageResponseSchema,
+  NotifyMeBodySchema,
   PASSWORD_MAX,
   PASSWORD_MIN,
   RedeemCodeBodySchema,
   USER_MESSAGES,
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/access.js';
 import { recordAuthEvent, revokeSession } from './auth.repository.js';
@@ -27,6 +30,23 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/type',
     { config: { access: 'public', rateLimit }, schema: { body: AuthTypeBodySchema, response: { 200: AuthTypeResponseSchema } } },
     async (request) => authType(app, request.body.email),
+  );
+
+  /**
+   * Coming Soon's "notify me": the address is kept once, whatever its case; the answer is the
+   * same for a new and a known address, so it tells nobody who asked before.
+   */
+  app.post(
+    '/auth/notify',
+    { config: { access: 'public', rateLimit }, schema: { body: NotifyMeBodySchema, response: { 200: MessageResponseSchema } } },
+    async (request) => {
+      await app.database.db
+        .insertInto('launch_notifications')
+        .values({ email: request.body.email })
+        .onConflict((conflict) => conflict.expression(sql`lower(email)`).doNothing())
+        .execute();
+      return { message: LOGIN_MESSAGES.notifyNoted };
+    },
   );
 
   app.post(

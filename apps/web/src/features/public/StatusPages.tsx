@@ -1,9 +1,65 @@
-import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { COMING_SOON_TARGET } from '@mustard/shared';
-import { useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ApiError, api } from '../../lib/api.js';
+import { translateMessage } from '../../lib/messages.js';
+import { errorText } from '../../lib/notify.js';
 import { PublicFrame, PublicHeading } from './PublicFrame.js';
+
+/**
+ * "Notify me" (spec §2): the visitor's address is kept and they are told so. The server checks
+ * the address (this page carries no validation library); its words show under the field.
+ */
+function NotifyMe() {
+  const { t } = useTranslation();
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const { data } = await api.post<{ message: string }>('/auth/notify', { email: email.trim() });
+      setDone(translateMessage(data.message));
+    } catch (failure) {
+      const field = failure instanceof ApiError ? failure.data?.errors?.email?.[0] : undefined;
+      setError(field ? translateMessage(field) : errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (done)
+    return (
+      <Alert color="green" data-testid="notify-done">
+        {done}
+      </Alert>
+    );
+  return (
+    <form onSubmit={submit} noValidate aria-label={t('status.notifyMe')}>
+      <Stack gap="xs">
+        <Text size="sm">{t('status.notifyText')}</Text>
+        <Group align="flex-start" wrap="nowrap">
+          <TextInput
+            type="email"
+            aria-label={t('status.notifyEmail')}
+            placeholder={t('status.notifyEmail')}
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+            error={error}
+            style={{ flex: 1 }}
+          />
+          <Button type="submit" loading={busy}>
+            {t('status.notifyMe')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
 
 /** Days, hours, minutes and seconds until `target`, never below zero. */
 export function timeLeft(target: Date, now: Date): { days: number; hours: number; minutes: number; seconds: number } {
@@ -47,6 +103,7 @@ export function ComingSoonPage() {
             </Paper>
           ))}
         </SimpleGrid>
+        <NotifyMe />
         <Group justify="center">
           <Button component={Link} to="/login" variant="light">
             {t('auth.signInAgain')}

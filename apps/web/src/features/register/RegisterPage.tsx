@@ -1,4 +1,4 @@
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type Register, RegisterSchema } from '@mustard/shared';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -31,6 +31,10 @@ export function RegisterPage({ cover = false }: { cover?: boolean }) {
       <form onSubmit={form.onSubmit(next)} noValidate>
         <Stack>
           <PublicHeading title={t('register.title')} text={t('register.text')} />
+          {/* Said before anyone types, not after three forms (issue 10 point 15). */}
+          <Alert color="blue" data-testid="registration-not-open-notice">
+            {t('register.notOpenNotice')}
+          </Alert>
           <TextInput label={t('register.name')} autoComplete="name" withAsterisk {...field('name')} />
           <TextInput label={t('register.email')} type="email" autoComplete="email" withAsterisk {...field('email')} />
           <TextInput

@@ -33,7 +33,8 @@ export const studentsScreen = defineScreen<Student>({
   filters: [
     { name: 'form', kind: 'select', choices: 'classes' },
     { name: 'stream', kind: 'text' },
-    { name: 'name', kind: 'text' },
+    // A person's name ("Имя"), not a thing's ("Название", which fields.name is for subjects and schools).
+    { name: 'name', kind: 'text', label: 'fields.personName' },
     { name: 'studentid', kind: 'text' },
     categoryField,
     // Leavers and inactive learners stay reachable (their history and balances) by status.
