@@ -5,23 +5,13 @@ import { TENANT_HEADER } from '@mustard/shared';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerRoutes } from '../app.js';
 import { newId } from '../db/ids.js';
 import { withTenant } from '../db/tenant.js';
-import { authRoutes } from '../modules/auth/auth.routes.js';
 import { FailureLimiter } from '../modules/auth/failure-limiter.js';
-import { healthRoutes } from '../modules/health/health.routes.js';
-import { homeRoutes } from '../modules/home/home.routes.js';
-import { settingsRoutes } from '../modules/settings/settings.routes.js';
-import { feeRoutes } from '../modules/students/fees.routes.js';
-import { studentRoutes } from '../modules/students/students.routes.js';
-import { studentUploadRoutes } from '../modules/students/upload.routes.js';
-import { tenantRoutes } from '../modules/tenants/tenants.routes.js';
-import { invitationRoutes } from '../modules/users/invitations.routes.js';
-import { userRoutes } from '../modules/users/users.routes.js';
 import { type Access, RouteWithoutAccessError, registerAccessControl } from '../plugins/access.js';
 import { registerErrorHandling } from '../plugins/errors.js';
 import { registerSecurity } from '../plugins/security.js';
-import { registerWebApp } from '../plugins/web.js';
 import { makeTenant, makeUser, roleNamesIn } from '../test/factories.js';
 import { buildTestApp, joinWithCode, login, type TestApp } from '../test/test-app.js';
 
@@ -141,17 +131,7 @@ describe('deny by default: the route table (item 14)', () => {
         const methods = Array.isArray(route.method) ? route.method : [route.method];
         for (const method of methods) routes.push({ method, url: route.url, access: route.config?.access });
       });
-      await fresh.register(healthRoutes);
-      await fresh.register(authRoutes);
-      await fresh.register(userRoutes);
-      await fresh.register(invitationRoutes);
-      await fresh.register(tenantRoutes);
-      await fresh.register(homeRoutes);
-      await fresh.register(settingsRoutes);
-      await fresh.register(studentRoutes);
-      await fresh.register(studentUploadRoutes);
-      await fresh.register(feeRoutes);
-      await registerWebApp(fresh, webDist);
+      await registerRoutes(fresh, webDist);
       await fresh.ready();
     });
     afterAll(() => fresh?.close());
@@ -203,6 +183,7 @@ describe('deny by default: the route table (item 14)', () => {
           'POST /auth/type',
           'POST /auth/login',
           'POST /auth/redeemcode',
+          'POST /auth/notify',
           'GET /auth/join',
           'HEAD /auth/join',
           'POST /auth/join',

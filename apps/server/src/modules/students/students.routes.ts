@@ -229,14 +229,16 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
       const removed = await withTenant(db, scope, async (trx) => {
         const before = await findStudent(trx, scope.tenantId, request.params.id);
         if (!before) throw notFound();
-        await trx
+        const deleted = await trx
           .deleteFrom('students')
           .$call(inTenant(scope.tenantId))
           .where('id', '=', before.id)
-          .execute()
+          .executeTakeFirst()
           .catch((error: unknown) => {
             throw stillReferenced(error) ? conflict(IN_USE_MESSAGES.students) : error;
           });
+        // The same delete sent twice at once: the second waited for the first and found nothing.
+        if (Number(deleted.numDeletedRows) === 0) throw notFound();
         await recordAudit(trx, scope.tenantId, {
           userId: currentUser(request).id,
           action: 'delete',
