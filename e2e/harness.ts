@@ -27,6 +27,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  */
 const SELECTED_SCHOOL = "JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode";
 
+/** The dashboard has drawn its tenant: a school's card, or a business's. */
+const DASHBOARD_READY = '[data-testid="school-widget"], [data-testid="business-widget"]';
+
 export interface Harness {
   url: string;
   app: FastifyInstance;
@@ -73,13 +76,13 @@ export async function startHarness(): Promise<Harness> {
       await page.goto('/login');
       await signIn(page, email);
       await page.waitForURL('**/dashboard');
-      await page.getByTestId('school-widget').waitFor();
+      await page.locator(DASHBOARD_READY).first().waitFor();
       const current = await page.evaluate(SELECTED_SCHOOL);
       if (options?.school && current !== options.school) {
         await page.getByTestId('school-switcher').click();
         await page.locator(`[data-tenant="${options.school}"]`).click();
         await page.waitForFunction(`(${SELECTED_SCHOOL}) === ${JSON.stringify(options.school)}`);
-        await page.getByTestId('school-widget').waitFor();
+        await page.locator(DASHBOARD_READY).first().waitFor();
       }
       return page;
     },

@@ -177,6 +177,99 @@ describe('a learner’s page', () => {
   });
 });
 
+describe('on a phone, 360 px wide (issue 10 point 7)', () => {
+  const PHONE = { width: 360, height: 740 };
+  /** How far the page scrolls sideways (0: not at all). */
+  const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  /**
+   * Pairs of the given elements whose boxes overlap, and elements whose text runs out of their
+   * own box (text spilling over a neighbour does not grow the box it spills from).
+   */
+  async function overlaps(page: Page, selector: string): Promise<string[]> {
+    const count = await page.locator(selector).count();
+    expect(count).toBeGreaterThan(1);
+    return page.locator(selector).evaluateAll((elements) => {
+      const boxes = elements.map((element) => ({ text: (element.textContent ?? '').trim(), box: element.getBoundingClientRect() }));
+      const found: string[] = elements
+        .filter((element) => element.scrollWidth > element.clientWidth + 1)
+        .map((element) => `${(element.textContent ?? '').trim()} spills out`);
+      boxes.forEach((a, i) => {
+        for (const b of boxes.slice(i + 1)) {
+          const apart = a.box.right <= b.box.left || b.box.right <= a.box.left || a.box.bottom <= b.box.top || b.box.bottom <= a.box.top;
+          if (!apart) found.push(`${a.text} / ${b.text}`);
+        }
+      });
+      return found;
+    });
+  }
+
+  it('the class list: filters folded behind "Filters", a card per learner with its menu, nothing sideways', async () => {
+    const page = await h.signedIn(ADMIN, { ...PHONE, school: 'demo-primary' });
+    await page.goto('/students/list');
+    const cards = page.getByTestId('record-cards').locator('[data-card]');
+    await cards.first().waitFor();
+    await expect(cards.count()).resolves.toBe(50);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    // The first card: id (a link to the learner), name, class and stream, and the row menu.
+    const first = cards.first();
+    await expect(first.getByRole('link').textContent()).resolves.toMatch(/^MPS\//);
+    await first.getByText(/^P\d (East|West)$/).waitFor();
+    await expect(overlaps(page, '[data-card]:first-child p')).resolves.toEqual([]);
+    await first.getByRole('button', { name: 'Row actions' }).click();
+    await page.getByRole('menuitem', { name: 'Details' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    // The filters are folded until asked for; then a class can be chosen as on a wide screen.
+    const classFilter = page.getByTestId('screen-students').locator('search').getByRole('combobox', { name: 'Class' });
+    await expect(classFilter.isVisible()).resolves.toBe(false);
+    await page.getByTestId('filters-toggle').click();
+    await classFilter.click();
+    await page.getByRole('option', { name: 'P4', exact: true }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('1–50 of 80').waitFor();
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await page.context().close();
+  });
+
+  it('a learner’s page: details stacked, none over another, nothing sideways', async () => {
+    const db = h.database.db;
+    const school = await db.selectFrom('tenants').select('id').where('tenantcode', '=', 'demo-primary').executeTakeFirstOrThrow();
+    const id = newId();
+    // A learner with long details, as schools type them.
+    await withTenant(db, { tenantId: school.id }, (trx) =>
+      trx
+        .insertInto('students')
+        .values({
+          tenant_id: school.id,
+          id,
+          studentid: 'MPS/PHONE/1',
+          firstname: 'Nakalembe',
+          othername: 'Rukundo',
+          lastname: 'Tumusiime-Byaruhanga',
+          form: 'P6',
+          stream: 'West',
+          status: 'active',
+          phone: '+256 772 123 456 / +256 701 987 654',
+          address: 'Plot 14, Kisaasi-Kyanja Road, Nakawa Division, Kampala',
+          email: 'nakalembe.tumusiime.byaruhanga.parent@example.co.ug',
+          paymentcode: '4812093347',
+          gender: 'F',
+        })
+        .execute(),
+    );
+    const page = await h.signedIn(ADMIN, { ...PHONE, school: 'demo-primary' });
+    await page.goto(`/students/${id}`);
+    await page.getByTestId('student-facts').waitFor();
+    await expect(overlaps(page, '[data-testid="student-facts"] p')).resolves.toEqual([]);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    // The photo sits above the details, not beside them.
+    const photo = await page.getByTestId('student-photo').boundingBox();
+    const facts = await page.getByTestId('student-facts').boundingBox();
+    expect(photo && facts && photo.y + photo.height <= facts.y).toBe(true);
+    await page.context().close();
+  });
+});
+
 describe('the fee journal upload', () => {
   it('starts at the current term and year of the school’s calendar, not Term I', async () => {
     const today = localDay();

@@ -1,9 +1,10 @@
 import 'mantine-datatable/styles.layer.css';
-import { ActionIcon, Box, Button, Card, Checkbox, Group, Menu, Stack, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Box, Button, Card, Checkbox, Collapse, Group, Menu, Pagination, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { RESULT_MESSAGES } from '@mustard/shared';
-import { IconDots, IconSearch } from '@tabler/icons-react';
+import { IconDots, IconFilter, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable, type DataTableColumn, type DataTableProps } from 'mantine-datatable';
 import { type FormEvent, type ReactNode, useState } from 'react';
@@ -34,6 +35,81 @@ function read(row: Record<string, unknown>, path: string): unknown {
 /** Parents, each followed by its children one step in (remark types). */
 function flattenTree(rows: Row[]): Row[] {
   return rows.flatMap((row) => [{ ...row, __depth: 0 }, ...(row.children ?? []).map((child) => ({ ...child, __depth: 1 }))]);
+}
+
+/** At this width or less a list is cards and its filters fold (a phone held upright). */
+export const PHONE_WIDTH = 600;
+
+/**
+ * A page of records as cards (phones): each card shows the given columns as label and value
+ * and carries the row's menu; pages turn below, as the table's do.
+ */
+function RecordCards({
+  rows,
+  columns,
+  total,
+  page,
+  perPage,
+  onPage,
+  fetching,
+  menu,
+  link,
+}: {
+  rows: Row[];
+  columns: DataTableColumn<Row>[];
+  total: number;
+  page: number;
+  perPage: number;
+  onPage(page: number): void;
+  fetching: boolean;
+  menu(row: Row): ReactNode;
+  link?: (row: Row) => string;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  if (rows.length === 0)
+    return (
+      <Text c="dimmed" ta="center" py="xl">
+        {fetching ? t('app.loading') : t('list.noRecords')}
+      </Text>
+    );
+  return (
+    <Stack gap="xs" data-testid="record-cards">
+      {rows.map((row, index) => (
+        <Card
+          key={row.id}
+          withBorder
+          padding="sm"
+          data-card={row.id}
+          onClick={link ? () => navigate(link(row)) : undefined}
+          style={link ? { cursor: 'pointer' } : undefined}
+        >
+          <Group justify="space-between" align="flex-start" wrap="nowrap">
+            <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+              {columns.map((column) => (
+                <Group key={String(column.accessor)} gap="xs" wrap="nowrap" align="baseline">
+                  <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+                    {column.title}
+                  </Text>
+                  <Text size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                    {column.render ? column.render(row, index) : String(read(row, String(column.accessor)) ?? '')}
+                  </Text>
+                </Group>
+              ))}
+            </Stack>
+            {menu(row)}
+          </Group>
+        </Card>
+      ))}
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Text size="sm" c="dimmed">
+          {t('list.pagination', { from: (page - 1) * perPage + 1, to: Math.min(page * perPage, total), total })}
+        </Text>
+        {pages > 1 && <Pagination total={pages} value={page} onChange={onPage} size="sm" siblings={0} />}
+      </Group>
+    </Stack>
+  );
 }
 
 /** A form is open: a new record (with starting values) or an existing one. */
@@ -85,6 +161,8 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
   const rows = screen.tree ? flattenTree(answered) : screen.fetchAll ? answered.slice((page - 1) * perPage, page * perPage) : answered;
   const total = screen.fetchAll ? answered.length : ((list.data?.totalRecords as number | undefined) ?? 0);
   const [dialog, setDialog] = useState<{ label: string; render(close: () => void): ReactNode } | null>(null);
+  const narrow = useMediaQuery(`(max-width: ${PHONE_WIDTH}px)`) ?? false;
+  const [folded, filtersFolded] = useDisclosure(true);
 
   const mayCreate = can('create', resource.subject);
   const mayUpdate = can('update', resource.subject);
@@ -249,6 +327,12 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
     customRowAttributes: (row: Row) => ({ 'data-row': String(read(row, screen.columns[0]?.field ?? 'id') ?? row.id) }),
   } as unknown as DataTableProps<Row>;
 
+  // A card per record on a phone: the screen's first columns (or those it names), same menu.
+  const cardColumns = (screen.cardColumns ?? screen.columns.slice(0, 3).map((column) => column.field)).flatMap((field) => {
+    const index = screen.columns.findIndex((column) => column.field === field);
+    return index === -1 ? [] : [columns[index] as DataTableColumn<Row>];
+  });
+
   const title = t(screen.title);
   return (
     <Card withBorder padding="md" data-testid={`screen-${resource.name}`}>
@@ -285,57 +369,87 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
             </Menu>
           )}
         </Group>
-        {(screen.search !== false || screen.filters) && (
-          <search>
-            <form onSubmit={search} aria-label={t('list.searchForm')}>
-              <Group align="flex-end" wrap="wrap">
-                {screen.filters?.map((spec) => (
-                  <Box key={spec.name} w={160}>
-                    <FieldInput
-                      spec={spec}
-                      props={{
-                        value: draft[spec.name] ?? (spec.kind === 'select' ? null : ''),
-                        onChange: (value: unknown) =>
-                          setDraft((current) => ({
-                            ...current,
-                            [spec.name]:
-                              value && typeof value === 'object' && 'currentTarget' in value
-                                ? (value.currentTarget as HTMLInputElement).value
-                                : value,
-                          })),
-                      }}
-                    />
-                  </Box>
-                ))}
-                {screen.search !== false && (
-                  <TextInput
-                    label={t('list.search')}
-                    value={String(draft.search ?? '')}
-                    onChange={(event) => {
-                      const value = event.currentTarget.value;
-                      setDraft((current) => ({ ...current, search: value }));
-                    }}
-                    leftSection={<IconSearch size={16} />}
-                    w={220}
-                  />
-                )}
-                {screen.excelCheckbox && (
-                  <Checkbox
-                    label={t('list.downloadExcel')}
-                    checked={Boolean(draft.excel)}
-                    onChange={(event) => {
-                      const checked = event.currentTarget.checked;
-                      setDraft((current) => ({ ...current, excel: checked }));
-                    }}
-                    mb={8}
-                  />
-                )}
-                <Button type="submit">{t('list.searchButton')}</Button>
-              </Group>
-            </form>
-          </search>
+        {narrow && (screen.search !== false || screen.filters) && (
+          // On a phone the filters fold away: the list, not the form, fills the first screen.
+          <Button
+            variant="default"
+            leftSection={<IconFilter size={16} />}
+            onClick={filtersFolded.toggle}
+            aria-expanded={!folded}
+            data-testid="filters-toggle"
+          >
+            {t('list.filters')}
+          </Button>
         )}
-        <DataTable<Row> {...tableProps} />
+        {(screen.search !== false || screen.filters) && (
+          <Collapse expanded={!narrow || !folded}>
+            <search>
+              <form onSubmit={search} aria-label={t('list.searchForm')}>
+                <Group align="flex-end" wrap="wrap">
+                  {screen.filters?.map((spec) => (
+                    <Box key={spec.name} w={narrow ? '100%' : 160}>
+                      <FieldInput
+                        spec={spec}
+                        props={{
+                          value: draft[spec.name] ?? (spec.kind === 'select' ? null : ''),
+                          onChange: (value: unknown) =>
+                            setDraft((current) => ({
+                              ...current,
+                              [spec.name]:
+                                value && typeof value === 'object' && 'currentTarget' in value
+                                  ? (value.currentTarget as HTMLInputElement).value
+                                  : value,
+                            })),
+                        }}
+                      />
+                    </Box>
+                  ))}
+                  {screen.search !== false && (
+                    <TextInput
+                      label={t('list.search')}
+                      value={String(draft.search ?? '')}
+                      onChange={(event) => {
+                        const value = event.currentTarget.value;
+                        setDraft((current) => ({ ...current, search: value }));
+                      }}
+                      leftSection={<IconSearch size={16} />}
+                      w={220}
+                    />
+                  )}
+                  {screen.excelCheckbox && (
+                    <Checkbox
+                      label={t('list.downloadExcel')}
+                      checked={Boolean(draft.excel)}
+                      onChange={(event) => {
+                        const checked = event.currentTarget.checked;
+                        setDraft((current) => ({ ...current, excel: checked }));
+                      }}
+                      mb={8}
+                    />
+                  )}
+                  <Button type="submit" fullWidth={narrow}>
+                    {t('list.searchButton')}
+                  </Button>
+                </Group>
+              </form>
+            </search>
+          </Collapse>
+        )}
+        {narrow && !screen.tree ? (
+          <RecordCards
+            rows={rows}
+            columns={cardColumns}
+            total={total}
+            page={page}
+            perPage={perPage}
+            onPage={setPage}
+            fetching={list.isFetching}
+            menu={rowMenu}
+            link={screen.rowLink}
+          />
+        ) : (
+          <DataTable<Row> {...tableProps} />
+        )}
       </Stack>
       <AppModal opened={dialog !== null} title={dialog ? t(dialog.label) : ''} onClose={() => setDialog(null)}>
         {dialog?.render(() => {

@@ -92,6 +92,8 @@ export interface ScreenDefinition<Row extends { id: string } = { id: string } & 
   addLabel?: string;
   /** More entries of the header menu, each opening its own dialog. */
   headerActions?: ReadonlyArray<{ label: string; render(close: () => void): ReactNode }>;
+  /** The columns a phone's card shows, by field (the first three unless named). */
+  cardColumns?: ReadonlyArray<string>;
   /** Saving a record changes the person's own profile (a school created joins their switcher). */
   refreshesProfile?: boolean;
   /** The header and row menus only for those who may change records (spec §2 "Students"). */

@@ -1,4 +1,4 @@
-import { Avatar, Card, Grid, Group, Modal, NavLink, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Avatar, Card, Flex, Grid, Modal, NavLink, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { StatementLine, Student, StudentResults, SubjectResult } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -20,11 +20,12 @@ export function shortDate(date: string): string {
 
 function Fact({ label, value }: { label: string; value: string | null | undefined }) {
   return (
-    <div>
+    <div data-fact style={{ minWidth: 0 }}>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text>{value || '—'}</Text>
+      {/* An e-mail address or an address line wraps inside its cell instead of running over the next. */}
+      <Text style={{ overflowWrap: 'anywhere' }}>{value || '—'}</Text>
     </div>
   );
 }
@@ -270,14 +271,15 @@ export function StudentDetailPage() {
   return (
     <Stack>
       <Card withBorder>
-        <Group align="flex-start" wrap="nowrap">
+        {/* Side by side on a wide screen; on a phone the photo sits above the details. */}
+        <Flex direction={{ base: 'column', xs: 'row' }} align="flex-start" gap="md">
           <Photo student={learner} />
-          <Stack gap="xs" style={{ flex: 1 }}>
+          <Stack gap="xs" style={{ flex: 1, minWidth: 0, width: '100%' }}>
             <Title order={1} size="h3">
               {learner.fullname}
             </Title>
             <Text c="dimmed">{learner.studentid}</Text>
-            <SimpleGrid cols={{ base: 2, md: 3 }} data-testid="student-facts">
+            <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} data-testid="student-facts">
               <Fact label={t('fields.phone')} value={learner.phone} />
               <Fact label={t('fields.address')} value={learner.address} />
               <Fact label={t('students.classAndStream')} value={[learner.form, learner.stream].filter(Boolean).join(' ')} />
@@ -286,7 +288,7 @@ export function StudentDetailPage() {
               <Fact label={t('fields.gender')} value={learner.gender ? t(`students.gender${learner.gender}`) : null} />
             </SimpleGrid>
           </Stack>
-        </Group>
+        </Flex>
       </Card>
       <Grid>
         <Grid.Col span={{ base: 12, md: 3 }}>

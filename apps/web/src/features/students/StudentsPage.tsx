@@ -42,6 +42,8 @@ export const studentsScreen = defineScreen<Student>({
   ],
   initialFilters: () => ({ status: 'active' }),
   search: false,
+  // A phone shows a card per learner: id (the link to their page), name, class and stream.
+  cardColumns: ['studentid', 'fullname', 'form'],
   excelCheckbox: true,
   fetchAll: 1000,
   menusForWritersOnly: true,
