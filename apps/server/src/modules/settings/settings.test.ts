@@ -607,6 +607,9 @@ describe('validation', () => {
         [proportions, { form: 'P1', term: 'I', year: 2026, percentage: 101 }, 'percentage', SETTINGS_MESSAGES.percentageInvalid],
         [publishMarks, { term: 'I', year: 2026 }, 'marktype_id', SETTINGS_MESSAGES.markTypeRequired],
         [aLevelScores, { total: 61, score: 1, papercount: 1 }, 'total', SETTINGS_MESSAGES.numberInvalid],
+        // A letter where a number belongs is said, never saved as 0 (issue 10 point 10).
+        [aLevelScores, { total: 12, score: 'B', papercount: 3 }, 'score', SETTINGS_MESSAGES.numberRequired],
+        [aLevelScores, { total: '', score: 5, papercount: 3 }, 'total', SETTINGS_MESSAGES.numberRequired],
         [autoMarkComments, { score: 'D1', comment: ' ' }, 'comment', SETTINGS_MESSAGES.commentRequired],
         [autoMarkComments, { comment: 'Fine' }, 'score', SETTINGS_MESSAGES.scoreRequired],
         [autoReportComments, { form: 'P7', score: 60, upper: 50, comment: 'x' }, 'remarktype_id', SETTINGS_MESSAGES.remarkTypeRequired],
