@@ -115,6 +115,10 @@ beforeAll(async () => {
   outsiderToken = await login(t.app, outsider.email);
   await makeStudents(t.database, schoolA.id, 'P1', 3);
   await makeStudents(t.database, schoolB.id, 'P5', 7);
+  // B keeps stock too: A's dashboard must count none of it.
+  await withTenant(t.database.db, { tenantId: schoolB.id }, (trx) =>
+    trx.insertInto('locations').values({ tenant_id: schoolB.id, id: newId(), name: 'B store' }).execute(),
+  );
 });
 afterAll(async () => {
   codeFilter(true);
@@ -176,7 +180,7 @@ function matrix(): MatrixCase[] {
         const response = await send(token, code, 'GET', '/api/home/mustard');
         const status = expected(role, tenant, 'member');
         expectStatus(response, status);
-        if (status === 200) expect(response.json()).toEqual({ students: { P1: 3 } });
+        if (status === 200) expect(response.json()).toEqual({ students: { P1: 3 }, locations: 0 });
       });
 
       add('GET /api/tenants', async (token, code) => {
