@@ -2,6 +2,8 @@ export * from './abilities.js';
 export * from './calendar.js';
 export * from './classes.js';
 export * from './constants.js';
+export * from './endpoints/definition.js';
+export * from './endpoints/school.js';
 export * from './messages.js';
 export * from './resources/business.js';
 export * from './resources/definition.js';

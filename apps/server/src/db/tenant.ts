@@ -23,6 +23,25 @@ export async function withTenant<T>(db: Kysely<DB>, scope: TenantScope, work: (t
   });
 }
 
+declare const tenantBound: unique symbol;
+
+/**
+ * A transaction bound to one tenant, with that tenant's id and the acting user: what services
+ * and repositories take. Only `withTenantTx` makes one, so a repository cannot be handed
+ * another tenant's id than the one its transaction is bound to.
+ */
+export interface TenantTx {
+  readonly trx: Trx;
+  readonly tenantId: string;
+  readonly userId: string | null;
+  readonly [tenantBound]: true;
+}
+
+/** `withTenant`, handing the work a `TenantTx`. */
+export function withTenantTx<T>(db: Kysely<DB>, scope: TenantScope, work: (tx: TenantTx) => Promise<T>): Promise<T> {
+  return withTenant(db, scope, (trx) => work({ trx, tenantId: scope.tenantId, userId: scope.userId ?? null } as TenantTx));
+}
+
 /** A transaction for one signed-in user before a tenant is chosen (sign-in lists their tenants). */
 export async function withUser<T>(db: Kysely<DB>, userId: string, work: (trx: Trx) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {

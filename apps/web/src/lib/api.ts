@@ -1,4 +1,4 @@
-import { TENANT_HEADER } from '@mustard/shared';
+import { type Endpoint, type EndpointInput, type EndpointOutput, endpointUrl, TENANT_HEADER } from '@mustard/shared';
 import { loadSession } from './session.js';
 
 /**
@@ -115,6 +115,22 @@ export const api = {
   download,
   blob,
 };
+
+/**
+ * Calls an endpoint by its contract (packages/shared endpoints): the URL from its path, params
+ * and query; the answer parsed with the contract's schema, so a page works with what the
+ * schema promises or learns at once that it did not come.
+ */
+export async function call<E extends Endpoint>(endpoint: E, input: EndpointInput<E>): Promise<EndpointOutput<E>> {
+  const given = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+  const url = endpointUrl(endpoint.path, given.params, given.query);
+  if (endpoint.response === 'file') return (await blob(url)) as EndpointOutput<E>;
+  const body = endpoint.method === 'GET' || endpoint.method === 'DELETE' ? undefined : (given.body ?? {});
+  const { data } = await request<unknown>(endpoint.method, url, body);
+  const parsed = endpoint.response.safeParse(data);
+  if (!parsed.success) throw new ApiError(500, `Unexpected answer from ${endpoint.path}`);
+  return parsed.data as EndpointOutput<E>;
+}
 
 /** A path with its query: empty values are left out. */
 export function withQuery(path: string, params: Record<string, string | number | boolean | null | undefined>): string {

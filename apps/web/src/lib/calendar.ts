@@ -1,6 +1,6 @@
-import { currentTerm, defaultTermDates, localDay, type Term, type TermDatesResponse } from '@mustard/shared';
+import { currentTerm, defaultTermDates, localDay, type Term, termDatesEndpoint } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
-import { api } from './api.js';
+import { call } from './api.js';
 import { useAuth } from './auth.js';
 
 /** The terms of a year in the selected school (its own dates, else the Ugandan defaults). */
@@ -8,7 +8,7 @@ export function useTermDates(year: number) {
   const { session } = useAuth();
   return useQuery({
     queryKey: ['termdates', session?.tenant?.id, year],
-    queryFn: async () => (await api.get<TermDatesResponse>(`/api/school/termdates?year=${year}`)).data,
+    queryFn: () => call(termDatesEndpoint, { query: { year } }),
     enabled: Boolean(session?.tenant),
     staleTime: 10 * 60_000,
   });

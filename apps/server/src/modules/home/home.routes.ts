@@ -1,30 +1,32 @@
-import { classOptions, HomeResponseSchema } from '@mustard/shared';
+import { classOptions, homeEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
-import { withTenant } from '../../db/tenant.js';
+import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
-import { currentTenant, tenantScope } from '../../plugins/access.js';
+import { currentTenant } from '../../plugins/access.js';
+import { tenantEndpointRoute } from '../../plugins/endpoints.js';
+
+/** Active learners per class of the tenant, and its stock locations. */
+async function dashboardCounts(tx: TenantTx) {
+  const rows = await tx.trx
+    .selectFrom('students')
+    .select(['form', sql<number>`count(*)::int`.as('count')])
+    .$call(inTenant(tx.tenantId))
+    .where('status', '=', 'active')
+    .groupBy('form')
+    .execute();
+  const { count: locations } = await tx.trx
+    .selectFrom('locations')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .$call(inTenant(tx.tenantId))
+    .executeTakeFirstOrThrow();
+  return { rows, locations };
+}
 
 /** Home dashboard: active learners per class, in the school's class order (spec §2 "Home"), and stock locations. */
 export const homeRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/api/home/mustard', { config: { access: 'member' }, schema: { response: { 200: HomeResponseSchema } } }, async (request) => {
-    const scope = tenantScope(request);
-    const { rows, locations } = await withTenant(app.database.db, scope, async (trx) => ({
-      rows: await trx
-        .selectFrom('students')
-        .select(['form', sql<number>`count(*)::int`.as('count')])
-        .$call(inTenant(scope.tenantId))
-        .where('status', '=', 'active')
-        .groupBy('form')
-        .execute(),
-      locations: (
-        await trx
-          .selectFrom('locations')
-          .select(sql<number>`count(*)::int`.as('count'))
-          .$call(inTenant(scope.tenantId))
-          .executeTakeFirstOrThrow()
-      ).count,
-    }));
+  tenantEndpointRoute(app, homeEndpoint, async (tx, _input, request) => {
+    const { rows, locations } = await dashboardCounts(tx);
     const order = classOptions(currentTenant(request).tenant);
     const rank = (form: string) => {
       const index = order.indexOf(form);

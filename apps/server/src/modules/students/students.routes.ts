@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import {
   classOptions,
+  deleteStudentEndpoint,
   IdParamsSchema,
   IN_USE_MESSAGES,
   MessageResponseSchema,
@@ -21,10 +22,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { newId } from '../../db/ids.js';
-import { type Trx, withTenant } from '../../db/tenant.js';
+import { type Trx, withTenant, withTenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { conflict, invalid, notFound, stillReferenced } from '../../errors.js';
 import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js';
+import { endpointRoute } from '../../plugins/endpoints.js';
 import { parseFields, readForm } from '../../plugins/multipart.js';
 import { rowsToWorkbook } from '../../resources/excel.js';
 import { recordAudit } from '../audit/audit.repository.js';
@@ -218,40 +220,28 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
    * fee lines (the database's foreign keys decide, so a mark saved a moment earlier still
    * counts). Anyone else is made inactive instead, keeping their history and balance.
    */
-  app.delete(
-    '/api/school/students/:id',
-    {
-      config: { access: { action: 'delete', subject: 'student' } },
-      schema: { params: IdParamsSchema, response: { 200: MessageResponseSchema } },
-    },
-    async (request) => {
-      const scope = tenantScope(request);
-      const removed = await withTenant(db, scope, async (trx) => {
-        const before = await findStudent(trx, scope.tenantId, request.params.id);
-        if (!before) throw notFound();
-        const deleted = await trx
-          .deleteFrom('students')
-          .$call(inTenant(scope.tenantId))
-          .where('id', '=', before.id)
-          .executeTakeFirst()
-          .catch((error: unknown) => {
-            throw stillReferenced(error) ? conflict(IN_USE_MESSAGES.students) : error;
-          });
-        // The same delete sent twice at once: the second waited for the first and found nothing.
-        if (Number(deleted.numDeletedRows) === 0) throw notFound();
-        await recordAudit(trx, scope.tenantId, {
-          userId: currentUser(request).id,
-          action: 'delete',
-          entity: 'students',
-          entityId: before.id,
-          before,
+  endpointRoute(app, deleteStudentEndpoint, async ({ params }, request) => {
+    const scope = tenantScope(request);
+    const removed = await withTenantTx(db, scope, async (tx) => {
+      const before = await findStudent(tx.trx, tx.tenantId, params.id);
+      if (!before) throw notFound();
+      const deleted = await tx.trx
+        .deleteFrom('students')
+        .$call(inTenant(tx.tenantId))
+        .where('id', '=', before.id)
+        .executeTakeFirst()
+        .catch((error: unknown) => {
+          throw stillReferenced(error) ? conflict(IN_USE_MESSAGES.students) : error;
         });
-        return before;
-      });
-      if (removed.photo_path) await removePhoto(dataDir, scope.tenantId, removed.photo_path);
-      return { message: RESULT_MESSAGES.deleted };
-    },
-  );
+      // The same delete sent twice at once: the second waited for the first and found nothing.
+      if (Number(deleted.numDeletedRows) === 0) throw notFound();
+      await recordAudit(tx.trx, tx.tenantId, { userId: tx.userId, action: 'delete', entity: 'students', entityId: before.id, before });
+      return before;
+    });
+    // The photo file goes once the learner is gone for good (after the commit).
+    if (removed.photo_path) await removePhoto(dataDir, scope.tenantId, removed.photo_path);
+    return { message: RESULT_MESSAGES.deleted };
+  });
 
   app.get(
     '/api/school/students/:id/results',

@@ -1,11 +1,11 @@
 import { Alert, Breadcrumbs, Button, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
-import type { HomeResponse } from '@mustard/shared';
+import { homeEndpoint } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isSchool } from '../../app/navigation.js';
 import { BarChart } from '../../components/BarChart.js';
-import { api } from '../../lib/api.js';
+import { call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { errorText } from '../../lib/notify.js';
 
@@ -16,7 +16,7 @@ export function HomePage() {
   const tenant = session?.tenant;
   const home = useQuery({
     queryKey: ['home', tenant?.id],
-    queryFn: async () => (await api.get<HomeResponse>('/api/home/mustard')).data,
+    queryFn: () => call(homeEndpoint, {}),
     enabled: Boolean(tenant),
   });
 

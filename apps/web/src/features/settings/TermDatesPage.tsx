@@ -5,16 +5,16 @@ import {
   localDay,
   RESULT_MESSAGES,
   SETTINGS_MESSAGES,
+  saveTermDatesEndpoint,
   type TermDates,
   TermDatesInputSchema,
-  type TermDatesResponse,
 } from '@mustard/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../../app/PageLoading.js';
 import { useAccess } from '../../lib/access.js';
-import { api } from '../../lib/api.js';
+import { call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useTermDates } from '../../lib/calendar.js';
 import { translateMessage } from '../../lib/messages.js';
@@ -54,7 +54,7 @@ export function TermDatesPage() {
     setErrors({});
     setBusy(true);
     try {
-      const { data } = await api.put<TermDatesResponse>('/api/school/termdates', checked.data);
+      const data = await call(saveTermDatesEndpoint, { body: checked.data });
       queryClient.setQueryData(['termdates', session?.tenant?.id, year], data);
       notifications.show({ color: 'green', message: translateMessage(RESULT_MESSAGES.updated) });
     } catch (error) {

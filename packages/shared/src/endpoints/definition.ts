@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import type { Action, SubjectClass } from '../abilities.js';
+
+/*
+ * Endpoint contracts (issue 11 point 1): every hand-written route is declared once, here in
+ * shared, and both sides build from the declaration. The server registers the route from it
+ * (method, path, access, schemas); the web calls it with `call(endpoint, input)`, which builds
+ * the URL and parses the answer with the same schema. List screens keep their own, richer
+ * declaration (`defineResource`).
+ */
+
+/** Who may call: anyone, any signed-in user, any member of the selected tenant, or an ability. */
+export type EndpointAccess = 'public' | 'signed-in' | 'member' | { action: Action; subject: SubjectClass };
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface EndpointDefinition<
+  Params extends z.ZodType | undefined = z.ZodType | undefined,
+  Query extends z.ZodType | undefined = z.ZodType | undefined,
+  Body extends z.ZodType | undefined = z.ZodType | undefined,
+  Response extends z.ZodType | 'file' = z.ZodType | 'file',
+> {
+  method: HttpMethod;
+  /** The path, with `:name` for each path parameter: `/api/school/students/:id`. */
+  path: string;
+  access: EndpointAccess;
+  params?: Params;
+  query?: Query;
+  body?: Body;
+  /** The JSON answer's schema, or `file` for a download (a spreadsheet, a PDF). */
+  response: Response;
+  /** The body goes as multipart form data (a photo, a spreadsheet). */
+  multipart?: boolean;
+}
+
+/** A declared endpoint: its schemas as given (`undefined` where it takes none). */
+export type Endpoint<
+  Params extends z.ZodType | undefined = z.ZodType | undefined,
+  Query extends z.ZodType | undefined = z.ZodType | undefined,
+  Body extends z.ZodType | undefined = z.ZodType | undefined,
+  Response extends z.ZodType | 'file' = z.ZodType | 'file',
+> = EndpointDefinition<Params, Query, Body, Response> & { params: Params; query: Query; body: Body };
+
+export function defineEndpoint<
+  Params extends z.ZodType | undefined = undefined,
+  Query extends z.ZodType | undefined = undefined,
+  Body extends z.ZodType | undefined = undefined,
+  Response extends z.ZodType | 'file' = 'file',
+>(endpoint: EndpointDefinition<Params, Query, Body, Response>): Endpoint<Params, Query, Body, Response> {
+  return endpoint as Endpoint<Params, Query, Body, Response>;
+}
+
+type InputOf<Schema> = Schema extends z.ZodType ? z.input<Schema> : undefined;
+
+/** What a caller gives: path parameters, query and body, each as its schema takes it. */
+export type EndpointInput<E extends Endpoint> = (E['params'] extends z.ZodType ? { params: InputOf<E['params']> } : {}) &
+  (E['query'] extends z.ZodType ? { query?: InputOf<E['query']> } : {}) &
+  (E['body'] extends z.ZodType ? { body: E['multipart'] extends true ? FormData : InputOf<E['body']> } : {});
+
+/** What the endpoint answers: the parsed JSON, or a file. */
+export type EndpointOutput<E extends Endpoint> = E['response'] extends z.ZodType ? z.output<E['response']> : Blob;
+
+/**
+ * The URL of a call: each `:name` of the path from `params` (encoded), then the query's
+ * non-empty values. A path parameter that is missing is an error, never the literal `:id`.
+ */
+export function endpointUrl(path: string, params?: Record<string, unknown>, query?: Record<string, unknown>): string {
+  const url = path.replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null || value === '') throw new Error(`${path}: no value for :${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `${url}?${text}` : url;
+}
