@@ -122,6 +122,8 @@ export const STUDENT_MESSAGES = {
   positionInvalid: 'Enter a column number from 1 to 200',
   positionsSame: 'The invoice and receipt columns must differ',
   studentidTaken: 'Another learner has this student id',
+  codeTaken: 'Another learner has this passcode',
+  paymentcodeTaken: 'Another learner has this payment code',
   studentidRequired: 'Enter a student id, or tick "give new learners ids"',
   studentidRepeated: 'This student id is on another row of the file',
   categoryUnknown: 'No student category has this name',

@@ -161,7 +161,8 @@ export function demoLearners(tenantId: string, prefix: string, classes: string[]
           email: null,
           house: pick(random, HOUSES),
           lin: `U${String(Math.floor(random() * 1e10)).padStart(10, '0')}`,
-          code: String(Math.floor(100000 + random() * 900000)),
+          // Unique in the school, scattered: 104729 is prime to 900000, so no two serials share one.
+          code: String(100000 + ((serial * 104729) % 900000)),
         });
       }
     }

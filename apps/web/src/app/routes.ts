@@ -1,4 +1,5 @@
 import type { Action, SubjectClass } from '@mustard/shared';
+import { matchPath } from 'react-router';
 
 /**
  * Every protected route of spec §2, exact-match, with the ability it needs (§6) and its
@@ -124,3 +125,12 @@ export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
     ],
   },
 ];
+
+/**
+ * Whether the page shows one record (its route has an id), which another school cannot show.
+ * A page with a route of its own wins: /students/list is a list, though /students/:id matches it.
+ */
+export function showsOneRecord(pathname: string): boolean {
+  if (PROTECTED_ROUTES.some((route) => !route.path.includes('/:') && matchPath(route.path, pathname))) return false;
+  return PROTECTED_ROUTES.some((route) => route.path.includes('/:') && matchPath(route.path, pathname));
+}

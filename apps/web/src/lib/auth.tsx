@@ -1,7 +1,6 @@
 import type { LoginResponse, Profile, TenantSummary } from '@mustard/shared';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { matchPath } from 'react-router';
-import { PROTECTED_ROUTES } from '../app/routes.js';
+import { showsOneRecord } from '../app/routes.js';
 import { api } from './api.js';
 import { announceLogout, loadSession, onLogoutElsewhere, type Session, saveSession } from './session.js';
 
@@ -31,11 +30,6 @@ async function fetchProfile(token: string, tenantcode: string, tenantId?: string
   const query = tenantId ? `?tenant_id=${encodeURIComponent(tenantId)}` : '';
   const { data } = await api.get<Profile>(`/api/users/profile${query}`, { authorization: `Bearer ${token}`, tenantcode });
   return data;
-}
-
-/** Whether the page shows one record (its path has an id), which another school cannot show. */
-export function showsOneRecord(pathname: string): boolean {
-  return PROTECTED_ROUTES.some((route) => route.path.includes('/:') && matchPath(route.path, pathname));
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {

@@ -1,15 +1,20 @@
 import { currentTerm, defaultTermDates, localDay, type Term, termDatesEndpoint } from '@mustard/shared';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { call } from './api.js';
 import { useAuth } from './auth.js';
 
-/** The terms of a year in the selected school (its own dates, else the Ugandan defaults). */
+/**
+ * The terms of a year in the selected school (its own dates, else the Ugandan defaults). While
+ * `year` is not a year (being typed), nothing is asked and the last year's answer stays.
+ */
 export function useTermDates(year: number) {
   const { session } = useAuth();
+  const valid = Number.isInteger(year) && year >= 2000 && year <= 2100;
   return useQuery({
     queryKey: ['termdates', session?.tenant?.id, year],
     queryFn: () => call(termDatesEndpoint, { query: { year } }),
-    enabled: Boolean(session?.tenant),
+    enabled: Boolean(session?.tenant) && valid,
+    placeholderData: keepPreviousData,
     staleTime: 10 * 60_000,
   });
 }

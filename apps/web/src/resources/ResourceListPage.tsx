@@ -1,5 +1,20 @@
 import 'mantine-datatable/styles.layer.css';
-import { ActionIcon, Box, Button, Card, Checkbox, Collapse, Group, Menu, Pagination, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  Collapse,
+  Group,
+  Menu,
+  Pagination,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -7,7 +22,7 @@ import { RESULT_MESSAGES } from '@mustard/shared';
 import { IconDots, IconFilter, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable, type DataTableColumn, type DataTableProps } from 'mantine-datatable';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { PageLoading } from '../app/PageLoading.js';
@@ -36,6 +51,9 @@ function read(row: Record<string, unknown>, path: string): unknown {
 function flattenTree(rows: Row[]): Row[] {
   return rows.flatMap((row) => [{ ...row, __depth: 0 }, ...(row.children ?? []).map((child) => ({ ...child, __depth: 1 }))]);
 }
+
+/** How long a list with a term or year filter waits for the school's calendar. */
+const CALENDAR_WAIT_MS = 2000;
 
 /** At this width or less a list is cards and its filters fold (a phone held upright). */
 export const PHONE_WIDTH = 600;
@@ -87,16 +105,26 @@ function RecordCards({
         >
           <Group justify="space-between" align="flex-start" wrap="nowrap">
             <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-              {columns.map((column) => (
-                <Group key={String(column.accessor)} gap="xs" wrap="nowrap" align="baseline">
-                  <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
-                    {column.title}
-                  </Text>
-                  <Text size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-                    {column.render ? column.render(row, index) : String(read(row, String(column.accessor)) ?? '')}
-                  </Text>
-                </Group>
-              ))}
+              {columns.map((column, at) => {
+                const value = column.render ? column.render(row, index) : String(read(row, String(column.accessor)) ?? '');
+                return (
+                  <Group key={String(column.accessor)} gap="xs" wrap="nowrap" align="baseline">
+                    <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+                      {column.title}
+                    </Text>
+                    <Text size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                      {/* A card that opens a page: its first value is the link keyboards and screen readers use. */}
+                      {link && at === 0 ? (
+                        <Anchor component={Link} to={link(row)} onClick={(event) => event.stopPropagation()}>
+                          {value}
+                        </Anchor>
+                      ) : (
+                        value
+                      )}
+                    </Text>
+                  </Group>
+                );
+              })}
             </Stack>
             {menu(row)}
           </Group>
@@ -123,8 +151,14 @@ type Editing = { record: Row | null; defaults?: Record<string, unknown> } | null
  */
 export function ResourceListPage<R extends { id: string }>({ screen }: { screen: ScreenDefinition<R> }) {
   const current = useCurrentTerm();
+  // On a stalled connection the wait is short: after two seconds the Ugandan defaults stand in.
+  const [waited, setWaited] = useState(false);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setWaited(true), CALENDAR_WAIT_MS);
+    return () => window.clearTimeout(timer);
+  }, []);
   const dated = [...(screen.filters ?? []), ...screen.fields].some((spec) => spec.name === 'term' || spec.name === 'year');
-  if (dated && current.pending) return <PageLoading />;
+  if (dated && current.pending && !waited) return <PageLoading />;
   return <ResourceList screen={screen as unknown as ScreenDefinition<Row>} current={current} />;
 }
 
@@ -161,7 +195,9 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
   const rows = screen.tree ? flattenTree(answered) : screen.fetchAll ? answered.slice((page - 1) * perPage, page * perPage) : answered;
   const total = screen.fetchAll ? answered.length : ((list.data?.totalRecords as number | undefined) ?? 0);
   const [dialog, setDialog] = useState<{ label: string; render(close: () => void): ReactNode } | null>(null);
-  const narrow = useMediaQuery(`(max-width: ${PHONE_WIDTH}px)`) ?? false;
+  // Read at the first render, so a phone never draws the table first and then the cards.
+  const narrow = useMediaQuery(`(max-width: ${PHONE_WIDTH}px)`, undefined, { getInitialValueInEffect: false }) ?? false;
+  const filtersId = useId();
   const [folded, filtersFolded] = useDisclosure(true);
 
   const mayCreate = can('create', resource.subject);
@@ -376,13 +412,14 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
             leftSection={<IconFilter size={16} />}
             onClick={filtersFolded.toggle}
             aria-expanded={!folded}
+            aria-controls={filtersId}
             data-testid="filters-toggle"
           >
             {t('list.filters')}
           </Button>
         )}
         {(screen.search !== false || screen.filters) && (
-          <Collapse expanded={!narrow || !folded}>
+          <Collapse expanded={!narrow || !folded} id={filtersId}>
             <search>
               <form onSubmit={search} aria-label={t('list.searchForm')}>
                 <Group align="flex-end" wrap="wrap">

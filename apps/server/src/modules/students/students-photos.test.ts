@@ -365,6 +365,18 @@ describe('a learner’s photo', () => {
     expect((await photoOf(head, first.id)).statusCode).toBe(200);
   });
 
+  it('removes the photo file with a learner deleted as a mistake', async () => {
+    const mistake = saved(
+      await sendForm(head, 'POST', PATH, learner(), { bytes: await jpeg(300, 300, '#0f0'), type: 'image/jpeg', name: 'oops.jpg' }),
+    );
+    const file = path.join(dataDir, 'photos', school.id, mistake.photo_path as string);
+    expect(existsSync(file)).toBe(true);
+    const response = await head.c.delete(`${PATH}/${mistake.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(existsSync(file)).toBe(false);
+    expect(storedFiles()).not.toContain(`${school.id}/${mistake.photo_path}`);
+  });
+
   it('leaves no file behind when the learner is refused, and none for a teacher or another school', async () => {
     const taken = saved(await sendForm(head, 'POST', PATH, learner()));
     const before = storedFiles();

@@ -75,6 +75,27 @@ async function checkStudentIdFree(trx: Trx, tenantId: string, studentid: string,
   if (await query.executeTakeFirst()) throw invalid({ studentid: [STUDENT_MESSAGES.studentidTaken] });
 }
 
+/**
+ * A passcode or payment code is one learner's: a bank's payment matched by code must find one
+ * learner, and a parent's passcode must open one report.
+ */
+async function checkCodesFree(
+  trx: Trx,
+  tenantId: string,
+  codes: { code: string | null; paymentcode: string | null },
+  exceptId: string | null,
+) {
+  const errors: Record<string, string[]> = {};
+  for (const field of ['code', 'paymentcode'] as const) {
+    const value = codes[field];
+    if (!value) continue;
+    let query = trx.selectFrom('students').select('id').$call(inTenant(tenantId)).where(field, '=', value);
+    if (exceptId) query = query.where('id', '<>', exceptId);
+    if (await query.executeTakeFirst()) errors[field] = [field === 'code' ? STUDENT_MESSAGES.codeTaken : STUDENT_MESSAGES.paymentcodeTaken];
+  }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+}
+
 /** Learners (issue 5): the class list, a learner, adding and editing with a photo, promotion, results. */
 export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
@@ -170,6 +191,16 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
           await lockStudentIds(trx, scope.tenantId);
           giveLearnerCodes([input], await schoolLearnerCodes(trx, scope.tenantId));
         }
+        // Only a code that changes is checked: a school's older data may hold a pair already.
+        await checkCodesFree(
+          trx,
+          scope.tenantId,
+          {
+            code: input.code === before?.code ? null : input.code,
+            paymentcode: input.paymentcode === before?.paymentcode ? null : input.paymentcode,
+          },
+          id,
+        );
         await checkStudentIdFree(trx, scope.tenantId, studentid, id);
         const columns = { ...studentColumns({ ...input, studentid }), ...(photo ? { photo_path: photo } : {}) };
         const studentId = id ?? newId();
@@ -223,23 +254,34 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
   endpointRoute(app, deleteStudentEndpoint, async ({ params }, request) => {
     const scope = tenantScope(request);
     const removed = await withTenantTx(db, scope, async (tx) => {
-      const before = await findStudent(tx.trx, tx.tenantId, params.id);
+      // Locked first: an edit committing meanwhile (a new photo) is seen, not overwritten in the audit.
+      const locked = await tx.trx
+        .selectFrom('students')
+        .select('id')
+        .$call(inTenant(tx.tenantId))
+        .where('id', '=', params.id)
+        .forUpdate()
+        .executeTakeFirst();
+      // The same delete sent twice at once: the second waited for the first and finds nothing.
+      const before = locked ? await findStudent(tx.trx, tx.tenantId, locked.id) : undefined;
       if (!before) throw notFound();
-      const deleted = await tx.trx
+      await tx.trx
         .deleteFrom('students')
         .$call(inTenant(tx.tenantId))
         .where('id', '=', before.id)
-        .executeTakeFirst()
+        .execute()
         .catch((error: unknown) => {
           throw stillReferenced(error) ? conflict(IN_USE_MESSAGES.students) : error;
         });
-      // The same delete sent twice at once: the second waited for the first and found nothing.
-      if (Number(deleted.numDeletedRows) === 0) throw notFound();
       await recordAudit(tx.trx, tx.tenantId, { userId: tx.userId, action: 'delete', entity: 'students', entityId: before.id, before });
       return before;
     });
-    // The photo file goes once the learner is gone for good (after the commit).
-    if (removed.photo_path) await removePhoto(dataDir, scope.tenantId, removed.photo_path);
+    // The photo file goes once the learner is gone for good (after the commit); a file that
+    // cannot be removed is logged, not turned into an error for a delete that happened.
+    if (removed.photo_path)
+      await removePhoto(dataDir, scope.tenantId, removed.photo_path).catch((error: unknown) =>
+        request.log.error({ err: error }, 'a deleted learner’s photo could not be removed'),
+      );
     return { message: RESULT_MESSAGES.deleted };
   });
 

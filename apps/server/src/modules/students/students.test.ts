@@ -491,6 +491,29 @@ describe('adding a learner (POST /api/school/students)', () => {
       await school.head.put(`${PATH}/${drawn.id}`, { firstname: 'Coded', lastname: 'Learner', gender: 'F', form: 'P3' }),
     );
     expect([edited.code, edited.paymentcode]).toEqual([drawn.code, drawn.paymentcode]);
+    // A code typed by hand that another learner has is refused: one code, one learner.
+    const clash = await school.head.post(PATH, {
+      firstname: 'Copy',
+      lastname: 'Cat',
+      gender: 'M',
+      form: 'P2',
+      code: '9001',
+      paymentcode: drawn.paymentcode,
+    });
+    expect(clash.statusCode).toBe(422);
+    expect(clash.json().errors).toEqual({ code: [STUDENT_MESSAGES.codeTaken], paymentcode: [STUDENT_MESSAGES.paymentcodeTaken] });
+    const renamed = await school.head.put(`${PATH}/${given.id}`, {
+      firstname: 'Given',
+      lastname: 'Codes',
+      gender: 'M',
+      form: 'P2',
+      code: drawn.code,
+    });
+    expect(renamed.json().errors).toEqual({ code: [STUDENT_MESSAGES.codeTaken] });
+    // Another school may use the same codes.
+    expect(
+      (await neighbour.head.post(PATH, { firstname: 'Same', lastname: 'Code', gender: 'F', form: 'P2', code: '9001' })).statusCode,
+    ).toBe(200);
   });
 
   it('is refused to a teacher (403), who saves nothing', async () => {

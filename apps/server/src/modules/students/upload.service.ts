@@ -365,9 +365,10 @@ export async function uploadStudents(db: Kysely<DB>, scope: TenantScope, sheet: 
     const existing = await loadLearners(trx, scope.tenantId);
     const plan = planUpload(checked, existing, options);
     // New learners get a passcode and a payment code where the sheet gives none (issue 10).
+    // Codes the sheet gives changed learners count as taken too.
     giveLearnerCodes(
       plan.creates.map((create) => create.input),
-      existing,
+      [...existing, ...plan.updates.map((update) => update.input)],
     );
     await writeLearners(trx, scope.tenantId, plan, checked.columns);
     await recordAudit(trx, scope.tenantId, { userId: options.userId, action: 'upload', entity: 'students', after: plan.counts });

@@ -32,7 +32,7 @@ export function TermDatesPage() {
   const mayWrite = useAccess().can('update', 'setting');
   const [year, setYear] = useState(() => Number(localDay().slice(0, 4)));
   const validYear = Number.isInteger(year) && year >= 2000 && year <= 2100;
-  const saved = useTermDates(validYear ? year : 2000);
+  const saved = useTermDates(year);
   const [terms, setTerms] = useState<TermDates[] | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);

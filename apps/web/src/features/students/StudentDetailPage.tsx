@@ -1,4 +1,4 @@
-import { Avatar, Card, Flex, Grid, Modal, NavLink, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Avatar, Button, Card, Flex, Grid, Modal, NavLink, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { StatementLine, Student, StudentResults, SubjectResult } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -8,6 +8,7 @@ import { PageLoading } from '../../app/PageLoading.js';
 import { RecordUnavailable } from '../../app/RecordUnavailable.js';
 import { useAccess } from '../../lib/access.js';
 import { api } from '../../lib/api.js';
+import { errorText } from '../../lib/notify.js';
 
 const NUMBER = new Intl.NumberFormat('en-US');
 
@@ -229,6 +230,21 @@ function Statement({ lines }: { lines: StatementLine[] }) {
   );
 }
 
+/** A part of the page whose call failed: what went wrong, and another try (not "Please wait" forever). */
+function Failed({ error, onRetry }: { error: unknown; onRetry(): void }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="xs" align="flex-start" data-testid="part-failed">
+      <Text c="red" size="sm">
+        {errorText(error)}
+      </Text>
+      <Button size="xs" variant="light" onClick={onRetry}>
+        {t('app.retry')}
+      </Button>
+    </Stack>
+  );
+}
+
 /** A learner (spec §2 "Student detail"): who they are, their academic records and their fees. */
 export function StudentDetailPage() {
   const { t } = useTranslation();
@@ -296,7 +312,11 @@ export function StudentDetailPage() {
             <Title order={2} size="h5" mb="xs">
               {t('students.academicRecords')}
             </Title>
-            {records.length === 0 && <Text c="dimmed">{t('students.noMarks')}</Text>}
+            {results.isError ? (
+              <Failed error={results.error} onRetry={() => void results.refetch()} />
+            ) : (
+              records.length === 0 && <Text c="dimmed">{results.isPending ? t('home.pleaseWait') : t('students.noMarks')}</Text>
+            )}
             <nav aria-label={t('students.academicRecords')} data-testid="academic-records">
               {records.map((entry, index) => (
                 <NavLink
@@ -321,7 +341,13 @@ export function StudentDetailPage() {
           <Title order={2} size="h5" mb="xs">
             {t('students.financialRecords')}
           </Title>
-          {statement.data ? <Statement lines={statement.data.statement} /> : <Text c="dimmed">{t('home.pleaseWait')}</Text>}
+          {statement.data ? (
+            <Statement lines={statement.data.statement} />
+          ) : statement.isError ? (
+            <Failed error={statement.error} onRetry={() => void statement.refetch()} />
+          ) : (
+            <Text c="dimmed">{t('home.pleaseWait')}</Text>
+          )}
         </Card>
       )}
       <SubjectHistory results={records} subject={subject} onClose={() => setSubject(null)} />

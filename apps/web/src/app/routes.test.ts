@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { showsOneRecord } from './routes.js';
+
+describe('showsOneRecord (where switching school goes to the dashboard)', () => {
+  it('is true on the page of one learner, grade set or competency', () => {
+    expect(showsOneRecord('/students/0193b3c2-0000-7000-8000-000000000001')).toBe(true);
+    expect(showsOneRecord('/grades-detail/0193b3c2-0000-7000-8000-000000000001')).toBe(true);
+    expect(showsOneRecord('/competency-detail/42')).toBe(true);
+  });
+
+  it('is false on lists, even those whose path an id route also matches', () => {
+    expect(showsOneRecord('/students/list')).toBe(false);
+    expect(showsOneRecord('/students/categories')).toBe(false);
+    expect(showsOneRecord('/grades')).toBe(false);
+    expect(showsOneRecord('/dashboard')).toBe(false);
+  });
+});
