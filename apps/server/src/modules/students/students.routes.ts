@@ -5,7 +5,6 @@ import {
   deleteStudentEndpoint,
   IdParamsSchema,
   IN_USE_MESSAGES,
-  MessageResponseSchema,
   matchClass,
   matchStream,
   PromoteResponseSchema,
