@@ -1,6 +1,5 @@
 import { AppShell, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { localDay } from '@mustard/shared';
 import { IconChevronDown } from '@tabler/icons-react';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +7,6 @@ import { Link, Outlet } from 'react-router';
 import { InvitationsBanner } from '../features/auth/InvitationsBanner.js';
 import { useAccess } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
-import { useTermDates } from '../lib/calendar.js';
 import { useLayout } from '../lib/layout.js';
 import './layout.css';
 import { visibleNavigation } from './navigation.js';
@@ -28,8 +26,6 @@ const SIDEBAR_WIDTH = { lg: 250, md: 200, sm: 84 } as const;
  * downloads, the frame stays and a loader fills the page.
  */
 function PageOutlet() {
-  // The school's calendar is asked for once the frame is up: term and year filters start from it.
-  useTermDates(Number(localDay().slice(0, 4)));
   return (
     <>
       <InvitationsBanner />

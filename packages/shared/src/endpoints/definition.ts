@@ -41,6 +41,8 @@ export type Endpoint<
   Response extends z.ZodType | 'file' = z.ZodType | 'file',
 > = EndpointDefinition<Params, Query, Body, Response> & { params: Params; query: Query; body: Body };
 
+/** Marked free of side effects: a bundle keeps only the contracts (and schemas) it calls. */
+/* @__NO_SIDE_EFFECTS__ */
 export function defineEndpoint<
   Params extends z.ZodType | undefined = undefined,
   Query extends z.ZodType | undefined = undefined,

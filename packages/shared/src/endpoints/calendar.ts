@@ -1,15 +1,5 @@
 import { TermDatesInputSchema, TermDatesQuerySchema, TermDatesResponseSchema } from '../calendar.js';
-import { IdParamsSchema, MessageResponseSchema } from '../schemas/common.js';
-import { HomeResponseSchema } from '../schemas/home.js';
 import { defineEndpoint } from './definition.js';
-
-/** The dashboard's counts: active learners per class, and stock locations. */
-export const homeEndpoint = defineEndpoint({
-  method: 'GET',
-  path: '/api/home/mustard',
-  access: 'member',
-  response: HomeResponseSchema,
-});
 
 /** A year's term dates: the school's own, else the Ugandan defaults. */
 export const termDatesEndpoint = defineEndpoint({
@@ -27,13 +17,4 @@ export const saveTermDatesEndpoint = defineEndpoint({
   access: { action: 'update', subject: 'setting' },
   body: TermDatesInputSchema,
   response: TermDatesResponseSchema,
-});
-
-/** Removes a learner entered by mistake (no marks, no fee lines); 409 for anyone else. */
-export const deleteStudentEndpoint = defineEndpoint({
-  method: 'DELETE',
-  path: '/api/school/students/:id',
-  access: { action: 'delete', subject: 'student' },
-  params: IdParamsSchema,
-  response: MessageResponseSchema,
 });
