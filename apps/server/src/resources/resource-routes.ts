@@ -14,6 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { newId } from '../db/ids.js';
+import { containsPattern } from '../db/search.js';
 import { type Trx, withTenant } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
 import { conflict, invalid, notFound, sqlState, stillReferenced } from '../errors.js';
@@ -197,7 +198,7 @@ export function registerResource(app: FastifyInstance, definition: ResourceDefin
             base = base.where(sql.ref(`r.${field}`), '=', field === 'active' ? value === 'true' : value);
         }
         if (query.search && definition.searchFields.length > 0) {
-          const pattern = `%${query.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+          const pattern = containsPattern(query.search);
           base = base.where((eb) =>
             eb.or(definition.searchFields.map((field) => eb(sql`${sql.ref(`r.${field}`)}::text`, 'ilike', pattern))),
           );

@@ -1,7 +1,7 @@
 import { defaultTermDates, saveTermDatesEndpoint, type TermDatesResponse, termDatesEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
-import type { TenantTx } from '../../db/tenant.js';
+import { lockInTenant, type TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { tenantEndpointRoute } from '../../plugins/endpoints.js';
 import { recordAudit } from '../audit/audit.repository.js';
@@ -27,7 +27,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
 
   tenantEndpointRoute(app, saveTermDatesEndpoint, async (tx, { body: { year, terms } }) => {
     // Two saves of one year at once: the second waits and replaces the first, never a mix.
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`term-dates:${tx.tenantId}:${year}`}))`.execute(tx.trx);
+    await lockInTenant(tx.trx, tx.tenantId, `term-dates:${year}`);
     const before = await termDatesOf(tx, year);
     await tx.trx.deleteFrom('term_dates').$call(inTenant(tx.tenantId)).where('year', '=', year).execute();
     await tx.trx

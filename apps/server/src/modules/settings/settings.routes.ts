@@ -18,7 +18,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../../db/ids.js';
-import { type Trx, withTenant } from '../../db/tenant.js';
+import { lockInTenant, type Trx, withTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { conflict, invalid } from '../../errors.js';
 import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js';
@@ -102,7 +102,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
             .where('term', '=', set.term)
             .where('year', '=', set.year) as QB;
         // The school's lock for grade sets: two saves of one set at once cannot both find it missing.
-        await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`grade-sets:${scope.tenantId}`}, 0))`.execute(trx);
+        await lockInTenant(trx, scope.tenantId, 'grade-sets');
         const before = await trx.selectFrom('grades').selectAll().$call(inTenant(scope.tenantId)).$call(sameSet).execute();
         if (before.length > 0 && !set.replace) throw conflict(SETTINGS_MESSAGES.gradeSetExists);
         await trx.deleteFrom('grades').$call(inTenant(scope.tenantId)).$call(sameSet).execute();

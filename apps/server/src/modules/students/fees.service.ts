@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { STUDENT_MESSAGES as M, type StatementLine } from '@mustard/shared';
 import { sql } from 'kysely';
 import { newId } from '../../db/ids.js';
-import type { Trx } from '../../db/tenant.js';
+import { lockInTenant, type Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { AppError, type FieldErrors, notFound } from '../../errors.js';
 import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
@@ -199,7 +199,7 @@ export async function uploadJournal(trx: Trx, upload: JournalUpload) {
   const hash = sha256(upload.file);
   // One journal upload at a time per school: the same file sent twice at once (a double click on
   // a slow connection) replaces itself instead of colliding on the journal's unique key.
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`fee-journals:${tenantId}`}, 0))`.execute(trx);
+  await lockInTenant(trx, tenantId, 'fee-journals');
   const learners = await trx.selectFrom('students').select(['id', 'studentid', 'paymentcode']).$call(inTenant(tenantId)).execute();
   const existing = await trx
     .selectFrom('fee_journals')

@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { classOptions } from '@mustard/shared';
-import { sql } from 'kysely';
-import type { Trx } from '../../db/tenant.js';
+import { lockInTenant, type Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 
 /*
@@ -82,7 +81,7 @@ export function idSequence(known: Iterable<string>, fallbackPrefix: string): () 
  * at the same moment never get the same id.
  */
 export async function lockStudentIds(trx: Trx, tenantId: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`students-upload:${tenantId}`}, 0))`.execute(trx);
+  await lockInTenant(trx, tenantId, 'students-upload');
 }
 
 /** The next `count` ids of the school, after taking the lock. */

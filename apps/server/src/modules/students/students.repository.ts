@@ -1,5 +1,6 @@
 import type { Student, StudentInput } from '@mustard/shared';
 import { type Kysely, sql } from 'kysely';
+import { containsPattern } from '../../db/search.js';
 import type { Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import type { DB } from '../../db/types.js';
@@ -13,7 +14,7 @@ export interface StudentFilters {
   status?: string;
 }
 
-const like = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+const like = containsPattern;
 
 /** Learners of the tenant matching the class list's filters; active ones unless a status is asked. */
 function filtered(db: Kysely<DB>, tenantId: string, filters: StudentFilters) {

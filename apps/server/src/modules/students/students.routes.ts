@@ -21,7 +21,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { newId } from '../../db/ids.js';
-import { type Trx, withTenant, withTenantTx } from '../../db/tenant.js';
+import { lockInTenant, type Trx, withTenant, withTenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { conflict, invalid, notFound, stillReferenced } from '../../errors.js';
 import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js';
@@ -319,7 +319,7 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
         if (request.query.promote === '1') {
           // One promotion at a time per school, and not twice in a row: a second click (or a
           // retried request on a dropping connection) must not move every learner up again.
-          await sql`SELECT pg_advisory_xact_lock(hashtext(${`promote:${scope.tenantId}`}))`.execute(trx);
+          await lockInTenant(trx, scope.tenantId, 'promote');
           const recent = await trx
             .selectFrom('student_class_history')
             .select('id')
