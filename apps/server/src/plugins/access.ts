@@ -11,13 +11,13 @@ import {
 } from '@mustard/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import { findMembership, findTenantByCode, rolesOfMember, tenantsOfUser } from '../access/membership.repository.js';
+import { findSessionUser } from '../access/sessions.repository.js';
+import { verifyToken } from '../access/token.js';
+import { recordAudit } from '../audit/audit.repository.js';
 import { withTenant, withUser } from '../db/tenant.js';
 import type { TenantRow } from '../db/types.js';
 import { forbidden, unauthorized } from '../errors.js';
-import { recordAudit } from '../modules/audit/audit.repository.js';
-import { findSessionUser } from '../modules/auth/auth.repository.js';
-import { verifyToken } from '../modules/auth/token.js';
-import { findMembership, findTenantByCode, rolesOfMember, tenantsOfUser } from '../modules/users/membership.repository.js';
 import { AuthCache } from './auth-cache.js';
 
 /**

@@ -13,12 +13,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
+import { recordAudit } from '../audit/audit.repository.js';
 import { newId } from '../db/ids.js';
 import { containsPattern } from '../db/search.js';
 import { type Trx, withTenant } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
 import { conflict, invalid, notFound, sqlState, stillReferenced } from '../errors.js';
-import { recordAudit } from '../modules/audit/audit.repository.js';
 import { currentTenant, currentUser, tenantScope } from '../plugins/access.js';
 import { rowsToWorkbook, timestampedFileName } from './excel.js';
 

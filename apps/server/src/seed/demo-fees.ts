@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { newId } from '../db/ids.js';
 import type { Trx } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
-import type { Term } from '../modules/students/fees.service.js';
+import type { Term } from '../modules/fees/fees.service.js';
 import { seededRandom } from './demo-people.js';
 
 /*

@@ -1,10 +1,10 @@
 import { SUPERADMIN_ROLE, type TenantCreate } from '@mustard/shared';
+import { rolesOfMember } from '../access/membership.repository.js';
 import type { Database } from '../db/connect.js';
 import { newId } from '../db/ids.js';
 import { withTenant } from '../db/tenant.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { addMember, insertTenantWithRoles } from '../modules/tenants/tenants.service.js';
-import { rolesOfMember } from '../modules/users/membership.repository.js';
 import { rolesByName } from '../modules/users/users.repository.js';
 import { TEST_PASSWORD } from './test-app.js';
 

@@ -1,5 +1,5 @@
 import { IN_USE_MESSAGES } from '../messages.js';
-import { StudentInputSchema, StudentListQuerySchema, StudentSchema } from '../schemas/student.js';
+import { StudentInputSchema, StudentListQuerySchema, StudentSchema } from '../schemas/students.js';
 import { defineResource } from './definition.js';
 
 /**

@@ -64,3 +64,13 @@ export const ListQuerySchema = z.object({
   per_page: z.coerce.number().int().min(1).max(1000).default(25),
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
+
+/** What an upload reports: rows taken, and each bad row by its number in the sheet and reason. */
+export const UploadResultSchema = z.object({
+  message: z.string(),
+  created: z.number(),
+  updated: z.number(),
+  unchanged: z.number(),
+});
+export const UploadRowErrorSchema = z.object({ row: z.number(), field: z.string().nullable(), message: z.string() });
+export type UploadRowError = z.infer<typeof UploadRowErrorSchema>;

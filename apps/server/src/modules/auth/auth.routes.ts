@@ -14,8 +14,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { revokeSession } from '../../access/sessions.repository.js';
 import { currentUser } from '../../plugins/access.js';
-import { recordAuthEvent, revokeSession } from './auth.repository.js';
+import { recordAuthEvent } from './auth.repository.js';
 import { authType, changePassword, loginWithPassword, redeemSignInCode, sendSignedIn } from './auth.service.js';
 
 const ChangePasswordBodySchema = z.object({

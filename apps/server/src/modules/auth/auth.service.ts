@@ -1,22 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { LOGIN_MESSAGES, type LoginResponse, type Profile, permissionsMap, USER_MESSAGES } from '@mustard/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { tenantsOfUser, toTenantSummary } from '../../access/membership.repository.js';
+import { createSession, revokeUserSessions } from '../../access/sessions.repository.js';
+import { signToken } from '../../access/token.js';
 import type { Database } from '../../db/connect.js';
 import { withUser } from '../../db/tenant.js';
 import { AppError } from '../../errors.js';
 import type { SignedInUser, TenantContext } from '../../plugins/access.js';
-import { tenantsOfUser, toTenantSummary } from '../users/membership.repository.js';
-import {
-  consumeCode,
-  createSession,
-  findUserByEmail,
-  findUserById,
-  insertCode,
-  recordAuthEvent,
-  revokeUserSessions,
-} from './auth.repository.js';
+import { consumeCode, findUserByEmail, findUserById, insertCode, recordAuthEvent } from './auth.repository.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { signToken } from './token.js';
 
 /** Codes for external sign-in carry 256 bits and live 10 minutes at most (security.md item 13). */
 export const SIGN_IN_CODE_TTL_SECONDS = 10 * 60;

@@ -1,10 +1,10 @@
 import { defaultTermDates, saveTermDatesEndpoint, type TermDatesResponse, termDatesEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
+import { recordAudit } from '../../audit/audit.repository.js';
 import { lockInTenant, type TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { tenantEndpointRoute } from '../../plugins/endpoints.js';
-import { recordAudit } from '../audit/audit.repository.js';
 
 /** A year's terms as the school set them, else the Ugandan defaults. */
 async function termDatesOf(tx: TenantTx, year: number): Promise<TermDatesResponse> {

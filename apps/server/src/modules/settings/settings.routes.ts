@@ -17,13 +17,13 @@ import {
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type Kysely, sql } from 'kysely';
+import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
 import { lockInTenant, type Trx, withTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { conflict, invalid } from '../../errors.js';
 import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js';
 import { placeClassFields, registerResource } from '../../resources/resource-routes.js';
-import { recordAudit } from '../audit/audit.repository.js';
 
 const subjectName = { table: 'subjects', key: 'subject_id', column: 'name' };
 const markTypeLabel = { table: 'mark_types', key: 'marktype_id', column: 'label' };

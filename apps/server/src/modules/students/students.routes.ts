@@ -20,6 +20,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
 import { lockInTenant, type Trx, withTenant, withTenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
@@ -28,9 +29,8 @@ import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js
 import { endpointRoute } from '../../plugins/endpoints.js';
 import { parseFields, readForm } from '../../plugins/multipart.js';
 import { rowsToWorkbook } from '../../resources/excel.js';
-import { recordAudit } from '../audit/audit.repository.js';
+import { studentResults } from '../marks/results.repository.js';
 import { photoFile, removePhoto, storePhoto } from './photos.js';
-import { studentResults } from './results.js';
 import { giveLearnerCodes, lockStudentIds, nextStudentIds, schoolLearnerCodes } from './student-ids.js';
 import { findStudent, listStudents, schoolStreams, studentColumns } from './students.repository.js';
 

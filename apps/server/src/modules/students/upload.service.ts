@@ -2,13 +2,13 @@ import { STUDENT_MESSAGES as M, matchClass, matchStream, type StudentInput, Stud
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
 import { type TenantScope, type Trx, withTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import type { DB, NewStudent } from '../../db/types.js';
 import { AppError, type FieldErrors, sqlState } from '../../errors.js';
 import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
-import { recordAudit } from '../audit/audit.repository.js';
 import { giveLearnerCodes, idSequence, initialsOf, lockStudentIds } from './student-ids.js';
 import { schoolStreams } from './students.repository.js';
 import { locateColumns, type UploadColumnKey } from './upload-columns.js';

@@ -1,10 +1,10 @@
 import type { Tenant, TenantCreate } from '@mustard/shared';
 import { type Kysely, sql } from 'kysely';
+import { toTenantSummary } from '../../access/membership.repository.js';
 import { newId } from '../../db/ids.js';
 import { containsPattern } from '../../db/search.js';
 import type { Trx } from '../../db/tenant.js';
 import type { DB, TenantRow } from '../../db/types.js';
-import { toTenantSummary } from '../users/membership.repository.js';
 
 export function toTenant(row: TenantRow): Tenant {
   return {

@@ -1,11 +1,11 @@
 import { SUPERADMIN_ROLE, TENANT_MESSAGES, type Tenant, type TenantCreate } from '@mustard/shared';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
 import { type Trx, withUser } from '../../db/tenant.js';
 import type { DB } from '../../db/types.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
-import { recordAudit } from '../audit/audit.repository.js';
 import { DEFAULT_ROLES } from './default-roles.js';
 import { findVisibleTenant, insertTenant, tenantCodeTaken, toTenant, updateTenant } from './tenants.repository.js';
 

@@ -1,9 +1,9 @@
 import type { Invitation, MyInvitation } from '@mustard/shared';
 import { sql } from 'kysely';
+import { toTenantSummary } from '../../access/membership.repository.js';
 import { newId } from '../../db/ids.js';
 import type { Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
-import { toTenantSummary } from './membership.repository.js';
 import { rolesColumn } from './users.repository.js';
 
 /** How many pending invitations a person sees at once; nobody is invited by fifty schools. */

@@ -13,11 +13,18 @@ import {
   USER_MESSAGES,
 } from '@mustard/shared';
 import { type Kysely, sql } from 'kysely';
+import {
+  findMembership,
+  rolesOfMember,
+  TENANT_SUMMARY_COLUMNS,
+  tenantsOfUser,
+  toTenantSummary,
+} from '../../access/membership.repository.js';
+import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
 import { type TenantScope, type Trx, withTenant, withUser } from '../../db/tenant.js';
 import type { DB } from '../../db/types.js';
 import { AppError, invalid, notFound } from '../../errors.js';
-import { recordAudit } from '../audit/audit.repository.js';
 import { hashCode } from '../auth/auth.repository.js';
 import type { FailureLimiter } from '../auth/failure-limiter.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
@@ -33,7 +40,6 @@ import {
   toInvitation,
   upsertInvitation,
 } from './invitations.repository.js';
-import { findMembership, rolesOfMember, TENANT_SUMMARY_COLUMNS, tenantsOfUser, toTenantSummary } from './membership.repository.js';
 import { findMember } from './users.repository.js';
 import { assertMayHandOut, type Grantor, resolveRoles } from './users.service.js';
 

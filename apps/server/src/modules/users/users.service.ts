@@ -1,10 +1,10 @@
 import { type AppAbility, SUPERADMIN_ROLE, USER_MESSAGES, type User, type UserUpdate } from '@mustard/shared';
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../../audit/audit.repository.js';
 import { type TenantScope, type Trx, withTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import type { DB } from '../../db/types.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
-import { recordAudit } from '../audit/audit.repository.js';
 import { findMember, permissionsOfRoles, replaceMemberRoles, rolesByName, toUser } from './users.repository.js';
 
 /** Who is handing out roles: an administrator may hand out any; anyone else only their own rights. */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { STATUSES, TERMS } from '../constants.js';
+import { STATUSES } from '../constants.js';
 import { STUDENT_MESSAGES as M } from '../messages.js';
-import { optionalText, requiredText, text, typedNumber } from './common.js';
+import { optionalText, requiredText, text } from './common.js';
 
 /*
- * Learners (spec §3 "Student"): the class list, the add and edit form, bulk upload, fee
- * journals, statements and promotion (issue 5).
+ * Learners (spec §3 "Student"): the class list, the add and edit form, bulk upload and
+ * promotion. Fees and statements: fees.ts; academic results: marks.ts.
  */
 
 export const GENDERS = ['F', 'M'] as const;
@@ -112,76 +112,5 @@ export const StudentListQuerySchema = z.object({
 
 export const StudentListResponseSchema = z.object({ students: z.array(StudentSchema), totalRecords: z.number() });
 
-/** One line of a learner's statement with the balance after it (invoices add, receipts subtract). */
-export const StatementLineSchema = z.object({
-  id: z.uuid(),
-  date: z.string(),
-  particulars: z.string(),
-  category: z.enum(['invoice', 'receipt']),
-  amount: z.number(),
-  balance: z.number(),
-});
-export const StatementResponseSchema = z.object({ statement: z.array(StatementLineSchema), balance: z.number() });
-export type StatementLine = z.infer<typeof StatementLineSchema>;
-
-/** The fee journal upload's fields besides the file (spec §3 "Financial upload fields"). */
-export const FeeJournalFieldsSchema = z.object({
-  term: z.enum(TERMS, { error: M.termRequired }),
-  year: typedNumber(z.number({ error: M.yearInvalid }).int(M.yearInvalid).min(2000, M.yearInvalid).max(2100, M.yearInvalid)),
-  invoice: typedNumber(
-    z.number({ error: M.positionInvalid }).int(M.positionInvalid).min(1, M.positionInvalid).max(200, M.positionInvalid).default(7),
-  ),
-  receipt: typedNumber(
-    z.number({ error: M.positionInvalid }).int(M.positionInvalid).min(1, M.positionInvalid).max(200, M.positionInvalid).default(42),
-  ),
-});
-
-/** What an upload reports: rows taken, and each bad row by its number in the sheet and reason. */
-export const UploadResultSchema = z.object({
-  message: z.string(),
-  created: z.number(),
-  updated: z.number(),
-  unchanged: z.number(),
-});
-export const UploadRowErrorSchema = z.object({ row: z.number(), field: z.string().nullable(), message: z.string() });
-export type UploadRowError = z.infer<typeof UploadRowErrorSchema>;
-
 export const PromoteResponseSchema = z.object({ message: z.string(), promoted: z.number(), completed: z.number() });
 export type PromoteResponse = z.infer<typeof PromoteResponseSchema>;
-
-/** A subject's result in one exam: the mark and the grade it earns ("score"); S5 and S6 per paper. */
-export const SubjectResultSchema = z.object({
-  subject_id: z.uuid(),
-  subject: z.string(),
-  category: z.string(),
-  mark: z.number().nullable(),
-  score: z.string().nullable(),
-  papers: z.array(z.object({ paper: z.string(), mark: z.number(), score: z.string().nullable() })).optional(),
-  total: z.number().optional(),
-});
-export type SubjectResult = z.infer<typeof SubjectResultSchema>;
-
-/** A learner's academic records (spec §3 "Student result record"): one per class, term and year. */
-export const StudentResultsSchema = z.object({
-  results: z.array(
-    z.object({
-      form: z.string(),
-      term: z.string(),
-      year: z.number(),
-      exams: z.array(z.object({ marktype_id: z.uuid(), marktype: z.string(), subjects: z.array(SubjectResultSchema) })),
-      /** New-curriculum results: per subject the competencies (topics) scored 1 to 3, and their average. */
-      ncresults: z.array(
-        z.object({
-          subject_id: z.uuid(),
-          subject: z.string(),
-          topics: z.array(z.object({ topic_id: z.uuid(), title: z.string(), mark: z.number(), score: z.string() })),
-          average: z.number(),
-          score: z.string(),
-        }),
-      ),
-    }),
-  ),
-  /** The classes the learner was in before (promotions). */
-  history: z.array(z.object({ form: z.string(), stream: z.string().nullable(), year: z.number(), outcome: z.string() })),
-});
-export type StudentResults = z.infer<typeof StudentResultsSchema>;

@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import type { TemplateExample } from './student-ids.js';
+import type { TemplateExample } from '../students/student-ids.js';
 
 /*
  * The fee journal sheet (issue 5 point 4, spec §3 "Financial upload fields"): the sheet the

@@ -6,9 +6,9 @@ import { AppError, type FieldErrors, invalid } from '../../errors.js';
 import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js';
 import { parseFields, readForm } from '../../plugins/multipart.js';
 import { readSpreadsheet, SPREADSHEET_LIMITS } from '../../resources/spreadsheet.js';
+import { templateExample } from '../students/student-ids.js';
 import { learnerStatement, uploadJournal } from './fees.service.js';
 import { JOURNAL_TEMPLATE_FILE_NAME, journalTemplate } from './fees-template.js';
-import { templateExample } from './student-ids.js';
 
 const SPREADSHEET = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

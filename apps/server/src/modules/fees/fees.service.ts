@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { STUDENT_MESSAGES as M, type StatementLine } from '@mustard/shared';
 import { sql } from 'kysely';
+import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
 import { lockInTenant, type Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { AppError, type FieldErrors, notFound } from '../../errors.js';
 import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
-import { recordAudit } from '../audit/audit.repository.js';
 import { invoiceParticulars, JOURNAL_COLUMNS, RECEIPT_PARTICULARS } from './fees-template.js';
 
 /*

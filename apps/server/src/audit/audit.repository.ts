@@ -1,5 +1,5 @@
-import { newId } from '../../db/ids.js';
-import type { Trx } from '../../db/tenant.js';
+import { newId } from '../db/ids.js';
+import type { Trx } from '../db/tenant.js';
 
 export interface AuditEntry {
   userId: string | null;

@@ -1,8 +1,8 @@
 import type { RoleWithPermissions, TenantSummary } from '@mustard/shared';
 import { sql } from 'kysely';
-import type { Trx } from '../../db/tenant.js';
-import { inTenant } from '../../db/tenant-filter.js';
-import type { TenantRow } from '../../db/types.js';
+import type { Trx } from '../db/tenant.js';
+import { inTenant } from '../db/tenant-filter.js';
+import type { TenantRow } from '../db/types.js';
 
 export const TENANT_SUMMARY_COLUMNS = [
   'tenants.id',

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { TERMS } from '../constants.js';
+import { STUDENT_MESSAGES as M } from '../messages.js';
+import { typedNumber } from './common.js';
+
+/* Fees (spec §7 "Students"): the journal upload's fields and a learner's statement. */
+
+/** One line of a learner's statement with the balance after it (invoices add, receipts subtract). */
+export const StatementLineSchema = z.object({
+  id: z.uuid(),
+  date: z.string(),
+  particulars: z.string(),
+  category: z.enum(['invoice', 'receipt']),
+  amount: z.number(),
+  balance: z.number(),
+});
+export const StatementResponseSchema = z.object({ statement: z.array(StatementLineSchema), balance: z.number() });
+export type StatementLine = z.infer<typeof StatementLineSchema>;
+
+/** The fee journal upload's fields besides the file (spec §3 "Financial upload fields"). */
+export const FeeJournalFieldsSchema = z.object({
+  term: z.enum(TERMS, { error: M.termRequired }),
+  year: typedNumber(z.number({ error: M.yearInvalid }).int(M.yearInvalid).min(2000, M.yearInvalid).max(2100, M.yearInvalid)),
+  invoice: typedNumber(
+    z.number({ error: M.positionInvalid }).int(M.positionInvalid).min(1, M.positionInvalid).max(200, M.positionInvalid).default(7),
+  ),
+  receipt: typedNumber(
+    z.number({ error: M.positionInvalid }).int(M.positionInvalid).min(1, M.positionInvalid).max(200, M.positionInvalid).default(42),
+  ),
+});
