@@ -9,6 +9,7 @@ import { FailureLimiter } from './modules/auth/failure-limiter.js';
 import { feeRoutes } from './modules/fees/fees.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { homeRoutes } from './modules/home/home.routes.js';
+import { marksRoutes } from './modules/marks/marks.routes.js';
 import { calendarRoutes } from './modules/settings/calendar.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { studentRoutes } from './modules/students/students.routes.js';
@@ -98,5 +99,6 @@ export async function registerRoutes(app: FastifyInstance, webDist: string): Pro
   await app.register(studentRoutes);
   await app.register(studentUploadRoutes);
   await app.register(feeRoutes);
+  await app.register(marksRoutes);
   await registerWebApp(app, webDist);
 }

@@ -5,6 +5,7 @@ export * from './constants.js';
 export * from './endpoints/calendar.js';
 export * from './endpoints/definition.js';
 export * from './endpoints/home.js';
+export * from './endpoints/marks.js';
 export * from './endpoints/students.js';
 export * from './messages.js';
 export * from './resources/business.js';

@@ -13,7 +13,6 @@ import {
   StudentInputSchema,
   StudentListQuerySchema,
   StudentListResponseSchema,
-  StudentResultsSchema,
   StudentSchema,
 } from '@mustard/shared';
 import type { FastifyRequest } from 'fastify';
@@ -29,7 +28,6 @@ import { currentTenant, currentUser, tenantScope } from '../../plugins/access.js
 import { endpointRoute } from '../../plugins/endpoints.js';
 import { parseFields, readForm } from '../../plugins/multipart.js';
 import { rowsToWorkbook } from '../../resources/excel.js';
-import { studentResults } from '../marks/results.repository.js';
 import { photoFile, removePhoto, storePhoto } from './photos.js';
 import { giveLearnerCodes, lockStudentIds, nextStudentIds, schoolLearnerCodes } from './student-ids.js';
 import { findStudent, listStudents, schoolStreams, studentColumns } from './students.repository.js';
@@ -283,19 +281,6 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
       );
     return { message: RESULT_MESSAGES.deleted };
   });
-
-  app.get(
-    '/api/school/students/:id/results',
-    { config: { access: 'member' }, schema: { params: IdParamsSchema, response: { 200: StudentResultsSchema } } },
-    async (request) => {
-      const scope = tenantScope(request);
-      return withTenant(db, scope, async (trx) => {
-        const student = await findStudent(trx, scope.tenantId, request.params.id);
-        if (!student) throw notFound();
-        return studentResults(trx, scope.tenantId, student.id);
-      });
-    },
-  );
 
   /**
    * Promotion (spec §4): every active learner moves to the next class of the school's list (P1

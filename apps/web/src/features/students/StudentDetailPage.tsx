@@ -1,5 +1,5 @@
 import { Avatar, Button, Card, Flex, Grid, Modal, NavLink, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import type { StatementLine, Student, StudentResults, SubjectResult } from '@mustard/shared';
+import { type StatementLine, type Student, type StudentResults, type SubjectResult, studentResultsEndpoint } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { useParams } from 'react-router';
 import { PageLoading } from '../../app/PageLoading.js';
 import { RecordUnavailable } from '../../app/RecordUnavailable.js';
 import { useAccess } from '../../lib/access.js';
-import { api } from '../../lib/api.js';
+import { api, call } from '../../lib/api.js';
 import { errorText } from '../../lib/notify.js';
 
 const NUMBER = new Intl.NumberFormat('en-US');
@@ -261,7 +261,7 @@ export function StudentDetailPage() {
   const found = student.isSuccess;
   const results = useQuery({
     queryKey: ['student-results', id],
-    queryFn: async () => (await api.get<StudentResults>(`/api/school/students/${id}/results`)).data,
+    queryFn: () => call(studentResultsEndpoint, { params: { id: id ?? '' } }),
     enabled: found,
   });
   const mayReadFees = can('read', 'student');
