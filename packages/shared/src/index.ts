@@ -4,6 +4,7 @@ export * from './classes.js';
 export * from './constants.js';
 export * from './endpoints/calendar.js';
 export * from './endpoints/definition.js';
+export * from './endpoints/fees.js';
 export * from './endpoints/home.js';
 export * from './endpoints/marks.js';
 export * from './endpoints/students.js';

@@ -1,8 +1,10 @@
-import type { Endpoint } from '@mustard/shared';
+import { type Endpoint, type FileField, STUDENT_MESSAGES } from '@mustard/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type TenantTx, withTenantTx } from '../db/tenant.js';
+import { AppError, type FieldErrors, invalid } from '../errors.js';
 import { tenantScope } from './access.js';
+import { parseFields, readForm, type UploadedFile } from './multipart.js';
 
 type Output<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
 
@@ -11,19 +13,63 @@ export interface EndpointRequestInput<E extends Endpoint> {
   params: Output<E['params']>;
   query: Output<E['query']>;
   body: Output<E['body']>;
+  /** The multipart body's file: present when the contract requires it, else perhaps null. */
+  file: E['file'] extends { required: true } ? UploadedFile : E['file'] extends FileField ? UploadedFile | null : undefined;
 }
 
-type Answer<E extends Endpoint> = E['response'] extends z.ZodType ? z.input<E['response']> : unknown;
+/** A file to send (a spreadsheet, a PDF, a photo): its name for the browser, its type, its bytes. */
+export class FileAnswer {
+  constructor(
+    readonly fileName: string | null,
+    readonly contentType: string,
+    readonly body: Buffer | NodeJS.ReadableStream,
+  ) {}
+}
+
+export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** A spreadsheet download named `fileName`. */
+export const spreadsheetAnswer = (fileName: string, body: Buffer) => new FileAnswer(fileName, XLSX, body);
+
+type JsonAnswer<E extends Endpoint> = E['response'] extends z.ZodType ? z.input<E['response']> : never;
+/** What a handler gives back: the JSON the contract promises, or a file where the contract answers one. */
+export type Answer<E extends Endpoint> =
+  | JsonAnswer<E>
+  | (E['response'] extends 'file' ? FileAnswer : E['spreadsheet'] extends true ? FileAnswer : never);
+
+/**
+ * A multipart (or JSON) body: the text fields checked by the contract's schema and the file
+ * from its field; a missing required file is named in the same 422 as the fields at fault.
+ */
+async function readUpload(request: FastifyRequest, endpoint: Endpoint, upload: FileField) {
+  const form = await readForm(request);
+  const { [upload.field]: _sentAsText, ...fields } = form.fields;
+  const file = form.file?.field === upload.field ? form.file : null;
+  const missing: FieldErrors = upload.required && !file ? { [upload.field]: [STUDENT_MESSAGES.fileRequired] } : {};
+  let body: unknown = fields;
+  if (endpoint.body) {
+    try {
+      body = parseFields(endpoint.body, fields);
+    } catch (error) {
+      if (error instanceof AppError && error.errors) throw invalid({ ...missing, ...error.errors });
+      throw error;
+    }
+  }
+  if (Object.keys(missing).length > 0) throw invalid(missing);
+  return { body, file };
+}
 
 /**
  * Registers a route from its contract (packages/shared endpoints): method, path, access and
- * schemas come from the one declaration the web calls too.
+ * schemas come from the one declaration the web calls too. JSON bodies are checked by Fastify
+ * with the body schema; a multipart body by `readUpload`; a file answer is sent as it is.
  */
 export function endpointRoute<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
-  handler: (input: EndpointRequestInput<E>, request: FastifyRequest, reply: FastifyReply) => Promise<Answer<E> | FastifyReply>,
+  handler: (input: EndpointRequestInput<E>, request: FastifyRequest, reply: FastifyReply) => Promise<Answer<E>>,
 ): void {
+  const upload = endpoint.file;
   app.route({
     method: endpoint.method,
     url: endpoint.path,
@@ -31,12 +77,29 @@ export function endpointRoute<E extends Endpoint>(
     schema: {
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
-      ...(endpoint.body && !endpoint.multipart ? { body: endpoint.body } : {}),
+      ...(endpoint.body && !upload ? { body: endpoint.body } : {}),
+      // A list that can also answer a spreadsheet is not serialised by schema (the file is bytes).
       ...(endpoint.response === 'file' ? {} : { response: { 200: endpoint.response } }),
     },
-    handler: (request, reply) =>
-      handler({ params: request.params, query: request.query, body: request.body } as EndpointRequestInput<E>, request, reply),
+    handler: async (request, reply) => {
+      const { body, file } = upload ? await readUpload(request, endpoint, upload) : { body: request.body, file: undefined };
+      const input = { params: request.params, query: request.query, body, file } as EndpointRequestInput<E>;
+      const answer = await handler(input, request, reply);
+      if (!(answer instanceof FileAnswer)) return answer;
+      reply.header('content-type', answer.contentType);
+      if (answer.fileName) reply.header('content-disposition', `attachment; filename="${answer.fileName}"`);
+      // Bytes and streams go out as they are; the response schema serialises JSON only.
+      return reply.send(answer.body);
+    },
   });
+}
+
+/**
+ * The one transaction of a request's user action, bound to its tenant: for a route that must
+ * do slow work first (read a workbook, store a photo) without holding a connection meanwhile.
+ */
+export function withRequestTx<T>(app: FastifyInstance, request: FastifyRequest, work: (tx: TenantTx) => Promise<T>): Promise<T> {
+  return withTenantTx(app.database.db, tenantScope(request), work);
 }
 
 /**
@@ -48,7 +111,5 @@ export function tenantEndpointRoute<E extends Endpoint>(
   endpoint: E,
   handler: (tx: TenantTx, input: EndpointRequestInput<E>, request: FastifyRequest) => Promise<Answer<E>>,
 ): void {
-  endpointRoute(app, endpoint, (input, request) =>
-    withTenantTx(app.database.db, tenantScope(request), (tx) => handler(tx, input, request)),
-  );
+  endpointRoute(app, endpoint, (input, request) => withRequestTx(app, request, (tx) => handler(tx, input, request)));
 }

@@ -116,20 +116,51 @@ export const api = {
   blob,
 };
 
+export interface CallOptions {
+  /** Headers for this call only (a token being checked before it is stored, say). */
+  headers?: Record<string, string>;
+}
+
+type Given = { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+
 /**
  * Calls an endpoint by its contract (packages/shared endpoints): the URL from its path, params
- * and query; the answer parsed with the contract's schema, so a page works with what the
- * schema promises or learns at once that it did not come.
+ * and query; a multipart body as the FormData given; the answer parsed with the contract's
+ * schema, so a page works with what the schema promises or learns at once that it did not come.
+ * A file answer comes back as a Blob.
  */
-export async function call<E extends Endpoint>(endpoint: E, input: EndpointInput<E>): Promise<EndpointOutput<E>> {
-  const given = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+export async function call<E extends Endpoint>(
+  endpoint: E,
+  input: EndpointInput<E>,
+  options: CallOptions = {},
+): Promise<EndpointOutput<E>> {
+  return (await callWithHeaders(endpoint, input, options)).data;
+}
+
+/** `call`, with the answer's headers too (sign-in hands its token in one). */
+export async function callWithHeaders<E extends Endpoint>(
+  endpoint: E,
+  input: EndpointInput<E>,
+  options: CallOptions = {},
+): Promise<ApiResult<EndpointOutput<E>>> {
+  const given = input as Given;
   const url = endpointUrl(endpoint.path, given.params, given.query);
-  if (endpoint.response === 'file') return (await blob(url)) as EndpointOutput<E>;
+  if (endpoint.response === 'file') return { data: (await blob(url)) as EndpointOutput<E>, headers: new Headers() };
   const body = endpoint.method === 'GET' || endpoint.method === 'DELETE' ? undefined : (given.body ?? {});
-  const { data } = await request<unknown>(endpoint.method, url, body);
+  const { data, headers } = await request<unknown>(endpoint.method, url, body, options.headers);
   const parsed = endpoint.response.safeParse(data);
   if (!parsed.success) throw new ApiError(500, `Unexpected answer from ${endpoint.path}`);
-  return parsed.data as EndpointOutput<E>;
+  return { data: parsed.data as EndpointOutput<E>, headers };
+}
+
+/**
+ * Saves what an endpoint answers as a file (a template, a statement, a list with `excel=1`)
+ * under the name the server gave it; answers that name.
+ */
+export function downloadFrom<E extends Endpoint>(endpoint: E, input: EndpointInput<E>): Promise<string> {
+  const given = input as Given;
+  const query = endpoint.spreadsheet ? { ...given.query, excel: 1 } : given.query;
+  return download(endpointUrl(endpoint.path, given.params, query));
 }
 
 /** A path with its query: empty values are left out. */

@@ -14,11 +14,19 @@ export type EndpointAccess = 'public' | 'signed-in' | 'member' | { action: Actio
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** The one file of a multipart body: its field, and whether the call needs it. */
+export interface FileField {
+  field: string;
+  required: boolean;
+}
+
 export interface EndpointDefinition<
   Params extends z.ZodType | undefined = z.ZodType | undefined,
   Query extends z.ZodType | undefined = z.ZodType | undefined,
   Body extends z.ZodType | undefined = z.ZodType | undefined,
   Response extends z.ZodType | 'file' = z.ZodType | 'file',
+  Upload extends FileField | undefined = FileField | undefined,
+  Sheet extends true | undefined = true | undefined,
 > {
   method: HttpMethod;
   /** The path, with `:name` for each path parameter: `/api/school/students/:id`. */
@@ -29,8 +37,14 @@ export interface EndpointDefinition<
   body?: Body;
   /** The JSON answer's schema, or `file` for a download (a spreadsheet, a PDF). */
   response: Response;
-  /** The body goes as multipart form data (a photo, a spreadsheet). */
-  multipart?: boolean;
+  /**
+   * The body goes as multipart form data with one file (a photo, a spreadsheet) in the named
+   * field; `body` then checks the text fields. A required file that is missing is named in the
+   * same 422 as the other fields. A JSON body is read as the same fields (without a file).
+   */
+  file?: Upload;
+  /** With `excel=1` in the query the answer is the list as a spreadsheet instead of JSON. */
+  spreadsheet?: Sheet;
 }
 
 /** A declared endpoint: its schemas as given (`undefined` where it takes none). */
@@ -39,7 +53,15 @@ export type Endpoint<
   Query extends z.ZodType | undefined = z.ZodType | undefined,
   Body extends z.ZodType | undefined = z.ZodType | undefined,
   Response extends z.ZodType | 'file' = z.ZodType | 'file',
-> = EndpointDefinition<Params, Query, Body, Response> & { params: Params; query: Query; body: Body };
+  Upload extends FileField | undefined = FileField | undefined,
+  Sheet extends true | undefined = true | undefined,
+> = EndpointDefinition<Params, Query, Body, Response, Upload, Sheet> & {
+  params: Params;
+  query: Query;
+  body: Body;
+  file: Upload;
+  spreadsheet: Sheet;
+};
 
 /** Marked free of side effects: a bundle keeps only the contracts (and schemas) it calls. */
 /* @__NO_SIDE_EFFECTS__ */
@@ -48,8 +70,10 @@ export function defineEndpoint<
   Query extends z.ZodType | undefined = undefined,
   Body extends z.ZodType | undefined = undefined,
   Response extends z.ZodType | 'file' = 'file',
->(endpoint: EndpointDefinition<Params, Query, Body, Response>): Endpoint<Params, Query, Body, Response> {
-  return endpoint as Endpoint<Params, Query, Body, Response>;
+  const Upload extends FileField | undefined = undefined,
+  Sheet extends true | undefined = undefined,
+>(endpoint: EndpointDefinition<Params, Query, Body, Response, Upload, Sheet>): Endpoint<Params, Query, Body, Response, Upload, Sheet> {
+  return endpoint as Endpoint<Params, Query, Body, Response, Upload, Sheet>;
 }
 
 type InputOf<Schema> = Schema extends z.ZodType ? z.input<Schema> : undefined;
@@ -57,7 +81,7 @@ type InputOf<Schema> = Schema extends z.ZodType ? z.input<Schema> : undefined;
 /** What a caller gives: path parameters, query and body, each as its schema takes it. */
 export type EndpointInput<E extends Endpoint> = (E['params'] extends z.ZodType ? { params: InputOf<E['params']> } : Record<never, never>) &
   (E['query'] extends z.ZodType ? { query?: InputOf<E['query']> } : Record<never, never>) &
-  (E['body'] extends z.ZodType ? { body: E['multipart'] extends true ? FormData : InputOf<E['body']> } : Record<never, never>);
+  (E['body'] extends z.ZodType ? { body: E['file'] extends FileField ? FormData : InputOf<E['body']> } : Record<never, never>);
 
 /** What the endpoint answers: the parsed JSON, or a file. */
 export type EndpointOutput<E extends Endpoint> = E['response'] extends z.ZodType ? z.output<E['response']> : Blob;

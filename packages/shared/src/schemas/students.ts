@@ -110,7 +110,20 @@ export const StudentListQuerySchema = z.object({
   per_page: z.coerce.number().int().min(1).max(1000).default(50),
 });
 
+export type StudentListQuery = z.output<typeof StudentListQuerySchema>;
+
 export const StudentListResponseSchema = z.object({ students: z.array(StudentSchema), totalRecords: z.number() });
 
 export const PromoteResponseSchema = z.object({ message: z.string(), promoted: z.number(), completed: z.number() });
 export type PromoteResponse = z.infer<typeof PromoteResponseSchema>;
+
+/** The learners upload's fields besides the file: `autoid` ('1', 'true', 'on' or 'yes') gives learners without a student id the school's next ids. */
+export const StudentUploadFieldsSchema = z.object({
+  autoid: z
+    .string()
+    .optional()
+    .transform((value) => ['1', 'true', 'on', 'yes'].includes((value ?? '').trim().toLowerCase())),
+});
+
+/** Promotion: without `promote=1` nothing moves and the answer says what would. */
+export const PromoteQuerySchema = z.object({ promote: z.enum(['0', '1']).optional() });

@@ -1,3 +1,4 @@
+import { FEE_JOURNAL_POSITIONS } from '@mustard/shared';
 import ExcelJS from 'exceljs';
 import type { TemplateExample } from '../students/student-ids.js';
 
@@ -24,8 +25,8 @@ import type { TemplateExample } from '../students/student-ids.js';
  * text with thousands separators ("1,250,000"); blank or "-" is 0.
  */
 export const JOURNAL_COLUMNS = { student: 1, name: 2, form: 3, stream: 4, date: 5, particulars: 6 } as const;
-export const DEFAULT_INVOICE_POSITION = 7;
-export const DEFAULT_RECEIPT_POSITION = 42;
+const DEFAULT_INVOICE_POSITION = FEE_JOURNAL_POSITIONS.invoice;
+const DEFAULT_RECEIPT_POSITION = FEE_JOURNAL_POSITIONS.receipt;
 export const JOURNAL_TEMPLATE_FILE_NAME = 'Fee-journal-template.xlsx';
 
 export const JOURNAL_HEADERS = {

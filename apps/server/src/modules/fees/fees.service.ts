@@ -3,7 +3,7 @@ import { STUDENT_MESSAGES as M, type StatementLine } from '@mustard/shared';
 import { sql } from 'kysely';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
-import { lockInTenant, type Trx } from '../../db/tenant.js';
+import { lockInTenant, type TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { AppError, type FieldErrors, notFound } from '../../errors.js';
 import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
@@ -180,8 +180,6 @@ export function localDate(moment: Date): string {
 export const sha256 = (buffer: Buffer) => createHash('sha256').update(buffer).digest('hex');
 
 export interface JournalUpload {
-  tenantId: string;
-  userId: string;
   fileName: string | null;
   file: Buffer;
   sheet: Sheet;
@@ -194,8 +192,9 @@ export interface JournalUpload {
 const INSERT_CHUNK = 1000;
 
 /** Checks every row, then writes the journal and its lines (in the caller's transaction). */
-export async function uploadJournal(trx: Trx, upload: JournalUpload) {
-  const { tenantId, term, year } = upload;
+export async function uploadJournal(tx: TenantTx, upload: JournalUpload) {
+  const { trx, tenantId } = tx;
+  const { term, year } = upload;
   const hash = sha256(upload.file);
   // One journal upload at a time per school: the same file sent twice at once (a double click on
   // a slow connection) replaces itself instead of colliding on the journal's unique key.
@@ -248,7 +247,7 @@ export async function uploadJournal(trx: Trx, upload: JournalUpload) {
         year,
         invoice_position: upload.invoice,
         receipt_position: upload.receipt,
-        uploaded_by: upload.userId,
+        uploaded_by: tx.userId,
       })
       .execute();
   }
@@ -262,7 +261,7 @@ export async function uploadJournal(trx: Trx, upload: JournalUpload) {
   }
   const counts = compareLines(before, lines);
   await recordAudit(trx, tenantId, {
-    userId: upload.userId,
+    userId: tx.userId,
     action: existing ? 'update' : 'create',
     entity: 'fee_journals',
     entityId: journalId,
@@ -284,7 +283,8 @@ export async function uploadJournal(trx: Trx, upload: JournalUpload) {
 }
 
 /** A learner's statement: lines by date (then as written), each with the balance after it. */
-export async function learnerStatement(trx: Trx, tenantId: string, studentId: string) {
+export async function learnerStatement(tx: TenantTx, studentId: string) {
+  const { trx, tenantId } = tx;
   const learner = await trx.selectFrom('students').select('id').$call(inTenant(tenantId)).where('id', '=', studentId).executeTakeFirst();
   if (!learner) throw notFound();
   const rows = await trx

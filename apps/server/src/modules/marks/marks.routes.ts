@@ -8,7 +8,7 @@ import { studentResults } from './results.repository.js';
 /** Marks and what they add up to (the entry grid, mark sheets and reports come here next). */
 export const marksRoutes: FastifyPluginAsyncZod = async (app) => {
   tenantEndpointRoute(app, studentResultsEndpoint, async (tx, { params }) => {
-    const student = await findStudent(tx.trx, tx.tenantId, params.id);
+    const student = await findStudent(tx, params.id);
     if (!student) throw notFound();
     return studentResults(tx.trx, tx.tenantId, student.id);
   });

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { classOptions } from '@mustard/shared';
-import { lockInTenant, type Trx } from '../../db/tenant.js';
+import { lockInTenant, type TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
+import type { School } from '../../plugins/school.js';
 
 /*
  * School-style student ids (`MPS/0042`) for learners added without one: by the form, or by an
@@ -80,15 +80,15 @@ export function idSequence(known: Iterable<string>, fallbackPrefix: string): () 
  * Holds the school's id sequence until the transaction ends, so an upload and a learner added
  * at the same moment never get the same id.
  */
-export async function lockStudentIds(trx: Trx, tenantId: string): Promise<void> {
-  await lockInTenant(trx, tenantId, 'students-upload');
+export async function lockStudentIds(tx: TenantTx): Promise<void> {
+  await lockInTenant(tx.trx, tx.tenantId, 'students-upload');
 }
 
 /** The next `count` ids of the school, after taking the lock. */
-export async function nextStudentIds(trx: Trx, tenantId: string, schoolName: string, count: number): Promise<string[]> {
+export async function nextStudentIds(tx: TenantTx, schoolName: string, count: number): Promise<string[]> {
   if (count === 0) return [];
-  await lockStudentIds(trx, tenantId);
-  const rows = await trx.selectFrom('students').select('studentid').$call(inTenant(tenantId)).execute();
+  await lockStudentIds(tx);
+  const rows = await tx.trx.selectFrom('students').select('studentid').$call(inTenant(tx.tenantId)).execute();
   const next = idSequence(
     rows.map((row) => row.studentid),
     initialsOf(schoolName),
@@ -133,8 +133,8 @@ export function giveLearnerCodes(
 }
 
 /** The passcodes and payment codes the school has given, to give new ones none of them. */
-export async function schoolLearnerCodes(trx: Trx, tenantId: string) {
-  return trx.selectFrom('students').select(['code', 'paymentcode']).$call(inTenant(tenantId)).execute();
+export async function schoolLearnerCodes(tx: TenantTx) {
+  return tx.trx.selectFrom('students').select(['code', 'paymentcode']).$call(inTenant(tx.tenantId)).execute();
 }
 
 /** What a template's example shows: an id, a class and a stream as this school writes them. */
@@ -149,16 +149,13 @@ export interface TemplateExample {
  * those it offers (else the first it offers), and that class's busiest stream. Read only: it
  * takes no lock and gives out no id.
  */
-export async function templateExample(
-  trx: Trx,
-  tenant: { id: string; name: string; schooltype: string | null; forms: string | null },
-): Promise<TemplateExample> {
-  const rows = await trx.selectFrom('students').select(['studentid', 'form', 'stream']).$call(inTenant(tenant.id)).execute();
+export async function templateExample(tx: TenantTx, school: School): Promise<TemplateExample> {
+  const rows = await tx.trx.selectFrom('students').select(['studentid', 'form', 'stream']).$call(inTenant(tx.tenantId)).execute();
   const studentid = idSequence(
     rows.map((row) => row.studentid),
-    initialsOf(tenant.name),
+    initialsOf(school.name),
   )();
-  const offered = classOptions(tenant);
+  const offered = school.classes;
   const busiest = (values: Array<string | null>) => {
     const counts = new Map<string, number>();
     for (const value of values) if (value) counts.set(value, (counts.get(value) ?? 0) + 1);

@@ -1,7 +1,7 @@
 import type { Student, StudentInput } from '@mustard/shared';
 import { type Kysely, sql } from 'kysely';
 import { containsPattern } from '../../db/search.js';
-import type { Trx } from '../../db/tenant.js';
+import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import type { DB } from '../../db/types.js';
 
@@ -69,8 +69,8 @@ export function toStudent(row: StudentRow): Student {
   } as Student;
 }
 
-export async function listStudents(trx: Trx, tenantId: string, filters: StudentFilters, paging: { page: number; perPage: number } | null) {
-  const base = filtered(trx, tenantId, filters);
+export async function listStudents(tx: TenantTx, filters: StudentFilters, paging: { page: number; perPage: number } | null) {
+  const base = filtered(tx.trx, tx.tenantId, filters);
   const { total } = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
   let query = withCategory(base).orderBy('s.form').orderBy('s.stream').orderBy('s.lastname').orderBy('s.firstname').orderBy('s.id');
   if (paging) query = query.limit(paging.perPage).offset((paging.page - 1) * paging.perPage);
@@ -78,42 +78,51 @@ export async function listStudents(trx: Trx, tenantId: string, filters: StudentF
   return { students: rows.map(toStudent), totalRecords: total };
 }
 
-export async function findStudent(trx: Trx, tenantId: string, id: string): Promise<Student | undefined> {
-  const row = await withCategory(trx.selectFrom('students as s').$call(inTenant(tenantId, 's.tenant_id')))
+export async function findStudent(tx: TenantTx, id: string): Promise<Student | undefined> {
+  const row = await withCategory(tx.trx.selectFrom('students as s').$call(inTenant(tx.tenantId, 's.tenant_id')))
     .where('s.id', '=', id)
     .executeTakeFirst();
   return row ? toStudent(row) : undefined;
 }
 
+/**
+ * A learner's stored fields besides the student id (the key) and the photo (stored apart): the
+ * one list the form, the upload and the class list's select write and read.
+ */
+export const LEARNER_COLUMNS = [
+  'firstname',
+  'lastname',
+  'othername',
+  'gender',
+  'dob',
+  'form',
+  'stream',
+  'status',
+  'studentcategory_id',
+  'paymentcode',
+  'address',
+  'phone',
+  'email',
+  'house',
+  'lin',
+  'code',
+] as const satisfies ReadonlyArray<keyof StudentInput>;
+
+export type LearnerColumn = (typeof LEARNER_COLUMNS)[number];
+
 /** The columns a form writes (photo_path is set apart, after the photo is stored). */
 export function studentColumns(input: StudentInput & { studentid: string }) {
-  return {
-    studentid: input.studentid,
-    firstname: input.firstname,
-    lastname: input.lastname,
-    othername: input.othername,
-    gender: input.gender,
-    dob: input.dob,
-    form: input.form,
-    stream: input.stream,
-    status: input.status,
-    studentcategory_id: input.studentcategory_id,
-    paymentcode: input.paymentcode,
-    address: input.address,
-    phone: input.phone,
-    email: input.email,
-    house: input.house,
-    lin: input.lin,
-    code: input.code,
-  };
+  const columns: Partial<Pick<StudentInput, LearnerColumn>> = {};
+  for (const column of LEARNER_COLUMNS) (columns as Record<string, unknown>)[column] = input[column];
+  return { ...(columns as Pick<StudentInput, LearnerColumn>), studentid: input.studentid };
 }
 
 /** The streams the school's learners are in, the most used spelling of each first. */
-export async function schoolStreams(trx: Trx, tenantId: string): Promise<string[]> {
-  const rows = await trx
+export async function schoolStreams(tx: TenantTx): Promise<string[]> {
+  const rows = await tx.trx
     .selectFrom('students')
     .select(['stream', sql<number>`count(*)::int`.as('learners')])
-    .$call(inTenant(tenantId))
+    .$call(inTenant(tx.tenantId))
     .where('stream', 'is not', null)
     .groupBy('stream')
     .orderBy('learners', 'desc')

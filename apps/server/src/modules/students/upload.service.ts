@@ -1,16 +1,15 @@
 import { STUDENT_MESSAGES as M, matchClass, matchStream, type StudentInput, StudentInputSchema } from '@mustard/shared';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { z } from 'zod';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
-import { type TenantScope, type Trx, withTenant } from '../../db/tenant.js';
+import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import type { DB, NewStudent } from '../../db/types.js';
 import { AppError, type FieldErrors, sqlState } from '../../errors.js';
 import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
 import { giveLearnerCodes, idSequence, initialsOf, lockStudentIds } from './student-ids.js';
-import { schoolStreams } from './students.repository.js';
+import { LEARNER_COLUMNS, type LearnerColumn, schoolStreams } from './students.repository.js';
 import { locateColumns, type UploadColumnKey } from './upload-columns.js';
 
 /*
@@ -45,14 +44,6 @@ import { locateColumns, type UploadColumnKey } from './upload-columns.js';
 /** How many learners one INSERT writes: 500 rows of 19 values stay far below PostgreSQL's 65,535 parameters. */
 const CHUNK_ROWS = 500;
 
-/** The multipart fields besides the file. */
-export const UploadFieldsSchema = z.object({
-  autoid: z
-    .string()
-    .optional()
-    .transform((value) => ['1', 'true', 'on', 'yes'].includes((value ?? '').trim().toLowerCase())),
-});
-
 export interface UploadCounts {
   created: number;
   updated: number;
@@ -71,30 +62,15 @@ export interface UploadOptions {
   classes: ReadonlyArray<string>;
   /** The school's name: its initials start the ids when the school has none of the form PREFIX/NNNN. */
   tenantName: string;
-  userId: string | null;
 }
 
-/** The learner columns an upload can write (the upload's `category` is `studentcategory_id`). */
-type WritableColumn = Exclude<keyof StudentInput, 'studentid'>;
+/** The learner columns an upload can write: every stored field (the sheet's `category` is `studentcategory_id`). */
+type WritableColumn = LearnerColumn;
 
-const WRITABLE: ReadonlyArray<[UploadColumnKey, WritableColumn]> = [
-  ['firstname', 'firstname'],
-  ['lastname', 'lastname'],
-  ['othername', 'othername'],
-  ['gender', 'gender'],
-  ['dob', 'dob'],
-  ['form', 'form'],
-  ['stream', 'stream'],
-  ['status', 'status'],
-  ['category', 'studentcategory_id'],
-  ['paymentcode', 'paymentcode'],
-  ['address', 'address'],
-  ['phone', 'phone'],
-  ['email', 'email'],
-  ['house', 'house'],
-  ['lin', 'lin'],
-  ['code', 'code'],
-];
+const WRITABLE: ReadonlyArray<[UploadColumnKey, WritableColumn]> = LEARNER_COLUMNS.map((column) => [
+  column === 'studentcategory_id' ? 'category' : column,
+  column,
+]);
 
 /** The fields that identify a learner without a student id (autoid). */
 const IDENTITY: ReadonlyArray<WritableColumn> = ['firstname', 'lastname', 'othername', 'form', 'stream', 'dob'];
@@ -217,10 +193,10 @@ export function checkRows(sheet: Sheet, categories: ReadonlyMap<string, string>,
 /** A learner as the upload compares them: the written columns as text (dates as YYYY-MM-DD). */
 type ExistingLearner = { id: string; studentid: string } & Record<WritableColumn, string | null>;
 
-async function loadLearners(trx: Trx, tenantId: string): Promise<ExistingLearner[]> {
-  const rows = await trx
+async function loadLearners(tx: TenantTx): Promise<ExistingLearner[]> {
+  const rows = await tx.trx
     .selectFrom('students')
-    .$call(inTenant(tenantId))
+    .$call(inTenant(tx.tenantId))
     .select([
       'id',
       'studentid',
@@ -309,14 +285,15 @@ export function planUpload(checked: CheckedSheet, existing: ReadonlyArray<Existi
  * are plain INSERTs: if another request gave one of their student ids to a learner since the
  * school's learners were read, the upload stops with a 409 rather than overwrite that learner.
  */
-async function writeLearners(trx: Trx, tenantId: string, plan: Plan, columns: ReadonlyArray<WritableColumn>): Promise<void> {
+async function writeLearners(tx: TenantTx, plan: Plan, columns: ReadonlyArray<WritableColumn>): Promise<void> {
+  const tenantId = tx.tenantId;
   const rowsOf = (writes: Plan['creates'], written: ReadonlyArray<WritableColumn>): NewStudent[] =>
     writes.map(({ studentid, input }) => {
       const row: Record<string, unknown> = { tenant_id: tenantId, id: newId(), studentid };
       for (const column of written) row[column] = input[column];
       return row as unknown as NewStudent;
     });
-  const db = trx as unknown as Kysely<DB>;
+  const db = tx.trx as unknown as Kysely<DB>;
   // New learners always carry their passcode and payment code, given or generated.
   const creates = rowsOf(plan.creates, [...new Set<WritableColumn>([...columns, 'code', 'paymentcode'])]);
   for (let start = 0; start < creates.length; start += CHUNK_ROWS) {
@@ -346,32 +323,27 @@ async function writeLearners(trx: Trx, tenantId: string, plan: Plan, columns: Re
 }
 
 /** The school's student categories, by name. */
-export async function studentCategories(trx: Trx, tenantId: string): Promise<Array<{ id: string; name: string }>> {
-  return trx.selectFrom('student_categories').$call(inTenant(tenantId)).select(['id', 'name']).orderBy('name').execute();
+export async function studentCategories(tx: TenantTx): Promise<Array<{ id: string; name: string }>> {
+  return tx.trx.selectFrom('student_categories').$call(inTenant(tx.tenantId)).select(['id', 'name']).orderBy('name').execute();
 }
 
-/** The whole upload in one transaction: check every row, then write, then audit; all or nothing. */
-export async function uploadStudents(db: Kysely<DB>, scope: TenantScope, sheet: Sheet, options: UploadOptions): Promise<UploadCounts> {
+/** The whole upload in the action's one transaction: check every row, then write, then audit; all or nothing. */
+export async function uploadStudents(tx: TenantTx, sheet: Sheet, options: UploadOptions): Promise<UploadCounts> {
   if (sheet.rows.length === 0) throw new AppError(422, M.emptySheet);
-  return withTenant(db, scope, async (trx) => {
-    // One upload of a school at a time: a second one waits, then reads the first one's learners
-    // (so autoid never hands out the same id twice). Released when the transaction ends.
-    await lockStudentIds(trx, scope.tenantId);
-    const categories = new Map((await studentCategories(trx, scope.tenantId)).map((row) => [row.name.trim().toLowerCase(), row.id]));
-    const checked = checkRows(sheet, categories, options.autoid, {
-      classes: options.classes,
-      streams: await schoolStreams(trx, scope.tenantId),
-    });
-    const existing = await loadLearners(trx, scope.tenantId);
-    const plan = planUpload(checked, existing, options);
-    // New learners get a passcode and a payment code where the sheet gives none (issue 10).
-    // Codes the sheet gives changed learners count as taken too.
-    giveLearnerCodes(
-      plan.creates.map((create) => create.input),
-      [...existing, ...plan.updates.map((update) => update.input)],
-    );
-    await writeLearners(trx, scope.tenantId, plan, checked.columns);
-    await recordAudit(trx, scope.tenantId, { userId: options.userId, action: 'upload', entity: 'students', after: plan.counts });
-    return plan.counts;
-  });
+  // One upload of a school at a time: a second one waits, then reads the first one's learners
+  // (so autoid never hands out the same id twice). Released when the transaction ends.
+  await lockStudentIds(tx);
+  const categories = new Map((await studentCategories(tx)).map((row) => [row.name.trim().toLowerCase(), row.id]));
+  const checked = checkRows(sheet, categories, options.autoid, { classes: options.classes, streams: await schoolStreams(tx) });
+  const existing = await loadLearners(tx);
+  const plan = planUpload(checked, existing, options);
+  // New learners get a passcode and a payment code where the sheet gives none (issue 10).
+  // Codes the sheet gives changed learners count as taken too.
+  giveLearnerCodes(
+    plan.creates.map((create) => create.input),
+    [...existing, ...plan.updates.map((update) => update.input)],
+  );
+  await writeLearners(tx, plan, checked.columns);
+  await recordAudit(tx.trx, tx.tenantId, { userId: tx.userId, action: 'upload', entity: 'students', after: plan.counts });
+  return plan.counts;
 }

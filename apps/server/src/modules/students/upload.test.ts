@@ -26,7 +26,7 @@ import { UPLOAD_COLUMNS } from './upload-columns.js';
 
 /** Lets one test make the upload's audit entry fail: the last write of its transaction (security.md item 16). */
 const auditFailure = vi.hoisted(() => ({ armed: false }));
-vi.mock('../audit/audit.repository.js', async (importOriginal) => {
+vi.mock('../../audit/audit.repository.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../audit/audit.repository.js')>();
   return {
     ...original,

@@ -1,5 +1,14 @@
 import { Avatar, Button, Card, Flex, Grid, Modal, NavLink, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { type StatementLine, type Student, type StudentResults, type SubjectResult, studentResultsEndpoint } from '@mustard/shared';
+import {
+  type StatementLine,
+  type Student,
+  type StudentResults,
+  type SubjectResult,
+  statementEndpoint,
+  studentEndpoint,
+  studentPhotoEndpoint,
+  studentResultsEndpoint,
+} from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +16,7 @@ import { useParams } from 'react-router';
 import { PageLoading } from '../../app/PageLoading.js';
 import { RecordUnavailable } from '../../app/RecordUnavailable.js';
 import { useAccess } from '../../lib/access.js';
-import { api, call } from '../../lib/api.js';
+import { call } from '../../lib/api.js';
 import { errorText } from '../../lib/notify.js';
 
 const NUMBER = new Intl.NumberFormat('en-US');
@@ -37,8 +46,7 @@ function Photo({ student }: { student: Student }) {
   useEffect(() => {
     if (!student.photo_path) return;
     let objectUrl: string | null = null;
-    api
-      .blob(`/api/school/students/${student.id}/photo`)
+    call(studentPhotoEndpoint, { params: { id: student.id } })
       .then((data) => {
         objectUrl = URL.createObjectURL(data);
         setUrl(objectUrl);
@@ -254,7 +262,7 @@ export function StudentDetailPage() {
   const [subject, setSubject] = useState<SubjectResult | null>(null);
   const student = useQuery({
     queryKey: ['student', id],
-    queryFn: async () => (await api.get<Student>(`/api/school/students/${id}`)).data,
+    queryFn: () => call(studentEndpoint, { params: { id: id ?? '' } }),
     meta: { ownsNotFound: true },
   });
   // Records and fees are asked for once the learner is known to be here, not three 404s at once.
@@ -267,7 +275,7 @@ export function StudentDetailPage() {
   const mayReadFees = can('read', 'student');
   const statement = useQuery({
     queryKey: ['student-statement', id],
-    queryFn: async () => (await api.get<{ statement: StatementLine[] }>(`/api/student/statement?id=${id}`)).data,
+    queryFn: () => call(statementEndpoint, { query: { id: id ?? '' } }),
     enabled: mayReadFees && found,
   });
 

@@ -1,20 +1,25 @@
 import { Alert, Anchor, Button, Checkbox, FileInput, Group, List, NumberInput, Select, Stack, Text } from '@mantine/core';
-import { STUDENT_MESSAGES, TERMS } from '@mustard/shared';
+import {
+  type EndpointOutput,
+  FEE_JOURNAL_POSITIONS,
+  journalTemplateEndpoint,
+  promoteEndpoint,
+  STUDENT_MESSAGES,
+  studentTemplateEndpoint,
+  TERMS,
+  uploadJournalEndpoint,
+  uploadStudentsEndpoint,
+} from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../../lib/api.js';
+import { ApiError, call, downloadFrom } from '../../lib/api.js';
 import { useCurrentTerm } from '../../lib/calendar.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText, runLongAction } from '../../lib/notify.js';
 
-interface UploadAnswer {
-  message: string;
-  created: number;
-  updated: number;
-  unchanged: number;
-}
+type UploadAnswer = EndpointOutput<typeof uploadStudentsEndpoint>;
 
 /** A 422's row problems ("14.firstname": [...]) as lines a bursar can act on. */
 function rowProblems(error: unknown, t: TFunction): string[] {
@@ -40,7 +45,8 @@ function UploadForm({
   children,
   onDone,
 }: {
-  template: string;
+  /** Downloads the workbook to fill in. */
+  template(): Promise<unknown>;
   templateLabel: string;
   onUpload(file: File): Promise<UploadAnswer>;
   children?: React.ReactNode;
@@ -77,7 +83,7 @@ function UploadForm({
       <Stack>
         <Text size="sm">
           {t('uploads.templateHint')}{' '}
-          <Anchor component="button" type="button" onClick={() => void api.download(template).catch(() => undefined)}>
+          <Anchor component="button" type="button" onClick={() => void template().catch(() => undefined)}>
             {templateLabel}
           </Anchor>
         </Text>
@@ -117,14 +123,14 @@ export function UploadStudentsDialog({ onDone }: { onDone(): void }) {
   const [autoid, setAutoid] = useState(false);
   return (
     <UploadForm
-      template="/api/school/students/template"
+      template={() => downloadFrom(studentTemplateEndpoint, {})}
       templateLabel={t('uploads.studentsTemplate')}
       onDone={onDone}
       onUpload={async (file) => {
         const form = new FormData();
         form.set('file', file, file.name);
         form.set('autoid', autoid ? '1' : '0');
-        return (await api.post<UploadAnswer>('/api/school/students/upload', form)).data;
+        return call(uploadStudentsEndpoint, { body: form });
       }}
     >
       <Checkbox label={t('uploads.autoid')} checked={autoid} onChange={(event) => setAutoid(event.currentTarget.checked)} />
@@ -145,11 +151,11 @@ export function UploadJournalDialog({ onDone }: { onDone(): void }) {
     setTerm(current.term);
     setYear(current.year);
   }, [calendarKnown, current.term, current.year]);
-  const [invoice, setInvoice] = useState<number | string>(7);
-  const [receipt, setReceipt] = useState<number | string>(42);
+  const [invoice, setInvoice] = useState<number | string>(FEE_JOURNAL_POSITIONS.invoice);
+  const [receipt, setReceipt] = useState<number | string>(FEE_JOURNAL_POSITIONS.receipt);
   return (
     <UploadForm
-      template="/api/uploads/studentjournals/template"
+      template={() => downloadFrom(journalTemplateEndpoint, {})}
       templateLabel={t('uploads.journalTemplate')}
       onDone={onDone}
       onUpload={async (file) => {
@@ -159,7 +165,7 @@ export function UploadJournalDialog({ onDone }: { onDone(): void }) {
         form.set('year', String(year));
         form.set('invoice', String(invoice));
         form.set('receipt', String(receipt));
-        return (await api.post<UploadAnswer>('/api/uploads/studentjournals', form)).data;
+        return call(uploadJournalEndpoint, { body: form });
       }}
     >
       <Group grow>
@@ -180,14 +186,14 @@ export function PromoteDialog({ onDone }: { onDone(): void }) {
   const [busy, setBusy] = useState(false);
   const preview = useQuery({
     queryKey: ['promote-preview'],
-    queryFn: async () => (await api.get<{ promoted: number; completed: number }>('/api/student/promote')).data,
+    queryFn: () => call(promoteEndpoint, {}),
     gcTime: 0,
   });
   const promote = async () => {
     setBusy(true);
     try {
       await runLongAction(
-        api.get<{ message: string; promoted: number; completed: number }>('/api/student/promote?promote=1').then((answer) => answer.data),
+        call(promoteEndpoint, { query: { promote: '1' } }),
         (answer) => `${translateMessage(answer.message)} ${t('students.promotedCounts', { ...answer })}`,
       );
       onDone();
