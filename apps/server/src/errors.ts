@@ -1,15 +1,17 @@
-import { ERROR_MESSAGES } from '@mustard/shared';
+import { type CatalogueMessage, ERROR_MESSAGES } from '@mustard/shared';
 
 export type FieldErrors = Record<string, string[]>;
 
 /**
  * The one error type of the server. Services throw it; the error handler turns it into the
- * spec's catalogue answer (§8). `message` defaults to the catalogue text for the status.
+ * spec's catalogue answer (§8). `message` defaults to the catalogue text for the status, and is
+ * only ever a catalogue text (issue 11 point 6): the web translates what the server says by
+ * finding it in the catalogue, so a text written at the throw would reach people untranslated.
  */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
-    message?: string,
+    message?: CatalogueMessage,
     readonly errors?: FieldErrors,
   ) {
     super(message ?? catalogueMessage(statusCode));
@@ -24,7 +26,7 @@ export function catalogueMessage(statusCode: number): string {
 export const unauthorized = () => new AppError(401);
 export const forbidden = () => new AppError(403);
 export const notFound = () => new AppError(404);
-export const conflict = (message: string) => new AppError(409, message);
+export const conflict = (message: CatalogueMessage) => new AppError(409, message);
 /** A PostgreSQL error's SQLSTATE, from node-postgres or PGlite alike. */
 export function sqlState(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;

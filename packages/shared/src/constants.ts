@@ -46,16 +46,6 @@ export const REGISTRATION_CATEGORIES = [
 ] as const;
 export type RegistrationCategory = (typeof REGISTRATION_CATEGORIES)[number];
 
-/**
- * The new curriculum's generic bands on a competency score of 1 to 3 (spec §9): 2.5 to 3
- * Outstanding, 1.5 to 2.49 Moderate, otherwise Basic.
- */
-export function genericDescriptor(score: number): 'Outstanding' | 'Moderate' | 'Basic' {
-  if (score >= 2.5) return 'Outstanding';
-  if (score >= 1.5) return 'Moderate';
-  return 'Basic';
-}
-
 /** The Coming Soon page counts down to this moment (spec §9). */
 export const COMING_SOON_TARGET = '2021-12-31T00:00:00';
 
@@ -69,29 +59,6 @@ export const DISPLAY_TYPES = ['list', 'table'] as const;
 export const INPUT_TYPES = ['text', 'number'] as const;
 export const AUTO_COMMENT_CATEGORIES = ['general', 'nc skill', 'nc general'] as const;
 
-/** Grade labels of a new grade set (spec §3) and their default bands (guide grading.md). */
-export const GRADE_SET_TYPES = ['default', 'lower'] as const;
-export type GradeSetType = (typeof GRADE_SET_TYPES)[number];
-export const DEFAULT_GRADE_BANDS: Record<GradeSetType, ReadonlyArray<readonly [grade: string, lower: number, upper: number]>> = {
-  default: [
-    ['D1', 80, 100],
-    ['D2', 75, 79],
-    ['C3', 70, 74],
-    ['C4', 65, 69],
-    ['C5', 60, 64],
-    ['C6', 55, 59],
-    ['P7', 45, 54],
-    ['P8', 35, 44],
-    ['F9', 0, 34],
-  ],
-  lower: [
-    ['A+', 90, 100],
-    ['A', 80, 89],
-    ['B+', 70, 79],
-    ['B', 60, 69],
-    ['C+', 50, 59],
-    ['C', 40, 49],
-    ['D+', 30, 39],
-    ['D', 0, 29],
-  ],
-};
+/** Grade sets and their default bands now live in the grading engine; kept here for old importers. */
+export { DEFAULT_GRADE_BANDS, GRADE_SET_TYPES, type GradeSetType } from './grading/bands.js';
+export { genericDescriptor } from './grading/descriptors.js';

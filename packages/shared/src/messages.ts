@@ -31,6 +31,7 @@ export const LOGIN_MESSAGES = {
   emailInvalid: 'Invalid email',
   /** Coming Soon's notify-by-email: the same answer whether the address was new or known. */
   notifyNoted: 'Thank you. We will write to you when it opens.',
+  loggedOut: 'You are Logged Out',
 } as const;
 
 export const TENANT_MESSAGES = {
@@ -40,6 +41,8 @@ export const TENANT_MESSAGES = {
   categoryRequired: 'Please select a category',
   tenantcodeRequired: 'Please enter the tenant code',
   tenantcodeTaken: 'This tenant code is already taken',
+  tenantcodeTooLong: 'The tenant code is too long',
+  tenantcodeInvalid: 'Use letters, digits, - and _ only',
 } as const;
 
 export const USER_MESSAGES = {
@@ -196,3 +199,13 @@ export const MESSAGE_CATALOGUES = {
   students: STUDENT_MESSAGES,
   inUse: IN_USE_MESSAGES,
 } as const;
+
+type Values<T> = T[keyof T];
+
+/**
+ * A text of the catalogue: the only message an error may carry to a response (issue 11 point 6).
+ * A string written at a throw does not type-check as one; name the catalogue's constant instead.
+ */
+export type CatalogueMessage = {
+  [Name in keyof typeof MESSAGE_CATALOGUES]: Values<(typeof MESSAGE_CATALOGUES)[Name]>;
+}[keyof typeof MESSAGE_CATALOGUES];

@@ -46,6 +46,17 @@ export interface TenantTx {
   readonly [tenantBound]: true;
 }
 
+/**
+ * Binds an open transaction to a tenant (row-level security reads `app.tenant_id`), local to
+ * the transaction; `null` unbinds it. The one place a tenant is set besides `withTenant`: for
+ * work that moves between tenants inside one transaction (joining a school by invitation,
+ * creating a tenant). Answers the transaction as a `TenantTx` for that tenant.
+ */
+export async function bindTenant(trx: Trx, tenantId: string | null, userId: string | null = null): Promise<TenantTx> {
+  await sql`SELECT set_config('app.tenant_id', ${tenantId ?? ''}, true)`.execute(trx);
+  return { trx, tenantId: tenantId ?? '', userId } as TenantTx;
+}
+
 /** `withTenant`, handing the work a `TenantTx`. */
 export function withTenantTx<T>(db: Kysely<DB>, scope: TenantScope, work: (tx: TenantTx) => Promise<T>): Promise<T> {
   return withTenant(db, scope, (trx) => work({ trx, tenantId: scope.tenantId, userId: scope.userId ?? null } as TenantTx));

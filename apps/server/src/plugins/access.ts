@@ -10,12 +10,11 @@ import {
   type TenantSummary,
 } from '@mustard/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { findMembership, findTenantByCode, rolesOfMember, tenantsOfUser } from '../access/membership.repository.js';
 import { findSessionUser } from '../access/sessions.repository.js';
 import { verifyToken } from '../access/token.js';
 import { recordAudit } from '../audit/audit.repository.js';
-import { withTenant, withUser } from '../db/tenant.js';
+import { bindTenant, withTenant, withUser } from '../db/tenant.js';
 import type { TenantRow } from '../db/types.js';
 import { forbidden, unauthorized } from '../errors.js';
 import { AuthCache } from './auth-cache.js';
@@ -173,7 +172,7 @@ export async function loadMemberContext(
       if (!tenant) return undefined;
       // The user's own memberships are readable only before a tenant is set (see the policy).
       const tenants = await tenantsOfUser(trx, user.id);
-      await sql`SELECT set_config('app.tenant_id', ${tenant.id}, true)`.execute(trx);
+      await bindTenant(trx, tenant.id);
       if (!(await findMembership(trx, tenant.id, user.id))) return undefined;
       const roles = await rolesOfMember(trx, tenant.id, user.id);
       const subject = { is_admin: user.is_admin, roles };

@@ -12,6 +12,8 @@ import { buildTestApp, joinWithCode, login, type TestApp } from '../test/test-ap
  * (own id / other tenant's id x member / non-member TENANTCODE x role) expects 2xx/404/403/401
  * and checks the database after every write; it runs twice, the second time with the code's
  * own tenant filter switched off, so row-level security alone must keep the tenants apart.
+ * Roles and TENANTCODE are this file's subject; every route of the route table against another
+ * tenant's records (ids, lists, writes naming them) is in route-isolation.test.ts.
  */
 
 type Role = 'superadmin' | 'headteacher' | 'teacher' | 'none' | 'anonymous';

@@ -111,6 +111,46 @@ export async function makeStudents(
   });
 }
 
+/** Marks of one learner, as the mark entry writes them (no topic: an ordinary exam mark). */
+export async function makeMarks(
+  database: Database,
+  tenantId: string,
+  studentId: string,
+  marks: ReadonlyArray<{
+    subjectId: string;
+    marktypeId: string;
+    form: string;
+    term: string;
+    year: number;
+    mark: number;
+    paper?: string;
+    topicId?: string;
+  }>,
+) {
+  await withTenant(database.db, { tenantId }, async (trx) => {
+    await trx
+      .insertInto('marks')
+      .values(
+        marks.map((mark) => ({
+          tenant_id: tenantId,
+          id: newId(),
+          student_id: studentId,
+          subject_id: mark.subjectId,
+          marktype_id: mark.marktypeId,
+          form: mark.form,
+          stream: null,
+          term: mark.term,
+          year: mark.year,
+          paper: mark.paper ?? null,
+          mark: mark.mark,
+          topic_id: mark.topicId ?? null,
+          user_id: null,
+        })),
+      )
+      .execute();
+  });
+}
+
 /** A member's role names in a tenant, read in that tenant's transaction (under its RLS). */
 export async function roleNamesIn(database: Database, tenantId: string, userId: string): Promise<string[]> {
   const roles = await withTenant(database.db, { tenantId }, (trx) => rolesOfMember(trx, tenantId, userId));

@@ -1,4 +1,4 @@
-import { type Endpoint, type EndpointInput, type EndpointOutput, endpointUrl, TENANT_HEADER } from '@mustard/shared';
+import { type Endpoint, type EndpointInput, type EndpointOutput, type EndpointRoute, endpointUrl, TENANT_HEADER } from '@mustard/shared';
 import { loadSession } from './session.js';
 
 /**
@@ -161,6 +161,22 @@ export function downloadFrom<E extends Endpoint>(endpoint: E, input: EndpointInp
   const given = input as Given;
   const query = endpoint.spreadsheet ? { ...given.query, excel: 1 } : given.query;
   return download(endpointUrl(endpoint.path, given.params, query));
+}
+
+/**
+ * `callWithHeaders` by an endpoint's route alone (its method and path, typed by the contract),
+ * the answer not parsed: for the sign-in page and the signed-in frame, whose cold loads have no
+ * room for the schema library. The server still answers by the contract; everywhere else, `call`.
+ */
+export function callRoute<E extends Endpoint>(
+  route: EndpointRoute<E>,
+  input: EndpointInput<E>,
+  options: CallOptions = {},
+): Promise<ApiResult<EndpointOutput<E>>> {
+  const given = input as Given;
+  const url = endpointUrl(route.path, given.params, given.query);
+  const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : (given.body ?? {});
+  return request<EndpointOutput<E>>(route.method, url, body, options.headers);
 }
 
 /** A path with its query: empty values are left out. */

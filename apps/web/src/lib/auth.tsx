@@ -1,7 +1,7 @@
-import type { LoginResponse, Profile, TenantSummary } from '@mustard/shared';
+import { type LoginResponse, logoutRoute, type Profile, profileRoute, type TenantSummary } from '@mustard/shared';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { showsOneRecord } from '../app/routes.js';
-import { api } from './api.js';
+import { callRoute } from './api.js';
 import { announceLogout, loadSession, onLogoutElsewhere, type Session, saveSession } from './session.js';
 
 interface AuthState {
@@ -26,9 +26,17 @@ interface AuthState {
 
 const AuthContext = createContext<AuthState | null>(null);
 
+/*
+ * The profile and logout go by their contracts' routes, unparsed (`callRoute`): this provider is
+ * in every page's cold load, which has no room for the schema library.
+ */
+
 async function fetchProfile(token: string, tenantcode: string, tenantId?: string): Promise<Profile> {
-  const query = tenantId ? `?tenant_id=${encodeURIComponent(tenantId)}` : '';
-  const { data } = await api.get<Profile>(`/api/users/profile${query}`, { authorization: `Bearer ${token}`, tenantcode });
+  const { data } = await callRoute(
+    profileRoute,
+    { query: { tenant_id: tenantId } },
+    { headers: { authorization: `Bearer ${token}`, tenantcode } },
+  );
   return data;
 }
 
@@ -71,7 +79,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(() => {
     const token = session?.token;
-    if (token) void api.post('/auth/logout', {}, { authorization: `Bearer ${token}` }).catch(() => undefined);
+    if (token) void callRoute(logoutRoute, {}, { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
     announceLogout();
     setSession(null);
   }, [session]);

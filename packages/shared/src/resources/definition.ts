@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SubjectClass } from '../abilities.js';
+import type { IN_USE_MESSAGES } from '../messages.js';
 import { text } from '../schemas/common.js';
 
 /**
@@ -33,8 +34,8 @@ export interface ResourceDefinition<
   pageSize: number;
   /** Who may add, change and delete: `manage` on this subject class. Every member may read. */
   subject: SubjectClass;
-  /** The 409 text when a record cannot be deleted because others depend on it. */
-  inUse: string;
+  /** The 409 text when a record cannot be deleted because others depend on it (from the catalogue). */
+  inUse: (typeof IN_USE_MESSAGES)[keyof typeof IN_USE_MESSAGES];
   /** Spreadsheet columns (`excel=1`): field and English header, in order. */
   exportColumns: ReadonlyArray<readonly [field: string, header: string]>;
   /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX } from '../constants.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../constants.js';
 import { LOGIN_MESSAGES, USER_MESSAGES } from '../messages.js';
 import { requiredText, text } from './common.js';
 import { TenantSummarySchema } from './tenant.js';
@@ -28,6 +28,13 @@ export const LoginBodySchema = z.object({
   }),
 });
 export type LoginBody = z.infer<typeof LoginBodySchema>;
+
+/** Changing one's password: the current one (guessed like a sign-in password), and the new one. */
+export const ChangePasswordBodySchema = z.object({
+  current_password: z.string().min(1, USER_MESSAGES.passwordRequired).max(PASSWORD_MAX),
+  password: z.string().min(PASSWORD_MIN, USER_MESSAGES.passwordTooShort).max(PASSWORD_MAX, USER_MESSAGES.passwordTooLong),
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
 
 export const RedeemCodeBodySchema = z.object({ code: text().min(1, LOGIN_MESSAGES.invalidCode).max(200) });
 

@@ -35,8 +35,8 @@ const tenantName = requiredText(TENANT_MESSAGES.nameRequired)
 
 /** Tenant codes are what users see in the header and URLs: short, lower case, no spaces. */
 const tenantcode = requiredText(TENANT_MESSAGES.tenantcodeRequired)
-  .max(40, 'The tenant code is too long')
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'Use letters, digits, - and _ only')
+  .max(40, TENANT_MESSAGES.tenantcodeTooLong)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, TENANT_MESSAGES.tenantcodeInvalid)
   .transform((code) => code.toLowerCase());
 
 export const TenantCreateSchema = z.strictObject({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../constants.js';
 import { USER_MESSAGES } from '../messages.js';
 import { LoginResponseSchema } from './auth.js';
-import { requiredText, text } from './common.js';
+import { ListQuerySchema, requiredText, text } from './common.js';
 import { TenantSummarySchema } from './tenant.js';
 
 export const UserSchema = z.object({
@@ -119,6 +119,8 @@ export const JoinDetailsSchema = z.object({
   expires_at: z.string(),
 });
 export type JoinDetails = z.infer<typeof JoinDetailsSchema>;
+/** The school's pending invitations: paging only (no search). */
+export const InvitationListQuerySchema = ListQuerySchema.omit({ search: true });
 export const InvitationListResponseSchema = z.object({ invitations: z.array(InvitationSchema), totalRecords: z.number() });
 
 /** An invitation as the invited person sees it at sign-in: which school, which roles. */

@@ -1,81 +1,38 @@
 import {
-  AuthTypeBodySchema,
-  AuthTypeResponseSchema,
-  LOGIN_MESSAGES,
-  LoginBodySchema,
-  LoginResponseSchema,
-  MessageResponseSchema,
-  NotifyMeBodySchema,
-  PASSWORD_MAX,
-  PASSWORD_MIN,
-  RedeemCodeBodySchema,
-  USER_MESSAGES,
+  authTypeEndpoint,
+  changePasswordEndpoint,
+  loginEndpoint,
+  logoutEndpoint,
+  notifyMeEndpoint,
+  redeemCodeEndpoint,
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
-import { z } from 'zod';
-import { revokeSession } from '../../access/sessions.repository.js';
 import { currentUser } from '../../plugins/access.js';
-import { recordAuthEvent } from './auth.repository.js';
-import { authType, changePassword, loginWithPassword, redeemSignInCode, sendSignedIn } from './auth.service.js';
+import { endpointRoute } from '../../plugins/endpoints.js';
+import { authType, changePassword, loginWithPassword, logout, noteLaunchInterest, redeemSignInCode } from './auth.service.js';
+import { authDeps, limitedEndpointRoute, sendSignedIn } from './routing.js';
 
-const ChangePasswordBodySchema = z.object({
-  current_password: z.string().min(1, USER_MESSAGES.passwordRequired).max(PASSWORD_MAX),
-  password: z.string().min(PASSWORD_MIN, USER_MESSAGES.passwordTooShort).max(PASSWORD_MAX, USER_MESSAGES.passwordTooLong),
-});
-
+/** Signing in and out, and the password (contracts in shared endpoints/auth.ts). */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const rateLimit = { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' };
+  const deps = authDeps(app);
 
-  app.post(
-    '/auth/type',
-    { config: { access: 'public', rateLimit }, schema: { body: AuthTypeBodySchema, response: { 200: AuthTypeResponseSchema } } },
-    async (request) => authType(app, request.body.email),
+  await limitedEndpointRoute(app, authTypeEndpoint, async ({ body }) => authType(deps, body));
+
+  await limitedEndpointRoute(app, notifyMeEndpoint, ({ body }) => noteLaunchInterest(deps.db, body));
+
+  await limitedEndpointRoute(app, loginEndpoint, async ({ body }, request, reply) =>
+    sendSignedIn(reply, await loginWithPassword(deps, { ...body.user, ip: request.ip })),
   );
 
-  /**
-   * Coming Soon's "notify me": the address is kept once, whatever its case; the answer is the
-   * same for a new and a known address, so it tells nobody who asked before.
-   */
-  app.post(
-    '/auth/notify',
-    { config: { access: 'public', rateLimit }, schema: { body: NotifyMeBodySchema, response: { 200: MessageResponseSchema } } },
-    async (request) => {
-      await app.database.db
-        .insertInto('launch_notifications')
-        .values({ email: request.body.email })
-        .onConflict((conflict) => conflict.expression(sql`lower(email)`).doNothing())
-        .execute();
-      return { message: LOGIN_MESSAGES.notifyNoted };
-    },
+  await limitedEndpointRoute(app, redeemCodeEndpoint, async ({ body }, request, reply) =>
+    sendSignedIn(reply, await redeemSignInCode(deps, { code: body.code, ip: request.ip })),
   );
 
-  app.post(
-    '/auth/login',
-    { config: { access: 'public', rateLimit }, schema: { body: LoginBodySchema, response: { 200: LoginResponseSchema } } },
-    async (request, reply) =>
-      sendSignedIn(reply, await loginWithPassword(app, request.body.user.email, request.body.user.password, request.ip)),
+  endpointRoute(app, logoutEndpoint, (_input, request) =>
+    logout(deps.db, { userId: currentUser(request).id, sessionId: request.sessionId, ip: request.ip }),
   );
 
-  app.post(
-    '/auth/redeemcode',
-    { config: { access: 'public', rateLimit }, schema: { body: RedeemCodeBodySchema, response: { 200: LoginResponseSchema } } },
-    async (request, reply) => sendSignedIn(reply, await redeemSignInCode(app, request.body.code, request.ip)),
-  );
-
-  app.post('/auth/logout', { config: { access: 'signed-in' }, schema: { response: { 200: MessageResponseSchema } } }, async (request) => {
-    if (request.sessionId) await revokeSession(app.database.db, request.sessionId);
-    await recordAuthEvent(app.database.db, 'logout', { userId: currentUser(request).id, ip: request.ip });
-    return { message: 'You are Logged Out' };
-  });
-
-  app.post(
-    '/auth/password',
-    { config: { access: 'signed-in', rateLimit }, schema: { body: ChangePasswordBodySchema, response: { 200: LoginResponseSchema } } },
-    async (request, reply) =>
-      sendSignedIn(
-        reply,
-        await changePassword(app, currentUser(request).id, request.body.current_password, request.body.password, request.ip),
-      ),
+  await limitedEndpointRoute(app, changePasswordEndpoint, async ({ body }, request, reply) =>
+    sendSignedIn(reply, await changePassword(deps, { ...body, userId: currentUser(request).id, ip: request.ip })),
   );
 };

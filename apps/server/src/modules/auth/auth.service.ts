@@ -1,34 +1,66 @@
 import { randomBytes } from 'node:crypto';
-import { LOGIN_MESSAGES, type LoginResponse, type Profile, permissionsMap, USER_MESSAGES } from '@mustard/shared';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  type AuthTypeResponse,
+  type ChangePasswordBody,
+  LOGIN_MESSAGES,
+  type LoginResponse,
+  type Profile,
+  permissionsMap,
+  USER_MESSAGES,
+} from '@mustard/shared';
+import { type Kysely, sql } from 'kysely';
 import { tenantsOfUser, toTenantSummary } from '../../access/membership.repository.js';
-import { createSession, revokeUserSessions } from '../../access/sessions.repository.js';
+import { createSession, revokeSession, revokeUserSessions } from '../../access/sessions.repository.js';
 import { signToken } from '../../access/token.js';
 import type { Database } from '../../db/connect.js';
 import { withUser } from '../../db/tenant.js';
+import type { DB } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { SignedInUser, TenantContext } from '../../plugins/access.js';
 import { consumeCode, findUserByEmail, findUserById, insertCode, recordAuthEvent } from './auth.repository.js';
+import type { FailureLimiter } from './failure-limiter.js';
 import { hashPassword, verifyPassword } from './password.js';
+
+/*
+ * Signing in and out. No tenant and no request: each service takes the database and exactly what
+ * else it needs from `AuthDeps` (built once per routes plugin from the configuration), then its
+ * input. They open their own transactions: a failed sign-in is recorded, so it must not be rolled
+ * back with the request's work.
+ */
 
 /** Codes for external sign-in carry 256 bits and live 10 minutes at most (security.md item 13). */
 export const SIGN_IN_CODE_TTL_SECONDS = 10 * 60;
 export const SIGN_IN_CODE_PURPOSE = 'signin';
 
-export interface SignedIn {
-  response: LoginResponse;
+/** How sessions are signed and how long they live. */
+export interface SessionKeys {
+  jwtSecret: Uint8Array;
+  ttlSeconds: number;
+}
+
+/** What the sign-in services need besides their input; a service asks for the part it uses. */
+export interface AuthDeps {
+  db: Kysely<DB>;
+  session: SessionKeys;
+  /** Password guesses per account: sign-in, the password change and invitation codes share it. */
+  limiter: FailureLimiter;
+  /** E-mail domains that sign in elsewhere, and where. */
+  externalSignInDomains: ReadonlyMap<string, string>;
+}
+
+export interface SignedIn<Response = LoginResponse> {
+  response: Response;
   token: string;
 }
 
-type UserRecord = { id: string; name: string; email: string; path: string | null; is_admin: boolean };
+export type UserRecord = { id: string; name: string; email: string; path: string | null; is_admin: boolean };
 
 /** Opens a session for the user and answers what login answers (spec §3 "Login response"). */
-export async function openSession(app: FastifyInstance, user: UserRecord): Promise<SignedIn> {
-  const db = app.database.db;
-  const expiresAt = new Date(Date.now() + app.config.sessionTtlSeconds * 1000);
-  const sessionId = await createSession(db, user.id, expiresAt);
-  const token = await signToken(app.config.jwtSecret, { userId: user.id, sessionId }, expiresAt);
-  const tenants = await withUser(db, user.id, (trx) => tenantsOfUser(trx, user.id));
+export async function openSession(deps: Pick<AuthDeps, 'db' | 'session'>, user: UserRecord): Promise<SignedIn> {
+  const expiresAt = new Date(Date.now() + deps.session.ttlSeconds * 1000);
+  const sessionId = await createSession(deps.db, user.id, expiresAt);
+  const token = await signToken(deps.session.jwtSecret, { userId: user.id, sessionId }, expiresAt);
+  const tenants = await withUser(deps.db, user.id, (trx) => tenantsOfUser(trx, user.id));
   return { token, response: { ...loginFields(user), tenants } };
 }
 
@@ -36,37 +68,34 @@ function loginFields(user: UserRecord) {
   return { id: user.id, path: user.path, name: user.name, email: user.email, isadmin: user.is_admin, admin: user.is_admin };
 }
 
-/** The token travels in the `authorization` response header (spec §3), readable by the web app. */
-export function sendSignedIn<T>(reply: FastifyReply, signedIn: { token: string; response: T }): T {
-  reply.header('authorization', `Bearer ${signedIn.token}`);
-  reply.header('access-control-expose-headers', 'authorization');
-  return signedIn.response;
-}
-
-export async function loginWithPassword(app: FastifyInstance, email: string, password: string, ip: string): Promise<SignedIn> {
-  const db = app.database.db;
-  if (!app.failureLimiter.attempt(email)) throw new AppError(429);
+export async function loginWithPassword(
+  deps: Pick<AuthDeps, 'db' | 'session' | 'limiter'>,
+  input: { email: string; password: string; ip: string },
+): Promise<SignedIn> {
+  const { db, limiter } = deps;
+  const { email, password, ip } = input;
+  if (!limiter.attempt(email)) throw new AppError(429);
   const user = await findUserByEmail(db, email);
   const passwordOk = await verifyPassword(user?.password_hash, password);
   if (!user || !passwordOk || user.disabled_at) {
     await recordAuthEvent(db, 'login_failed', { userId: user?.id, email, ip });
     throw new AppError(401, LOGIN_MESSAGES.invalidCredentials);
   }
-  app.failureLimiter.succeed(email);
+  limiter.succeed(email);
   await recordAuthEvent(db, 'login', { userId: user.id, email, ip });
-  return openSession(app, user);
+  return openSession(deps, user);
 }
 
-export async function redeemSignInCode(app: FastifyInstance, code: string, ip: string): Promise<SignedIn> {
-  const db = app.database.db;
-  const userId = await consumeCode(db, code, SIGN_IN_CODE_PURPOSE);
+export async function redeemSignInCode(deps: Pick<AuthDeps, 'db' | 'session'>, input: { code: string; ip: string }): Promise<SignedIn> {
+  const { db } = deps;
+  const userId = await consumeCode(db, input.code, SIGN_IN_CODE_PURPOSE);
   const user = userId ? await findUserById(db, userId) : undefined;
   if (!user || user.disabled_at) {
-    await recordAuthEvent(db, 'code_failed', { ip });
+    await recordAuthEvent(db, 'code_failed', { ip: input.ip });
     throw new AppError(401, LOGIN_MESSAGES.invalidCode);
   }
-  await recordAuthEvent(db, 'code_redeemed', { userId: user.id, email: user.email, ip });
-  return openSession(app, user);
+  await recordAuthEvent(db, 'code_redeemed', { userId: user.id, email: user.email, ip: input.ip });
+  return openSession(deps, user);
 }
 
 /**
@@ -86,29 +115,54 @@ export async function issueSignInCode(database: Database, userId: string, ttlSec
 }
 
 /** Changes the user's password and ends every session of theirs; answers a fresh sign-in. */
-export async function changePassword(app: FastifyInstance, userId: string, current: string, next: string, ip: string): Promise<SignedIn> {
-  const db = app.database.db;
+export async function changePassword(
+  deps: Pick<AuthDeps, 'db' | 'session' | 'limiter'>,
+  input: ChangePasswordBody & { userId: string; ip: string },
+): Promise<SignedIn> {
+  const { db, limiter } = deps;
+  const { userId, ip } = input;
   const user = await findUserById(db, userId);
   if (!user) throw new AppError(401);
   // The current password is guessed like a sign-in password: the same count, the same pause.
-  if (!app.failureLimiter.attempt(user.email)) throw new AppError(429);
-  if (!(await verifyPassword(user.password_hash, current))) {
+  if (!limiter.attempt(user.email)) throw new AppError(429);
+  if (!(await verifyPassword(user.password_hash, input.current_password))) {
     throw new AppError(422, undefined, { current_password: [USER_MESSAGES.currentPasswordWrong] });
   }
-  app.failureLimiter.succeed(user.email);
-  const hash = await hashPassword(next);
+  limiter.succeed(user.email);
+  const hash = await hashPassword(input.password);
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash, updated_at: new Date() }).where('id', '=', userId).execute();
     await revokeUserSessions(trx, userId);
     await recordAuthEvent(trx, 'password_changed', { userId, email: user.email, ip });
   });
-  return openSession(app, user);
+  return openSession(deps, user);
 }
 
-export function authType(app: FastifyInstance, email: string) {
-  const domain = email.trim().toLowerCase().split('@').pop() ?? '';
-  const url = app.config.externalSignInDomains.get(domain);
-  return url ? { type: 'redirect' as const, url } : { type: 'password' as const, url: '' };
+/** Ends one session and records it. */
+export async function logout(db: Kysely<DB>, input: { userId: string; sessionId?: string; ip: string }) {
+  if (input.sessionId) await revokeSession(db, input.sessionId);
+  await recordAuthEvent(db, 'logout', { userId: input.userId, ip: input.ip });
+  return { message: LOGIN_MESSAGES.loggedOut };
+}
+
+/** Whether the e-mail signs in here with a password, or elsewhere (spec §4). */
+export function authType(deps: Pick<AuthDeps, 'externalSignInDomains'>, input: { email: string }): AuthTypeResponse {
+  const domain = input.email.trim().toLowerCase().split('@').pop() ?? '';
+  const url = deps.externalSignInDomains.get(domain);
+  return url ? { type: 'redirect', url } : { type: 'password', url: '' };
+}
+
+/**
+ * Coming Soon's "notify me": the address is kept once, whatever its case; the answer is the
+ * same for a new and a known address, so it tells nobody who asked before.
+ */
+export async function noteLaunchInterest(db: Kysely<DB>, input: { email: string }) {
+  await db
+    .insertInto('launch_notifications')
+    .values({ email: input.email })
+    .onConflict((conflict) => conflict.expression(sql`lower(email)`).doNothing())
+    .execute();
+  return { message: LOGIN_MESSAGES.notifyNoted };
 }
 
 /** Profiles by member context: a cached context (one user in one tenant) answers the same profile. */

@@ -1,18 +1,15 @@
-import { genericDescriptor, type StudentResults, type SubjectResult } from '@mustard/shared';
+import { type GradeBand, genericDescriptor, gradeFor, isPerPaperForm, type StudentResults, type SubjectResult } from '@mustard/shared';
 import { sql } from 'kysely';
 import type { Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 
-/** Classes whose results are shown per paper (spec §9: S5 and S6). */
-const PER_PAPER = new Set(['S5', 'S6']);
-
 /**
  * A learner's academic records: one per class, term and year in which they have marks, newest
  * first; in each, the exams (mark types) and for each subject the mark and the grade the
- * subject's grade set gives it (the band with the highest lower bound not above the mark, guide
- * grading.md). S5 and S6 show each paper with its grade, and the papers' total. Marks of a
- * competency (topic) are the new curriculum's: per subject, each topic's score with its generic
- * descriptor, and the average.
+ * subject's grade set gives it (the shared `gradeFor`: the band with the highest lower bound not
+ * above the mark, guide grading.md). S5 and S6 show each paper with its grade, and the papers'
+ * total. Marks of a competency (topic) are the new curriculum's: per subject, each topic's score
+ * with its generic descriptor, and the average.
  */
 export async function studentResults(trx: Trx, tenantId: string, studentId: string): Promise<StudentResults> {
   const rows = await trx
@@ -35,11 +32,6 @@ export async function studentResults(trx: Trx, tenantId: string, studentId: stri
       't.label as marktype',
       't.position as marktype_position',
       sql<number>`m.mark::float8`.as('mark'),
-      sql<string | null>`(
-        SELECT g.grade FROM grades g
-         WHERE g.tenant_id = m.tenant_id AND g.subject_id = m.subject_id AND g.form = m.form
-           AND g.term = m.term AND g.year = m.year AND g.lower <= m.mark
-         ORDER BY g.lower DESC LIMIT 1)`.as('score'),
     ])
     .$call(inTenant(tenantId, 'm.tenant_id'))
     .where('m.student_id', '=', studentId)
@@ -51,6 +43,8 @@ export async function studentResults(trx: Trx, tenantId: string, studentId: stri
     .orderBy('m.paper')
     .orderBy(sql`c.created_at`, (order) => order.asc().nullsFirst())
     .execute();
+  const gradeSets = await gradeSetsOfMarks(trx, tenantId, studentId);
+  const gradeOf = (row: (typeof rows)[number]) => gradeFor(gradeSets.get(gradeSetKey(row)) ?? [], row.mark);
 
   const results: StudentResults['results'] = [];
   for (const row of rows) {
@@ -75,7 +69,7 @@ export async function studentResults(trx: Trx, tenantId: string, studentId: stri
       record.exams.push(exam);
     }
     let subject = exam.subjects.find((candidate) => candidate.subject_id === row.subject_id);
-    const perPaper = PER_PAPER.has(row.form) && row.paper !== null;
+    const perPaper = isPerPaperForm(row.form) && row.paper !== null;
     if (!subject) {
       subject = { subject_id: row.subject_id, subject: row.subject, category: row.category, mark: null, score: null } as SubjectResult;
       if (perPaper) {
@@ -85,11 +79,11 @@ export async function studentResults(trx: Trx, tenantId: string, studentId: stri
       exam.subjects.push(subject);
     }
     if (perPaper && subject.papers) {
-      subject.papers.push({ paper: row.paper as string, mark: row.mark, score: row.score });
+      subject.papers.push({ paper: row.paper as string, mark: row.mark, score: gradeOf(row) });
       subject.total = (subject.total ?? 0) + row.mark;
     } else {
       subject.mark = row.mark;
-      subject.score = row.score;
+      subject.score = gradeOf(row);
     }
   }
 
@@ -109,4 +103,50 @@ export async function studentResults(trx: Trx, tenantId: string, studentId: stri
     .orderBy('recorded_at', 'desc')
     .execute();
   return { results, history };
+}
+
+interface GradeSetKey {
+  subject_id: string;
+  form: string;
+  term: string;
+  year: number;
+}
+
+/** A grade set is the bands of one subject, class, term and year. */
+const gradeSetKey = (key: GradeSetKey) => `${key.subject_id}|${key.form}|${key.term}|${key.year}`;
+
+/**
+ * The grade sets the learner's marks are graded by, in one query: every band of a subject,
+ * class, term and year in which the learner has a mark, keyed by gradeSetKey.
+ */
+async function gradeSetsOfMarks(
+  trx: Trx,
+  tenantId: string,
+  studentId: string,
+): Promise<Map<string, Array<Pick<GradeBand, 'grade' | 'lower'>>>> {
+  const bands = await trx
+    .selectFrom('grades as g')
+    .select(['g.subject_id', 'g.form', 'g.term', 'g.year', 'g.grade', sql<number>`g.lower::float8`.as('lower')])
+    .$call(inTenant(tenantId, 'g.tenant_id'))
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('marks as m')
+          .select(sql`1`.as('one'))
+          .whereRef('m.tenant_id', '=', 'g.tenant_id')
+          .whereRef('m.subject_id', '=', 'g.subject_id')
+          .whereRef('m.form', '=', 'g.form')
+          .whereRef('m.term', '=', 'g.term')
+          .whereRef('m.year', '=', 'g.year')
+          .where('m.student_id', '=', studentId),
+      ),
+    )
+    .execute();
+  const sets = new Map<string, Array<Pick<GradeBand, 'grade' | 'lower'>>>();
+  for (const band of bands) {
+    const key = gradeSetKey(band);
+    const set = sets.get(key);
+    if (set) set.push(band);
+    else sets.set(key, [band]);
+  }
+  return sets;
 }

@@ -288,6 +288,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+it('has contract fixtures for every school resource the server registers (a new resource cannot go untested)', () => {
+  expect(FIXTURES.map((fixture) => fixture.definition.name).sort()).toEqual(SCHOOL_RESOURCES.map((definition) => definition.name).sort());
+});
+
 describe.each(FIXTURES.map((fixture) => [fixture.definition.name, fixture] as const))('%s', (_name, fixture) => {
   const { definition } = fixture;
 

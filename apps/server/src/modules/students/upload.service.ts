@@ -197,26 +197,9 @@ async function loadLearners(tx: TenantTx): Promise<ExistingLearner[]> {
   const rows = await tx.trx
     .selectFrom('students')
     .$call(inTenant(tx.tenantId))
-    .select([
-      'id',
-      'studentid',
-      'firstname',
-      'lastname',
-      'othername',
-      'gender',
-      sql<string | null>`dob::text`.as('dob'),
-      'form',
-      'stream',
-      'status',
-      'studentcategory_id',
-      'paymentcode',
-      'address',
-      'phone',
-      'email',
-      'house',
-      'lin',
-      'code',
-    ])
+    .select(['id', 'studentid'])
+    // Every learner column as text to compare with the sheet's (a date as YYYY-MM-DD).
+    .select(LEARNER_COLUMNS.map((column) => (column === 'dob' ? sql<string | null>`dob::text`.as('dob') : sql.ref(column).as(column))))
     .orderBy('studentid')
     .execute();
   return rows as ExistingLearner[];

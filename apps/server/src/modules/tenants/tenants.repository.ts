@@ -1,10 +1,10 @@
 import type { Tenant, TenantCreate } from '@mustard/shared';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { toTenantSummary } from '../../access/membership.repository.js';
 import { newId } from '../../db/ids.js';
 import { containsPattern } from '../../db/search.js';
 import type { Trx } from '../../db/tenant.js';
-import type { DB, TenantRow } from '../../db/types.js';
+import type { TenantRow } from '../../db/types.js';
 
 export function toTenant(row: TenantRow): Tenant {
   return {
@@ -32,8 +32,8 @@ export interface TenantListQuery {
  * Tenants a user may see: all of them for a platform administrator, otherwise the ones they
  * belong to (memberships are readable for one's own user id under RLS).
  */
-function visibleTenants(db: Kysely<DB>, viewer: { id: string; is_admin: boolean }) {
-  let query = db.selectFrom('tenants');
+function visibleTenants(trx: Trx, viewer: { id: string; is_admin: boolean }) {
+  let query = trx.selectFrom('tenants');
   if (!viewer.is_admin) {
     query = query.where((eb) =>
       eb.exists(
@@ -48,8 +48,8 @@ function visibleTenants(db: Kysely<DB>, viewer: { id: string; is_admin: boolean 
   return query;
 }
 
-export async function listTenants(db: Kysely<DB>, viewer: { id: string; is_admin: boolean }, query: TenantListQuery) {
-  let base = visibleTenants(db, viewer);
+export async function listTenants(trx: Trx, viewer: { id: string; is_admin: boolean }, query: TenantListQuery) {
+  let base = visibleTenants(trx, viewer);
   if (query.search) {
     const pattern = containsPattern(query.search);
     base = base.where((eb) =>
@@ -67,12 +67,12 @@ export async function listTenants(db: Kysely<DB>, viewer: { id: string; is_admin
   return { tenants: rows.map(toTenant), totalRecords: count.total };
 }
 
-export function findVisibleTenant(db: Kysely<DB>, viewer: { id: string; is_admin: boolean }, id: string) {
-  return visibleTenants(db, viewer).selectAll('tenants').where('tenants.id', '=', id).executeTakeFirst();
+export function findVisibleTenant(trx: Trx, viewer: { id: string; is_admin: boolean }, id: string) {
+  return visibleTenants(trx, viewer).selectAll('tenants').where('tenants.id', '=', id).executeTakeFirst();
 }
 
-export function tenantCodeTaken(db: Kysely<DB>, code: string, exceptId?: string) {
-  let query = db.selectFrom('tenants').select('id').where(sql`lower(tenantcode)`, '=', code.toLowerCase());
+export function tenantCodeTaken(trx: Trx, code: string, exceptId?: string) {
+  let query = trx.selectFrom('tenants').select('id').where(sql`lower(tenantcode)`, '=', code.toLowerCase());
   if (exceptId) query = query.where('id', '<>', exceptId);
   return query.executeTakeFirst();
 }

@@ -1,13 +1,25 @@
 import { SUPERADMIN_ROLE, TENANT_MESSAGES, type Tenant, type TenantCreate } from '@mustard/shared';
-import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
-import { type Trx, withUser } from '../../db/tenant.js';
-import type { DB } from '../../db/types.js';
+import type { Trx } from '../../db/tenant.js';
+import { bindTenant } from '../../db/tenant.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
 import { DEFAULT_ROLES } from './default-roles.js';
-import { findVisibleTenant, insertTenant, tenantCodeTaken, toTenant, updateTenant } from './tenants.repository.js';
+import {
+  findVisibleTenant,
+  insertTenant,
+  listTenants,
+  type TenantListQuery,
+  tenantCodeTaken,
+  toTenant,
+  updateTenant,
+} from './tenants.repository.js';
+
+/*
+ * Tenants are global rows. The services take the signed-in person's transaction (`withUser`:
+ * their own memberships in every tenant are readable, which is what decides the tenants they
+ * see) and their input; a new tenant's rows are written with the transaction bound to it.
+ */
 
 export interface Actor {
   id: string;
@@ -45,7 +57,7 @@ export async function addMember(trx: Trx, tenantId: string, userId: string, role
   return membershipId;
 }
 
-const setTenant = (trx: Trx, tenantId: string) => sql`SELECT set_config('app.tenant_id', ${tenantId}, true)`.execute(trx);
+const setTenant = (trx: Trx, tenantId: string) => bindTenant(trx, tenantId);
 
 /**
  * Inserts a tenant and its default roles, and leaves the transaction bound to it. Every way a
@@ -58,18 +70,29 @@ export async function insertTenantWithRoles(trx: Trx, input: TenantCreate) {
   return { row, roles };
 }
 
+/** The tenants the person may see (all, for a platform administrator), searchable and paged. */
+export function listVisibleTenants(trx: Trx, input: { viewer: Actor; query: TenantListQuery }) {
+  return listTenants(trx, input.viewer, input.query);
+}
+
+/** One tenant the person may see, as `{ tenant }`; 404 for any other. */
+export async function getTenant(trx: Trx, input: { viewer: Actor; id: string }): Promise<{ tenant: Tenant }> {
+  const row = await findVisibleTenant(trx, input.viewer, input.id);
+  if (!row) throw notFound();
+  return { tenant: toTenant(row) };
+}
+
 /**
- * Creates a tenant with its default roles, and makes the creator its administrator, in one
- * transaction: a tenant nobody can enter is never left behind.
+ * Creates a tenant with its default roles, and makes the creator its administrator, in the
+ * person's one transaction: a tenant nobody can enter is never left behind.
  */
-export async function createTenant(db: Kysely<DB>, actor: Actor, input: TenantCreate): Promise<Tenant> {
-  return withUser(db, actor.id, async (trx) => {
-    if (await tenantCodeTaken(trx, input.tenantcode)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
-    const { row, roles } = await insertTenantWithRoles(trx, input);
-    await addMember(trx, row.id, actor.id, [roles.get(SUPERADMIN_ROLE) as string]);
-    await recordAudit(trx, row.id, { userId: actor.id, action: 'create', entity: 'tenant', entityId: row.id, after: toTenant(row) });
-    return toTenant(row);
-  });
+export async function createTenant(trx: Trx, input: TenantCreate & { actor: Actor }): Promise<Tenant> {
+  const { actor, ...tenant } = input;
+  if (await tenantCodeTaken(trx, tenant.tenantcode)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
+  const { row, roles } = await insertTenantWithRoles(trx, tenant);
+  await addMember(trx, row.id, actor.id, [roles.get(SUPERADMIN_ROLE) as string]);
+  await recordAudit(trx, row.id, { userId: actor.id, action: 'create', entity: 'tenant', entityId: row.id, after: toTenant(row) });
+  return toTenant(row);
 }
 
 /**
@@ -77,27 +100,23 @@ export async function createTenant(db: Kysely<DB>, actor: Actor, input: TenantCr
  * work in (their TENANTCODE), where their permission was checked.
  */
 export async function updateTenantById(
-  db: Kysely<DB>,
-  actor: Actor,
-  currentTenantId: string,
-  id: string,
-  input: TenantCreate,
+  trx: Trx,
+  input: TenantCreate & { actor: Actor; currentTenantId: string; id: string },
 ): Promise<Tenant> {
-  return withUser(db, actor.id, async (trx) => {
-    const before = await findVisibleTenant(trx, actor, id);
-    if (!before) throw notFound();
-    if (!actor.is_admin && id !== currentTenantId) throw forbidden();
-    if (await tenantCodeTaken(trx, input.tenantcode, id)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
-    const row = await updateTenant(trx, id, input);
-    await setTenant(trx, id);
-    await recordAudit(trx, id, {
-      userId: actor.id,
-      action: 'update',
-      entity: 'tenant',
-      entityId: id,
-      before: toTenant(before),
-      after: toTenant(row),
-    });
-    return toTenant(row);
+  const { actor, currentTenantId, id, ...tenant } = input;
+  const before = await findVisibleTenant(trx, actor, id);
+  if (!before) throw notFound();
+  if (!actor.is_admin && id !== currentTenantId) throw forbidden();
+  if (await tenantCodeTaken(trx, tenant.tenantcode, id)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
+  const row = await updateTenant(trx, id, tenant);
+  await setTenant(trx, id);
+  await recordAudit(trx, id, {
+    userId: actor.id,
+    action: 'update',
+    entity: 'tenant',
+    entityId: id,
+    before: toTenant(before),
+    after: toTenant(row),
   });
+  return toTenant(row);
 }

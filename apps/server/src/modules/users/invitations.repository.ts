@@ -2,9 +2,16 @@ import type { Invitation, MyInvitation } from '@mustard/shared';
 import { sql } from 'kysely';
 import { toTenantSummary } from '../../access/membership.repository.js';
 import { newId } from '../../db/ids.js';
-import type { Trx } from '../../db/tenant.js';
+import type { TenantTx, Trx } from '../../db/tenant.js';
+import { bindTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { rolesColumn } from './users.repository.js';
+
+/*
+ * A school's invitations take its `TenantTx`. What admitting, declining and the join page read
+ * (role ids and names, the delete) takes a transaction and the tenant it was bound to on the way:
+ * those flows start before any tenant (the person is not yet a member) and bind one mid-way.
+ */
 
 /** How many pending invitations a person sees at once; nobody is invited by fifty schools. */
 const MY_INVITATIONS_SHOWN = 50;
@@ -38,7 +45,8 @@ export function toInvitation(row: InvitationRow): Invitation {
   return { id: row.id, name: row.name, email: row.email, roles: row.roles ?? [], status: 'pending', invited_at: iso(row.created_at) };
 }
 
-export async function listInvitations(trx: Trx, tenantId: string, query: { page: number; perPage: number }) {
+export async function listInvitations(tx: TenantTx, query: { page: number; perPage: number }) {
+  const { trx, tenantId } = tx;
   const rows = await invitationsQuery(trx, tenantId)
     .orderBy('invitations.created_at', 'desc')
     .orderBy('invitations.id')
@@ -53,8 +61,8 @@ export async function listInvitations(trx: Trx, tenantId: string, query: { page:
   return { invitations: rows.map(toInvitation), totalRecords: total.total };
 }
 
-export function findInvitation(trx: Trx, tenantId: string, id: string) {
-  return invitationsQuery(trx, tenantId).where('invitations.id', '=', id).executeTakeFirst();
+export function findInvitation(tx: TenantTx, id: string) {
+  return invitationsQuery(tx.trx, tx.tenantId).where('invitations.id', '=', id).executeTakeFirst();
 }
 
 /**
@@ -63,10 +71,10 @@ export function findInvitation(trx: Trx, tenantId: string, id: string) {
  * upsert makes the second wait for the first).
  */
 export async function upsertInvitation(
-  trx: Trx,
-  tenantId: string,
+  tx: TenantTx,
   invitation: { userId: string; email: string; name: string; invitedBy: string; roleIds: string[]; codeHash: string; expiresAt: Date },
 ): Promise<string> {
+  const { trx, tenantId } = tx;
   const { id } = await trx
     .insertInto('invitations')
     .values({
@@ -193,9 +201,9 @@ export async function myInvitations(trx: Trx, userId: string): Promise<MyInvitat
     .execute();
   const invitations: MyInvitation[] = [];
   for (const row of rows) {
-    await sql`SELECT set_config('app.tenant_id', ${row.tenant_id}, true)`.execute(trx);
+    await bindTenant(trx, row.tenant_id);
     const roles = await invitationRoleNames(trx, row.tenant_id, row.id);
-    await sql`SELECT set_config('app.tenant_id', '', true)`.execute(trx);
+    await bindTenant(trx, null);
     invitations.push({
       id: row.id,
       tenant: toTenantSummary({ ...row, id: row.tenant_id }),

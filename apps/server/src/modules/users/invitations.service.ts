@@ -9,7 +9,9 @@ import {
   type InvitationCreated,
   isAdministrator,
   type JoinDetails,
+  type JoinResponse,
   LOGIN_MESSAGES,
+  type MyInvitationsResponse,
   USER_MESSAGES,
 } from '@mustard/shared';
 import { type Kysely, sql } from 'kysely';
@@ -22,11 +24,11 @@ import {
 } from '../../access/membership.repository.js';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
-import { type TenantScope, type Trx, withTenant, withUser } from '../../db/tenant.js';
+import { bindTenant, type TenantTx, type Trx, withUser } from '../../db/tenant.js';
 import type { DB } from '../../db/types.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { hashCode } from '../auth/auth.repository.js';
-import type { FailureLimiter } from '../auth/failure-limiter.js';
+import { type AuthDeps, openSession, type SignedIn } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { addMember } from '../tenants/tenants.service.js';
 import {
@@ -37,11 +39,12 @@ import {
   invitationRoleIds,
   invitationRoleNames,
   iso,
+  myInvitations,
   toInvitation,
   upsertInvitation,
 } from './invitations.repository.js';
 import { findMember } from './users.repository.js';
-import { assertMayHandOut, type Grantor, resolveRoles } from './users.service.js';
+import { actingUser, assertMayHandOut, type Grantor, resolveRoles } from './users.service.js';
 
 /*
  * Invitations (issue 9 point 2). A school adding a person's e-mail invites the account (made, with
@@ -74,71 +77,69 @@ function sameHash(a: string, b: string): boolean {
 /**
  * Invites a person to the current tenant with the given roles. Inviting an e-mail already invited
  * renews that invitation (new roles, new code); one offering rights beyond the grantor's own stays
- * as it is (403). One transaction.
+ * as it is (403).
  */
-export async function inviteMember(
-  db: Kysely<DB>,
-  scope: Required<TenantScope>,
-  grantor: Grantor,
-  input: InvitationCreate,
-): Promise<InvitationCreated> {
+export async function inviteMember(tx: TenantTx, input: InvitationCreate & { grantor: Grantor }): Promise<InvitationCreated> {
+  const { trx, tenantId } = tx;
+  const invitedBy = actingUser(tx);
   const code = newCode();
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000);
-  return withTenant(db, scope, async (trx) => {
-    const roleIds = await resolveRoles(trx, scope.tenantId, input.roles);
-    await assertMayHandOut(trx, scope.tenantId, grantor, roleIds);
-    // A new e-mail gets an account without a password; two invitations of it at once share one.
-    await trx
-      .insertInto('users')
-      .values({ id: newId(), email: input.email, name: input.name, password_hash: null })
-      .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
-      .execute();
-    const user = await trx.selectFrom('users').select(['id']).where(sql`lower(email)`, '=', input.email).executeTakeFirstOrThrow();
-    if (await findMember(trx, scope.tenantId, user.id)) throw invalid({ email: [USER_MESSAGES.alreadyMember] });
-    const pending = await trx
-      .selectFrom('invitations')
-      .select('id')
-      .where('tenant_id', '=', scope.tenantId)
-      .where('user_id', '=', user.id)
-      .executeTakeFirst();
-    if (pending) await assertMayHandOut(trx, scope.tenantId, grantor, await invitationRoleIds(trx, scope.tenantId, pending.id));
-    const id = await upsertInvitation(trx, scope.tenantId, {
-      userId: user.id,
-      email: input.email,
-      name: input.name,
-      invitedBy: scope.userId,
-      roleIds,
-      codeHash: hashCode(code),
-      expiresAt,
-    });
-    const invitation = toInvitation(
-      (await findInvitation(trx, scope.tenantId, id)) as NonNullable<Awaited<ReturnType<typeof findInvitation>>>,
-    );
-    await recordAudit(trx, scope.tenantId, { userId: scope.userId, action: 'invite', entity: 'user', entityId: id, after: invitation });
-    return { ...invitation, code: formatInvitationCode(code), expires_at: iso(expiresAt) };
+  const roleIds = await resolveRoles(tx, input.roles);
+  await assertMayHandOut(trx, tenantId, input.grantor, roleIds);
+  // A new e-mail gets an account without a password; two invitations of it at once share one.
+  await trx
+    .insertInto('users')
+    .values({ id: newId(), email: input.email, name: input.name, password_hash: null })
+    .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
+    .execute();
+  const user = await trx.selectFrom('users').select(['id']).where(sql`lower(email)`, '=', input.email).executeTakeFirstOrThrow();
+  if (await findMember(tx, user.id)) throw invalid({ email: [USER_MESSAGES.alreadyMember] });
+  const pending = await trx
+    .selectFrom('invitations')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (pending) await assertMayHandOut(trx, tenantId, input.grantor, await invitationRoleIds(trx, tenantId, pending.id));
+  const id = await upsertInvitation(tx, {
+    userId: user.id,
+    email: input.email,
+    name: input.name,
+    invitedBy,
+    roleIds,
+    codeHash: hashCode(code),
+    expiresAt,
   });
+  const invitation = toInvitation((await findInvitation(tx, id)) as NonNullable<Awaited<ReturnType<typeof findInvitation>>>);
+  await recordAudit(trx, tenantId, { userId: invitedBy, action: 'invite', entity: 'user', entityId: id, after: invitation });
+  return { ...invitation, code: formatInvitationCode(code), expires_at: iso(expiresAt) };
 }
 
 /** Withdraws a pending invitation of the school (one offering rights beyond the grantor's stays). */
-export async function withdrawInvitation(db: Kysely<DB>, scope: Required<TenantScope>, grantor: Grantor, id: string): Promise<void> {
-  await withTenant(db, scope, async (trx) => {
-    const before = await findInvitation(trx, scope.tenantId, id);
-    if (!before) throw notFound();
-    await assertMayHandOut(
-      trx,
-      scope.tenantId,
-      grantor,
-      (before.roles ?? []).map((role) => role.id),
-    );
-    if (!(await deleteInvitation(trx, scope.tenantId, id))) throw notFound();
-    await recordAudit(trx, scope.tenantId, {
-      userId: scope.userId,
-      action: 'withdraw',
-      entity: 'user',
-      entityId: id,
-      before: toInvitation(before),
-    });
+export async function withdrawInvitation(tx: TenantTx, input: { grantor: Grantor; id: string }) {
+  const { trx, tenantId } = tx;
+  const before = await findInvitation(tx, input.id);
+  if (!before) throw notFound();
+  await assertMayHandOut(
+    trx,
+    tenantId,
+    input.grantor,
+    (before.roles ?? []).map((role) => role.id),
+  );
+  if (!(await deleteInvitation(trx, tenantId, input.id))) throw notFound();
+  await recordAudit(trx, tenantId, {
+    userId: actingUser(tx),
+    action: 'withdraw',
+    entity: 'user',
+    entityId: input.id,
+    before: toInvitation(before),
   });
+  return { message: USER_MESSAGES.invitationWithdrawn };
+}
+
+/** The signed-in person's pending invitations, in their own transaction (`withUser`). */
+export async function pendingInvitations(trx: Trx, input: { userId: string }): Promise<MyInvitationsResponse> {
+  return { invitations: await myInvitations(trx, input.userId) };
 }
 
 type PendingInvitation = NonNullable<Awaited<ReturnType<typeof findOwnInvitation>>>;
@@ -150,7 +151,7 @@ type PendingInvitation = NonNullable<Awaited<ReturnType<typeof findOwnInvitation
  */
 async function admit(trx: Trx, invitation: PendingInvitation): Promise<string> {
   const tenantId = invitation.tenant_id;
-  await sql`SELECT set_config('app.tenant_id', ${tenantId}, true)`.execute(trx);
+  await bindTenant(trx, tenantId);
   const roleIds = await invitationRoleIds(trx, tenantId, invitation.id);
   const sender = invitation.invited_by
     ? await trx.selectFrom('users').select(['is_admin', 'disabled_at']).where('id', '=', invitation.invited_by).executeTakeFirst()
@@ -178,28 +179,30 @@ async function admit(trx: Trx, invitation: PendingInvitation): Promise<string> {
 
 async function joined(trx: Trx, tenantId: string, userId: string): Promise<InvitationAccepted> {
   const tenant = await trx.selectFrom('tenants').select(TENANT_SUMMARY_COLUMNS).where('id', '=', tenantId).executeTakeFirstOrThrow();
-  await sql`SELECT set_config('app.tenant_id', '', true)`.execute(trx);
+  await bindTenant(trx, null);
   return { tenant: toTenantSummary(tenant), tenants: await tenantsOfUser(trx, userId) };
+}
+
+/** The person acting on one of their own invitations from the banner, with the code they were given. */
+interface OwnInvitationInput {
+  user: { id: string; email: string };
+  id: string;
+  code: string;
 }
 
 /**
  * A signed-in person accepts one of their invitations with its code (the banner). The code is
  * what the school handed the person it meant; a guess counts against the account like a wrong
- * password.
+ * password. One transaction.
  */
-export async function acceptInvitation(
-  db: Kysely<DB>,
-  limiter: FailureLimiter,
-  user: { id: string; email: string },
-  id: string,
-  code: string,
-): Promise<InvitationAccepted> {
-  return withUser(db, user.id, async (trx) => {
-    const own = await findOwnInvitation(trx, user.id, id);
+export async function acceptInvitation(deps: Pick<AuthDeps, 'db' | 'limiter'>, input: OwnInvitationInput): Promise<InvitationAccepted> {
+  const { user } = input;
+  return withUser(deps.db, user.id, async (trx) => {
+    const own = await findOwnInvitation(trx, user.id, input.id);
     if (!own) throw notFound();
-    if (!limiter.attempt(user.email)) throw new AppError(429);
-    if (!sameHash(hashCode(code), own.code_hash)) throw invalid({ code: [USER_MESSAGES.invitationCodeInvalid] });
-    limiter.succeed(user.email);
+    if (!deps.limiter.attempt(user.email)) throw new AppError(429);
+    if (!sameHash(hashCode(input.code), own.code_hash)) throw invalid({ code: [USER_MESSAGES.invitationCodeInvalid] });
+    deps.limiter.succeed(user.email);
     return joined(trx, await admit(trx, own), user.id);
   });
 }
@@ -208,34 +211,35 @@ export async function acceptInvitation(
  * The invited person declines with the invitation's code: the invitation ends, and the school
  * sees it gone. The code is asked here too, so that whoever got into an account first (another
  * school that invited the same e-mail, say) cannot quietly turn down invitations meant for the
- * person.
+ * person. One transaction.
  */
-export async function declineInvitation(
-  db: Kysely<DB>,
-  limiter: FailureLimiter,
-  user: { id: string; email: string },
-  id: string,
-  code: string,
-): Promise<void> {
-  const userId = user.id;
-  await withUser(db, userId, async (trx) => {
-    const own = await findOwnInvitation(trx, userId, id);
+export async function declineInvitation(deps: Pick<AuthDeps, 'db' | 'limiter'>, input: OwnInvitationInput) {
+  const { user, id } = input;
+  await withUser(deps.db, user.id, async (trx) => {
+    const own = await findOwnInvitation(trx, user.id, id);
     if (!own) throw notFound();
-    if (!limiter.attempt(user.email)) throw new AppError(429);
-    if (!sameHash(hashCode(code), own.code_hash)) throw invalid({ code: [USER_MESSAGES.invitationCodeInvalid] });
-    limiter.succeed(user.email);
-    await sql`SELECT set_config('app.tenant_id', ${own.tenant_id}, true)`.execute(trx);
+    if (!deps.limiter.attempt(user.email)) throw new AppError(429);
+    if (!sameHash(hashCode(input.code), own.code_hash)) throw invalid({ code: [USER_MESSAGES.invitationCodeInvalid] });
+    deps.limiter.succeed(user.email);
+    await bindTenant(trx, own.tenant_id);
     if (!(await deleteInvitation(trx, own.tenant_id, id))) throw notFound();
-    await recordAudit(trx, own.tenant_id, { userId, action: 'decline', entity: 'user', entityId: userId, after: { invitation: id } });
+    await recordAudit(trx, own.tenant_id, {
+      userId: user.id,
+      action: 'decline',
+      entity: 'user',
+      entityId: user.id,
+      after: { invitation: id },
+    });
   });
+  return { message: USER_MESSAGES.invitationDeclined };
 }
 
-/** What the join page shows for a code: who invites, whom, as what. */
-export async function joinDetails(db: Kysely<DB>, code: string): Promise<JoinDetails> {
+/** What the join page shows for a code: who invites, whom, as what. One transaction. */
+export async function joinDetails(db: Kysely<DB>, input: { code: string }): Promise<JoinDetails> {
   return db.transaction().execute(async (trx) => {
-    const invitation = await findInvitationByCode(trx, hashCode(code));
+    const invitation = await findInvitationByCode(trx, hashCode(input.code));
     if (!invitation) throw codeInvalid();
-    await sql`SELECT set_config('app.tenant_id', ${invitation.tenant_id}, true)`.execute(trx);
+    await bindTenant(trx, invitation.tenant_id);
     const roles = await invitationRoleNames(trx, invitation.tenant_id, invitation.id);
     const tenant = await trx
       .selectFrom('tenants')
@@ -254,17 +258,17 @@ export async function joinDetails(db: Kysely<DB>, code: string): Promise<JoinDet
 
 /**
  * Joining with the code, signed in or not: the account's password, or, for an account that has
- * none yet (made by this or another invitation), the password the person chooses now. Answers
- * the account, for a session, and the school joined. One transaction.
+ * none yet (made by this or another invitation), the password the person chooses now. One
+ * transaction; then a session for the account, answered with the school joined.
  */
 export async function joinWithCode(
-  db: Kysely<DB>,
-  limiter: FailureLimiter,
-  code: string,
-  password: string,
-): Promise<{ user: { id: string; name: string; email: string; path: string | null; is_admin: boolean }; joined: InvitationAccepted }> {
-  return db.transaction().execute(async (trx) => {
-    const invitation = await findInvitationByCode(trx, hashCode(code));
+  deps: Pick<AuthDeps, 'db' | 'limiter' | 'session'>,
+  input: { code: string; password: string },
+): Promise<SignedIn<JoinResponse>> {
+  const { limiter } = deps;
+  const { password } = input;
+  const { account, school } = await deps.db.transaction().execute(async (trx) => {
+    const invitation = await findInvitationByCode(trx, hashCode(input.code));
     if (!invitation) throw codeInvalid();
     const account = await trx.selectFrom('users').selectAll().where('id', '=', invitation.user_id).executeTakeFirstOrThrow();
     if (!limiter.attempt(account.email)) throw new AppError(429);
@@ -290,9 +294,9 @@ export async function joinWithCode(
     limiter.succeed(account.email);
     await sql`SELECT set_config('app.user_id', ${account.id}, true)`.execute(trx);
     const tenantId = await admit(trx, invitation);
-    return {
-      user: { id: account.id, name: account.name, email: account.email, path: account.path, is_admin: account.is_admin },
-      joined: await joined(trx, tenantId, account.id),
-    };
+    return { account, school: await joined(trx, tenantId, account.id) };
   });
+  const user = { id: account.id, name: account.name, email: account.email, path: account.path, is_admin: account.is_admin };
+  const signedIn = await openSession(deps, user);
+  return { token: signedIn.token, response: { ...signedIn.response, tenant: school.tenant } };
 }

@@ -1,7 +1,7 @@
 import type { User } from '@mustard/shared';
 import { sql } from 'kysely';
 import { containsPattern } from '../../db/search.js';
-import type { Trx } from '../../db/tenant.js';
+import type { TenantTx, Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 
 /**
@@ -48,8 +48,9 @@ export function toUser(row: MemberRow): User {
   return { id: row.id, name: row.name, email: row.email, path: row.path, is_admin: row.is_admin, roles: row.roles ?? [] };
 }
 
-export async function listMembers(trx: Trx, tenantId: string, query: { search?: string; page: number; perPage: number }) {
-  let base = membersQuery(trx, tenantId);
+export async function listMembers(tx: TenantTx, query: { search?: string; page: number; perPage: number }) {
+  const { trx } = tx;
+  let base = membersQuery(trx, tx.tenantId);
   if (query.search) {
     const pattern = containsPattern(query.search);
     base = base.where((eb) => eb.or([eb('users.name', 'ilike', pattern), eb('users.email', 'ilike', pattern)]));
@@ -63,11 +64,14 @@ export async function listMembers(trx: Trx, tenantId: string, query: { search?: 
   return { users: rows.map(toUser), totalRecords: total.total };
 }
 
-export function findMember(trx: Trx, tenantId: string, userId: string) {
-  return membersQuery(trx, tenantId).where('users.id', '=', userId).executeTakeFirst();
+export function findMember(tx: TenantTx, userId: string) {
+  return membersQuery(tx.trx, tx.tenantId).where('users.id', '=', userId).executeTakeFirst();
 }
 
-/** Role ids by lower-case name, for the names given; unknown names are absent. */
+/**
+ * Role ids by lower-case name, for the names given; unknown names are absent. Takes a transaction
+ * and its tenant: the CLI and the test factories add members in transactions of their own.
+ */
 export async function rolesByName(trx: Trx, tenantId: string, names: string[]) {
   if (names.length === 0) return new Map<string, string>();
   const rows = await trx
@@ -83,7 +87,8 @@ export async function rolesByName(trx: Trx, tenantId: string, names: string[]) {
   return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
 }
 
-export async function replaceMemberRoles(trx: Trx, tenantId: string, membershipId: string, roleIds: string[]) {
+export async function replaceMemberRoles(tx: TenantTx, membershipId: string, roleIds: string[]) {
+  const { trx, tenantId } = tx;
   await trx.deleteFrom('membership_roles').$call(inTenant(tenantId)).where('membership_id', '=', membershipId).execute();
   if (roleIds.length > 0) {
     await trx
@@ -93,7 +98,7 @@ export async function replaceMemberRoles(trx: Trx, tenantId: string, membershipI
   }
 }
 
-/** The named roles' permissions, by role id. */
+/** The named roles' permissions, by role id (also read when a join binds the school's tenant mid-way). */
 export async function permissionsOfRoles(trx: Trx, tenantId: string, roleIds: string[]) {
   if (roleIds.length === 0) return [];
   const rows = await trx

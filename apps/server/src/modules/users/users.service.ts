@@ -1,11 +1,22 @@
-import { type AppAbility, SUPERADMIN_ROLE, USER_MESSAGES, type User, type UserUpdate } from '@mustard/shared';
-import type { Kysely } from 'kysely';
+import {
+  type AppAbility,
+  type ListQuery,
+  RESULT_MESSAGES,
+  SUPERADMIN_ROLE,
+  USER_MESSAGES,
+  type User,
+  type UserUpdate,
+} from '@mustard/shared';
 import { recordAudit } from '../../audit/audit.repository.js';
-import { type TenantScope, type Trx, withTenant } from '../../db/tenant.js';
+import type { TenantTx, Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
-import type { DB } from '../../db/types.js';
-import { forbidden, invalid, notFound } from '../../errors.js';
-import { findMember, permissionsOfRoles, replaceMemberRoles, rolesByName, toUser } from './users.repository.js';
+import { forbidden, invalid, notFound, unauthorized } from '../../errors.js';
+import { findMember, listMembers, permissionsOfRoles, replaceMemberRoles, rolesByName, toUser } from './users.repository.js';
+
+/*
+ * A school's people (issue 11: one service shape). Each service takes the route's `TenantTx`
+ * and its input; the grantor (the acting member's rights) comes in the input.
+ */
 
 /** Who is handing out roles: an administrator may hand out any; anyone else only their own rights. */
 export interface Grantor {
@@ -16,7 +27,8 @@ export interface Grantor {
 /**
  * A member who may manage users must not make anyone (themselves included) more powerful than
  * they are: no superadmin role, and no role with a permission the grantor lacks. The same holds
- * for taking roles away, so a head teacher cannot strip the school's administrator.
+ * for taking roles away, so a head teacher cannot strip the school's administrator. Takes a
+ * transaction and its tenant: joining binds the school's tenant mid-way (no `TenantTx` there).
  */
 export async function assertMayHandOut(trx: Trx, tenantId: string, grantor: Grantor, roleIds: string[]): Promise<void> {
   if (grantor.isAdmin) return;
@@ -28,66 +40,80 @@ export async function assertMayHandOut(trx: Trx, tenantId: string, grantor: Gran
   }
 }
 
-export async function resolveRoles(trx: Trx, tenantId: string, names: string[]): Promise<string[]> {
-  const found = await rolesByName(trx, tenantId, names);
+export async function resolveRoles(tx: TenantTx, names: string[]): Promise<string[]> {
+  const found = await rolesByName(tx.trx, tx.tenantId, names);
   const unknown = names.filter((name) => !found.has(name.toLowerCase()));
+  // The catalogue's text, then the name at fault (the web translates the text and keeps the name).
   if (unknown.length > 0) throw invalid({ roles: unknown.map((name) => `${USER_MESSAGES.roleUnknown}: ${name}`) });
   return [...new Set(found.values())];
 }
 
-export async function updateMember(
-  db: Kysely<DB>,
-  scope: Required<TenantScope>,
-  grantor: Grantor,
-  userId: string,
-  input: UserUpdate,
-): Promise<User> {
-  return withTenant(db, scope, async (trx) => {
-    const before = await findMember(trx, scope.tenantId, userId);
-    if (!before) throw notFound();
-    const roleIds = await resolveRoles(trx, scope.tenantId, input.roles);
-    const held = (before.roles ?? []).map((role) => role.id);
-    const changed = [...roleIds.filter((id) => !held.includes(id)), ...held.filter((id) => !roleIds.includes(id))];
-    await assertMayHandOut(trx, scope.tenantId, grantor, changed);
-    await replaceMemberRoles(trx, scope.tenantId, before.membership_id, roleIds);
-    const after = await findMember(trx, scope.tenantId, userId);
-    const updated = toUser(after as NonNullable<typeof after>);
-    await recordAudit(trx, scope.tenantId, {
-      userId: scope.userId,
-      action: 'update',
-      entity: 'user',
-      entityId: userId,
-      before: toUser(before),
-      after: updated,
-    });
-    return updated;
+/** The member acting in a tenant route (a tenant route always has one). */
+export function actingUser(tx: TenantTx): string {
+  if (!tx.userId) throw unauthorized();
+  return tx.userId;
+}
+
+/** The school's members, searchable and paged. */
+export function listUsers(tx: TenantTx, query: ListQuery) {
+  return listMembers(tx, { search: query.search, page: query.page, perPage: query.per_page });
+}
+
+/** One member of the school; 404 for anyone else. */
+export async function getUser(tx: TenantTx, input: { id: string }): Promise<{ user: User }> {
+  const row = await findMember(tx, input.id);
+  if (!row) throw notFound();
+  return { user: toUser(row) };
+}
+
+/** Replaces a member's roles; the roles taken away and given count as handed out. */
+export async function updateMember(tx: TenantTx, input: UserUpdate & { grantor: Grantor; id: string }): Promise<User> {
+  const { trx, tenantId } = tx;
+  const before = await findMember(tx, input.id);
+  if (!before) throw notFound();
+  const roleIds = await resolveRoles(tx, input.roles);
+  const held = (before.roles ?? []).map((role) => role.id);
+  const changed = [...roleIds.filter((id) => !held.includes(id)), ...held.filter((id) => !roleIds.includes(id))];
+  await assertMayHandOut(trx, tenantId, input.grantor, changed);
+  await replaceMemberRoles(tx, before.membership_id, roleIds);
+  const after = await findMember(tx, input.id);
+  const updated = toUser(after as NonNullable<typeof after>);
+  await recordAudit(trx, tenantId, {
+    userId: actingUser(tx),
+    action: 'update',
+    entity: 'user',
+    entityId: input.id,
+    before: toUser(before),
+    after: updated,
   });
+  return updated;
 }
 
 /**
  * Removes a person from the current tenant (their account and other schools stay). One cannot
  * remove oneself, so a school is never left without the administrator who was acting.
  */
-export async function removeMember(db: Kysely<DB>, scope: Required<TenantScope>, grantor: Grantor, userId: string): Promise<void> {
-  if (userId === scope.userId) throw invalid({ id: [USER_MESSAGES.removeSelf] });
-  await withTenant(db, scope, async (trx) => {
-    const before = await findMember(trx, scope.tenantId, userId);
-    if (!before) throw notFound();
-    await assertMayHandOut(
-      trx,
-      scope.tenantId,
-      grantor,
-      (before.roles ?? []).map((role) => role.id),
-    );
-    await trx.deleteFrom('memberships').$call(inTenant(scope.tenantId)).where('id', '=', before.membership_id).execute();
-    // Invitations they sent go with them: an invitation is only as good as its sender's rights.
-    await trx.deleteFrom('invitations').$call(inTenant(scope.tenantId)).where('invited_by', '=', userId).execute();
-    await recordAudit(trx, scope.tenantId, {
-      userId: scope.userId,
-      action: 'delete',
-      entity: 'user',
-      entityId: userId,
-      before: toUser(before),
-    });
+export async function removeMember(tx: TenantTx, input: { grantor: Grantor; id: string }) {
+  const { trx, tenantId } = tx;
+  const userId = input.id;
+  if (userId === tx.userId) throw invalid({ id: [USER_MESSAGES.removeSelf] });
+  const before = await findMember(tx, userId);
+  if (!before) throw notFound();
+  await assertMayHandOut(
+    trx,
+    tenantId,
+    input.grantor,
+    (before.roles ?? []).map((role) => role.id),
+  );
+  await trx.deleteFrom('memberships').$call(inTenant(tenantId)).where('id', '=', before.membership_id).execute();
+  // Invitations they sent go with them: an invitation is only as good as its sender's rights.
+  await trx.deleteFrom('invitations').$call(inTenant(tenantId)).where('invited_by', '=', userId).execute();
+  await recordAudit(trx, tenantId, {
+    userId: actingUser(tx),
+    action: 'delete',
+    entity: 'user',
+    entityId: userId,
+    before: toUser(before),
   });
+  return { message: RESULT_MESSAGES.deleted };
 }

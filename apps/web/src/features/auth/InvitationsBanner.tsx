@@ -1,19 +1,20 @@
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import type { InvitationAccepted, MyInvitation, MyInvitationsResponse } from '@mustard/shared';
+import { acceptInvitationRoute, declineInvitationRoute, type MyInvitation, myInvitationsRoute } from '@mustard/shared';
 import { IconMailOpened } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../../lib/api.js';
+import { ApiError, callRoute } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { translateMessage } from '../../lib/messages.js';
 
 /**
  * The invitations a school sent this person (issue 9 point 2), at the top of every signed-in
  * page: they join with the code the school gave them (or follow its link), or say no. Joining
- * switches to the school at once, as the school switcher does.
+ * switches to the school at once, as the school switcher does. Being in every signed-in page's
+ * cold load, it calls by the contracts' routes, unparsed (`callRoute`).
  */
 export function InvitationsBanner() {
   const { t } = useTranslation();
@@ -28,19 +29,19 @@ export function InvitationsBanner() {
   };
   const invitations = useQuery({
     queryKey: ['my-invitations', session?.user.id],
-    queryFn: async () => (await api.get<MyInvitationsResponse>('/auth/invitations')).data.invitations,
+    queryFn: async () => (await callRoute(myInvitationsRoute, {})).data.invitations,
     enabled: Boolean(session),
     staleTime: 60_000,
   });
   const accept = useMutation({
     mutationFn: async (invitation: MyInvitation) =>
-      (await api.post<InvitationAccepted>(`/auth/invitations/${invitation.id}/accept`, { code: codes[invitation.id] ?? '' })).data,
+      (await callRoute(acceptInvitationRoute, { params: { id: invitation.id }, body: { code: codes[invitation.id] ?? '' } })).data,
     onSuccess: (accepted) => switchTenant(accepted.tenant),
     onError: (error, invitation) => showCodeError(error, invitation),
   });
   const decline = useMutation({
     mutationFn: async (invitation: MyInvitation) =>
-      (await api.post<{ message: string }>(`/auth/invitations/${invitation.id}/decline`, { code: codes[invitation.id] ?? '' })).data,
+      (await callRoute(declineInvitationRoute, { params: { id: invitation.id }, body: { code: codes[invitation.id] ?? '' } })).data,
     onSuccess: (answer) => {
       notifications.show({ color: 'green', message: translateMessage(answer.message) });
       void queryClient.invalidateQueries({ queryKey: ['my-invitations'] });

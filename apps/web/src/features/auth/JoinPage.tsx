@@ -1,9 +1,9 @@
 import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { formatInvitationCode, type JoinDetails, type JoinResponse, PASSWORD_MIN } from '@mustard/shared';
+import { formatInvitationCode, type JoinDetails, joinDetailsEndpoint, joinEndpoint, PASSWORD_MIN } from '@mustard/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ApiError, api, withQuery } from '../../lib/api.js';
+import { ApiError, call, callWithHeaders } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { translateMessage } from '../../lib/messages.js';
 import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
@@ -44,9 +44,8 @@ export function JoinPage() {
     setAlert(null);
     if (!code) return;
     setBusy(true);
-    api
-      .get<JoinDetails>(withQuery('/auth/join', { code }))
-      .then((response) => setDetails(response.data))
+    call(joinDetailsEndpoint, { query: { code } })
+      .then(setDetails)
       .catch(explain)
       .finally(() => setBusy(false));
   }, [code]);
@@ -67,7 +66,7 @@ export function JoinPage() {
     setAlert(null);
     setBusy(true);
     try {
-      const { data, headers } = await api.post<JoinResponse>('/auth/join', { code, password });
+      const { data, headers } = await callWithHeaders(joinEndpoint, { body: { code, password } });
       await completeSignIn((headers.get('authorization') ?? '').replace(/^Bearer /, ''), data, data.tenant);
       navigate('/dashboard', { replace: true });
     } catch (error) {

@@ -1,16 +1,17 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { COMING_SOON_TARGET } from '@mustard/shared';
+import { COMING_SOON_TARGET, notifyMeRoute } from '@mustard/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ApiError, api } from '../../lib/api.js';
+import { ApiError, callRoute } from '../../lib/api.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
 import { PublicFrame, PublicHeading } from './PublicFrame.js';
 
 /**
  * "Notify me" (spec §2): the visitor's address is kept and they are told so. The server checks
- * the address (this page carries no validation library); its words show under the field.
+ * the address (this page carries no validation library, so it calls by the contract's route,
+ * unparsed); its words show under the field.
  */
 function NotifyMe() {
   const { t } = useTranslation();
@@ -23,7 +24,7 @@ function NotifyMe() {
     setBusy(true);
     setError(null);
     try {
-      const { data } = await api.post<{ message: string }>('/auth/notify', { email: email.trim() });
+      const { data } = await callRoute(notifyMeRoute, { body: { email: email.trim() } });
       setDone(translateMessage(data.message));
     } catch (failure) {
       const field = failure instanceof ApiError ? failure.data?.errors?.email?.[0] : undefined;

@@ -26,7 +26,9 @@ import {
   gradeSetProblems,
   grades,
   RESULT_MESSAGES,
+  resourceEndpoints,
   SETTINGS_MESSAGES,
+  saveGradeSetEndpoint,
   TERMS,
 } from '@mustard/shared';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
@@ -37,7 +39,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageLoading } from '../../app/PageLoading.js';
 import { RecordUnavailable } from '../../app/RecordUnavailable.js';
 import { useAccess } from '../../lib/access.js';
-import { ApiError, api, withQuery } from '../../lib/api.js';
+import { ApiError, call } from '../../lib/api.js';
 import { useCurrentTerm } from '../../lib/calendar.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
@@ -45,6 +47,9 @@ import { useChoices } from '../../resources/choices.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { defineScreen, type FieldSpec } from '../../resources/screen.js';
 import { subjectsScreen } from './screens.js';
+
+/** The grades resource's routes: a set is read through them and saved whole (saveGradeSetEndpoint). */
+const gradeEndpoints = resourceEndpoints(grades);
 
 const subjectField: FieldSpec = { name: 'subject_id', kind: 'select', choices: { resource: subjectsScreen.resource, label: 'name' } };
 
@@ -142,13 +147,13 @@ export function GradeSetPage() {
     }
     let live = true;
     (async () => {
-      const { data: one } = await api.get<GradeRow>(`${grades.path}/${id}`);
-      const { data: set } = await api.get<{ grades: GradeRow[] }>(
-        withQuery(grades.path, { subject_id: one.subject_id, form: one.form, term: one.term, year: one.year, per_page: 100 }),
-      );
+      const one = await call(gradeEndpoints.read, { params: { id } });
+      const set = await call(gradeEndpoints.list, {
+        query: { subject_id: one.subject_id, form: one.form, term: one.term, year: one.year, per_page: 100 },
+      });
       if (!live) return;
       setHeader({ form: one.form, term: one.term, year: one.year, subject_id: one.subject_id });
-      setBands(set.grades.map(({ grade, lower, upper }) => ({ grade, lower, upper })));
+      setBands((set.grades as GradeRow[]).map(({ grade, lower, upper }) => ({ grade, lower, upper })));
       setLoaded(true);
     })().catch((error: unknown) => {
       if (live) setFailure({ error });
@@ -188,7 +193,7 @@ export function GradeSetPage() {
     setErrors({});
     setBusy(true);
     try {
-      await api.post(grades.path, checked.data);
+      await call(saveGradeSetEndpoint, { body: checked.data });
       notifications.show({ color: 'green', message: translateMessage(replace ? RESULT_MESSAGES.updated : RESULT_MESSAGES.created) });
       await queryClient.invalidateQueries({ queryKey: ['resource', grades.name] });
       navigate('/grades');
@@ -203,8 +208,8 @@ export function GradeSetPage() {
   const offerExisting = (set: { form: string; term: string; year: number; subject_id: string }) => {
     const open = async () => {
       modals.closeAll();
-      const { data } = await api.get<{ grades: GradeRow[] }>(withQuery(grades.path, { ...set, per_page: 1 }));
-      const first = data.grades[0];
+      const found = await call(gradeEndpoints.list, { query: { ...set, per_page: 1 } });
+      const first = (found.grades as GradeRow[])[0];
       if (first) navigate(`/grades-detail/${first.id}`);
     };
     modals.open({

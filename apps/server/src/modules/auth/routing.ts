@@ -1,0 +1,54 @@
+import type { Endpoint } from '@mustard/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Trx, withUser } from '../../db/tenant.js';
+import { currentUser } from '../../plugins/access.js';
+import { type Answer, type EndpointRequestInput, endpointRoute } from '../../plugins/endpoints.js';
+import type { AuthDeps, SignedIn } from './auth.service.js';
+
+/** The sign-in services' dependencies, from the app's configuration: built once per routes plugin. */
+export function authDeps(app: FastifyInstance): AuthDeps {
+  return {
+    db: app.database.db,
+    session: { jwtSecret: app.config.jwtSecret, ttlSeconds: app.config.sessionTtlSeconds },
+    limiter: app.failureLimiter,
+    externalSignInDomains: app.config.externalSignInDomains,
+  };
+}
+
+/**
+ * `endpointRoute` with a limit of calls per client address (`authRateLimitPerMinute` a minute),
+ * counted for this route alone: the routes where a password or a code can be guessed. The route
+ * gets a scope of its own, so the limit's hook and count are its own.
+ */
+export async function limitedEndpointRoute<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: (input: EndpointRequestInput<E>, request: FastifyRequest, reply: FastifyReply) => Promise<Answer<E>>,
+): Promise<void> {
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', app.rateLimit({ max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' }));
+    endpointRoute(scope, endpoint, handler);
+  });
+}
+
+/**
+ * A route of the signed-in person before (or beside) any tenant: one transaction that may read
+ * the person's own memberships and invitations in every tenant (`app.user_id`), handed to the
+ * service. Tenants are listed and created this way, and the invitation banner reads this way.
+ */
+export function userEndpointRoute<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: (trx: Trx, input: EndpointRequestInput<E>, request: FastifyRequest) => Promise<Answer<E>>,
+): void {
+  endpointRoute(app, endpoint, (input, request) =>
+    withUser(app.database.db, currentUser(request).id, (trx) => handler(trx, input, request)),
+  );
+}
+
+/** The token travels in the `authorization` response header (spec §3), readable by the web app. */
+export function sendSignedIn<T>(reply: FastifyReply, signedIn: SignedIn<T>): T {
+  reply.header('authorization', `Bearer ${signedIn.token}`);
+  reply.header('access-control-expose-headers', 'authorization');
+  return signedIn.response;
+}

@@ -1,0 +1,884 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ERROR_MESSAGES, TENANT_HEADER } from '@mustard/shared';
+import ExcelJS from 'exceljs';
+import Fastify, { type LightMyRequestResponse, type RouteOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { type Kysely, sql } from 'kysely';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerRoutes } from '../app.js';
+import { withTenant } from '../db/tenant.js';
+import { setCodeTenantFilterForTests } from '../db/tenant-filter.js';
+import { FailureLimiter } from '../modules/auth/failure-limiter.js';
+import { gradeSet, ok } from '../modules/settings/settings-fixtures.js';
+import { registerAccessControl } from '../plugins/access.js';
+import { registerErrorHandling } from '../plugins/errors.js';
+import { registerSecurity } from '../plugins/security.js';
+import { makeMarks, makeStudents, makeTenant, makeUser, roleNamesIn } from '../test/factories.js';
+import { buildTestApp, type Caller, caller, login } from '../test/test-app.js';
+
+/**
+ * Tenant isolation from the route table (issue 11 point 8; security.md items 5 and 6). Every
+ * route the app registers is either exempt here with a reason (not a tenant route) or checked,
+ * twice: with the code's tenant filter on, and off so PostgreSQL's row-level security alone keeps
+ * the tenants apart. The caller is a superadmin of school A; school B has a record of every kind.
+ *
+ * - A route with a path parameter answers 404 to B's record, for every method, while A's own
+ *   record answers 200 to the same request (so the 404 is about the tenant, not the request),
+ *   and B's record is as it was afterwards.
+ * - A list (GET without a parameter) answers A's records and nothing of B's: no id, name, code.
+ * - A write without a parameter lands in A only; one naming B's records is refused by name.
+ *
+ * The routes come from the live route table; a route that appears without an entry in the
+ * fixture maps below (RECORDS, LISTS, WRITES) or in EXEMPT fails this file: add it.
+ */
+
+const SPREADSHEET = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const NOT_FOUND = { statusCode: 404, message: ERROR_MESSAGES[404] };
+
+/** Routes that are not tenant routes, with the reason. Nothing under /api may be here. */
+const EXEMPT: Record<string, string> = {
+  'GET /healthz': 'liveness probe: public, answers no tenant data',
+  'GET /readyz': 'readiness probe: public, answers no tenant data',
+  'POST /auth/type': 'sign-in step before a tenant is chosen (public)',
+  'POST /auth/login': 'sign-in: before a tenant is chosen; lists only the person’s own memberships',
+  'POST /auth/redeemcode': 'sign-in with a one-time code: before a tenant is chosen (public)',
+  'POST /auth/notify': 'the public launch-notification form: a global table',
+  'POST /auth/logout': 'ends the caller’s own session: no tenant record',
+  'POST /auth/password': 'changes the caller’s own password: no tenant record',
+  'GET /auth/join': 'public: one invitation found by its code (its own RLS policy); users.test.ts',
+  'POST /auth/join': 'public: joins with an invitation’s code (its own RLS policy); users.test.ts',
+  'GET /auth/invitations': 'signed in, no tenant: the person’s own invitations (app.user_id policy)',
+  'POST /auth/invitations/:id/accept': 'signed in, no tenant: needs the invitation’s code; users.test.ts tries others’',
+  'POST /auth/invitations/:id/decline': 'signed in, no tenant: needs the invitation’s code; users.test.ts tries others’',
+  'GET /*': 'the web app’s own files: no data',
+};
+
+// ---------------------------------------------------------------------------------------------
+// The app, its live route table, and the two schools.
+
+const webDist = mkdtempSync(path.join(tmpdir(), 'mustard-web-'));
+writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Mustard</title>');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'mustard-isolation-'));
+const t = await buildTestApp({ webDist, dataDir });
+
+interface LiveRoute {
+  method: string;
+  url: string;
+  /** `METHOD url`, as the maps below name routes. */
+  key: string;
+}
+
+/** Every route of the app: the same registration as buildApp, with an onRoute hook recording each. */
+async function liveRoutes(): Promise<LiveRoute[]> {
+  const routes: LiveRoute[] = [];
+  const fresh = Fastify({ logger: false });
+  fresh.setValidatorCompiler(validatorCompiler);
+  fresh.setSerializerCompiler(serializerCompiler);
+  fresh.decorate('config', t.config);
+  fresh.decorate('database', t.database);
+  fresh.decorate('failureLimiter', new FailureLimiter(t.config.authMaxFailures));
+  registerErrorHandling(fresh);
+  await registerSecurity(fresh);
+  registerAccessControl(fresh);
+  fresh.addHook('onRoute', (route: RouteOptions) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, key: `${method} ${route.url}` });
+  });
+  await registerRoutes(fresh, webDist);
+  await fresh.ready();
+  await fresh.close();
+  return routes.sort((a, b) => a.key.localeCompare(b.key));
+}
+
+const ROUTES = await liveRoutes();
+
+type SideName = 'A' | 'B';
+interface Ids {
+  studentcategory: string;
+  subject: string;
+  location: string;
+  marktype: string;
+  grade: string;
+  proportion: string;
+  publishmark: string;
+  alevelscore: string;
+  remarktype: string;
+  remarksub: string;
+  automarkcomment: string;
+  autoreportcomment: string;
+  student: string;
+  user: string;
+  invitation: string;
+}
+interface Side {
+  name: SideName;
+  /** In every name of the side's records, so a list can be searched for the other side's. */
+  mark: string;
+  tenantName: string;
+  tenant: { id: string; tenantcode: string };
+  token: string;
+  c: Caller;
+  ids: Ids;
+  studentid: string;
+  userEmail: string;
+  /** The side's statement lines (fee journal), ids. */
+  lines: string[];
+  /** Every learner of the side, ids. */
+  learners: string[];
+}
+
+const A = { name: 'A', mark: 'Alpha', tenantName: 'Alpha Primary School' } as Side;
+const B = { name: 'B', mark: 'Bravo', tenantName: 'Bravo Primary School' } as Side;
+/** B's term dates of 2027 (nothing like the defaults). */
+const B_TERMS_2027 = [
+  { term: 'I', starts: '2027-01-04', ends: '2027-03-19' },
+  { term: 'II', starts: '2027-04-05', ends: '2027-07-16' },
+  { term: 'III', starts: '2027-08-02', ends: '2027-11-12' },
+];
+
+let serial = 0;
+const next = () => ++serial;
+/** A-level score rows are unique by paper count and total (at most 60): their own count. */
+let totals = 0;
+const nextTotal = () => totals++;
+
+/** The bodies of each kind of record, for a side: what it is created with, and A's PUT body. */
+const BODY = {
+  studentcategories: (s: Side) => ({ name: `${s.mark} boarders` }),
+  subjects: (s: Side) => ({ name: `${s.mark} Mathematics`, category: 'mathematics' }),
+  locations: (s: Side) => ({ name: `${s.mark} store` }),
+  marktypes: (s: Side) => ({ label: `${s.mark} end of term`, category: 'exam' }),
+  grades: (s: Side) => ({ form: 'P7', term: 'I', year: 2026, subject_id: s.ids.subject, grade: 'D1', lower: 80, upper: 100 }),
+  proportions: (s: Side) => ({
+    form: 'P7',
+    term: 'I',
+    year: 2026,
+    subject_id: s.ids.subject,
+    marktype_id: s.ids.marktype,
+    percentage: 50,
+  }),
+  publishmarks: (s: Side) => ({ term: 'I', year: 2026, marktype_id: s.ids.marktype }),
+  alevelscores: (_s: Side) => ({ total: 12, score: 5, papercount: 3 }),
+  remarktypes: (s: Side) => ({ label: `${s.mark} conduct`, category: 'exam' }),
+  automarkcomments: (s: Side) => ({ score: 'D1', comment: `${s.mark}: excellent work` }),
+  autoreportcomments: (s: Side) => ({
+    form: 'P7',
+    remarktype_id: s.ids.remarktype,
+    score: 0,
+    upper: 100,
+    comment: `${s.mark}, keep it up`,
+  }),
+  students: (s: Side) => ({
+    studentid: s.studentid,
+    firstname: s.mark,
+    lastname: 'Learner',
+    gender: 'F',
+    form: 'P7',
+    studentcategory_id: s.ids.studentcategory,
+  }),
+  users: (_s: Side) => ({ roles: ['bursar'] }),
+  tenants: (s: Side) => ({ name: s.tenantName, tenantcode: s.tenant.tenantcode, category: 'School' }),
+};
+
+function send(side: Side, method: string, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: { authorization: `Bearer ${side.token}`, [TENANT_HEADER]: side.tenant.tenantcode },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+/** A multipart form (text fields and a file), as the browser sends the learner form and uploads. */
+async function sendForm(
+  side: Side,
+  method: 'POST' | 'PUT',
+  url: string,
+  fields: Record<string, string | number>,
+  file?: { field: string; bytes: Buffer; name: string; type?: string },
+): Promise<LightMyRequestResponse> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, String(value));
+  if (file) form.set(file.field, new Blob([new Uint8Array(file.bytes)], file.type ? { type: file.type } : {}), file.name);
+  const request = new Request('http://mustard.test/', { method: 'POST', body: form });
+  return t.app.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${side.token}`,
+      [TENANT_HEADER]: side.tenant.tenantcode,
+      'content-type': request.headers.get('content-type') as string,
+    },
+    payload: Buffer.from(await request.arrayBuffer()),
+  });
+}
+
+/** A fee journal sheet: student id, name, date, particulars, the invoice at column 7. */
+async function journal(rows: Array<{ studentid: string; amount: number }>): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Journal');
+  sheet.getRow(1).values = ['Student id', 'Name', '', '', 'Date', 'Particulars', 'Invoice'];
+  rows.forEach((row, index) => {
+    const cells = sheet.getRow(index + 2);
+    cells.getCell(1).value = row.studentid;
+    cells.getCell(2).value = 'A Learner';
+    cells.getCell(5).value = new Date(Date.UTC(2026, 1, 10));
+    cells.getCell(6).value = 'Tuition';
+    cells.getCell(7).value = row.amount;
+  });
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** A learners sheet of the upload: the header row, then one row per learner. */
+async function learnersSheet(rows: Array<Record<string, string>>): Promise<Buffer> {
+  const header = ['studentid', 'firstname', 'lastname', 'gender', 'form', 'category'];
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Students');
+  sheet.addRow(header);
+  for (const row of rows) sheet.addRow(header.map((name) => row[name] ?? null));
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+const uploadJournal = (side: Side, rows: Array<{ studentid: string; amount: number }>) =>
+  journal(rows).then((bytes) =>
+    sendForm(side, 'POST', '/api/uploads/studentjournals', { term: 'I', year: 2026 }, { field: 'file', bytes, name: 'journal.xlsx' }),
+  );
+
+const uploadLearners = (side: Side, rows: Array<Record<string, string>>) =>
+  learnersSheet(rows).then((bytes) =>
+    sendForm(side, 'POST', '/api/school/students/upload', {}, { field: 'file', bytes, name: 'class.xlsx' }),
+  );
+
+/** One record of a side, read in that side's transaction (undefined when gone). */
+function rowOf(table: string, side: Side, id: string) {
+  return withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) =>
+    (trx as unknown as Kysely<any>).selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst(),
+  );
+}
+
+/** Every row of a side in some tables, read in that side's transaction, in a stable order. */
+function rowsOf(side: Side, tables: ReadonlyArray<string>) {
+  return withTenant(t.database.db, { tenantId: side.tenant.id }, async (trx) => {
+    const all: Record<string, string[]> = {};
+    for (const table of tables) {
+      const rows = await (trx as unknown as Kysely<any>).selectFrom(table).selectAll().execute();
+      all[table] = rows.map((row) => JSON.stringify(row)).sort();
+    }
+    return all;
+  });
+}
+
+const tenantRow = (id: string) => t.database.db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** What of B must never show in A's answers: every id, B's name mark, codes and e-mail. */
+function secretsOfB(): string[] {
+  return [...Object.values(B.ids), ...B.lines, ...B.learners, B.tenant.id, B.tenant.tenantcode, B.userEmail, B.mark, B.studentid];
+}
+
+/** An answer as text: JSON as sent, a spreadsheet as the text of every cell of every sheet. */
+async function answerText(response: LightMyRequestResponse): Promise<string> {
+  if (!String(response.headers['content-type'] ?? '').startsWith(SPREADSHEET)) return response.body;
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+  const lines: string[] = [];
+  for (const sheet of workbook.worksheets) sheet.eachRow((row) => lines.push(JSON.stringify(row.values)));
+  return lines.join('\n');
+}
+
+function expectNothingOfB(text: string, where: string) {
+  const lower = text.toLowerCase();
+  for (const secret of secretsOfB()) expect(lower.includes(secret.toLowerCase()), `${where} shows B's ${secret}`).toBe(false);
+}
+
+/** Switches the code's tenant filter; cached sign-in state computed under the other setting is dropped. */
+function codeFilter(enabled: boolean) {
+  setCodeTenantFilterForTests(enabled);
+  t.database.changes.bump();
+}
+
+async function seed(side: Side) {
+  side.tenant = await makeTenant(t.database, { name: side.tenantName });
+  const admin = await makeUser(t.database, { name: `${side.mark} Admin`, memberOf: [{ tenantId: side.tenant.id, roles: ['superadmin'] }] });
+  side.token = await login(t.app, admin.email);
+  side.c = caller(t.app, side.token, side.tenant.tenantcode);
+  side.studentid = `${side.mark.toUpperCase()}/0001`;
+  side.ids = {} as Ids;
+  const ids = side.ids;
+  const post = async (url: string, body: unknown) => ok(await side.c.post(url, body)).id as string;
+
+  ids.studentcategory = await post('/api/school/studentcategories', BODY.studentcategories(side));
+  ids.subject = await post('/api/school/subjects', BODY.subjects(side));
+  ids.location = await post('/api/locations', BODY.locations(side));
+  ids.marktype = await post('/api/school/marktypes', BODY.marktypes(side));
+  const set = ok(await side.c.post('/api/school/grades', gradeSet(ids.subject, { form: 'P7', term: 'I', year: 2026 })));
+  ids.grade = set.grades.find((grade: { grade: string }) => grade.grade === 'D1').id;
+  ids.proportion = await post('/api/school/proportions', BODY.proportions(side));
+  ids.publishmark = await post('/api/school/publishmarks', BODY.publishmarks(side));
+  ids.alevelscore = await post('/api/school/alevelscores', BODY.alevelscores(side));
+  ids.remarktype = await post('/api/school/remarktypes', BODY.remarktypes(side));
+  ids.remarksub = await post('/api/school/remarktypes', { label: `${side.mark} punctuality`, category: 'exam', parent_id: ids.remarktype });
+  ids.automarkcomment = await post('/api/school/automarkcomments', BODY.automarkcomments(side));
+  ids.autoreportcomment = await post('/api/school/autoreportcomments', BODY.autoreportcomments(side));
+
+  // A learner with a photo, marks and a fee line; more learners for the dashboard and promotion.
+  const photo = await sharp({ create: { width: 60, height: 80, channels: 3, background: '#c90' } })
+    .jpeg()
+    .toBuffer();
+  const student = await sendForm(side, 'POST', '/api/school/students', BODY.students(side), {
+    field: 'photo',
+    bytes: photo,
+    name: 'photo.jpg',
+    type: 'image/jpeg',
+  });
+  ids.student = ok(student).id;
+  await makeMarks(t.database, side.tenant.id, ids.student, [
+    { subjectId: ids.subject, marktypeId: ids.marktype, form: 'P7', term: 'I', year: 2026, mark: 74.5 },
+  ]);
+  ok(await uploadJournal(side, [{ studentid: side.studentid, amount: 150_000 }]));
+  side.lines = (
+    await withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) => trx.selectFrom('statement_lines').select('id').execute())
+  ).map((row) => row.id);
+  await makeStudents(t.database, side.tenant.id, side.name === 'A' ? 'P3' : 'P5', side.name === 'A' ? 2 : 4);
+  side.learners = (
+    await withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) => trx.selectFrom('students').select('id').execute())
+  ).map((row) => row.id);
+
+  // A member of the side only, and an invitation the side sent.
+  const member = await makeUser(t.database, { name: `${side.mark} Teacher`, memberOf: [{ tenantId: side.tenant.id, roles: ['teacher'] }] });
+  ids.user = member.id;
+  side.userEmail = member.email;
+  ids.invitation = ok(
+    await side.c.post('/api/users', {
+      name: `${side.mark} Invitee`,
+      email: `${side.mark.toLowerCase()}-invitee@school.test`,
+      roles: ['teacher'],
+    }),
+  ).id;
+}
+
+beforeAll(async () => {
+  await seed(A);
+  await seed(B);
+  ok(await B.c.put('/api/school/termdates', { year: 2027, terms: B_TERMS_2027 }));
+});
+
+afterAll(async () => {
+  codeFilter(true);
+  await t.close();
+  rmSync(webDist, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Mode {
+  name: string;
+  filter: boolean;
+}
+const MODES: Mode[] = [
+  { name: 'code filter and RLS', filter: true },
+  { name: 'RLS alone (code tenant filter off)', filter: false },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Routes with a path parameter: B's record answers 404, A's answers 200, B's stays as it was.
+
+interface RecordFixture {
+  /** The record of a side that the path's :id names. */
+  id(side: Side): string;
+  /** PUT (or POST): a body the route accepts for A's own record. */
+  body?(side: Side): unknown;
+  /** B's record as stored (and what hangs on it), to compare before and after each call. */
+  stored(): Promise<unknown>;
+  /** DELETE: a new record of A's, for the control (A's own record is deleted with 200). */
+  spare?(): Promise<string>;
+}
+
+const resource = (
+  key: keyof Ids,
+  table: string,
+  body?: (side: Side) => unknown,
+  spare?: (n: number) => [url: string, body: unknown],
+): RecordFixture => ({
+  id: (side) => side.ids[key],
+  body,
+  stored: () => rowOf(table, B, B.ids[key]),
+  ...(spare ? { spare: async () => ok(await A.c.post(...spare(next()))).id } : {}),
+});
+
+const RECORDS: Record<string, RecordFixture> = {
+  '/api/locations/:id': resource('location', 'locations', BODY.locations, (n) => ['/api/locations', { name: `Alpha spare ${n}` }]),
+  '/api/school/alevelscores/:id': resource('alevelscore', 'alevel_scores', BODY.alevelscores, (_n) => [
+    '/api/school/alevelscores',
+    { total: nextTotal(), score: 1, papercount: 5 },
+  ]),
+  '/api/school/automarkcomments/:id': resource('automarkcomment', 'auto_mark_comments', BODY.automarkcomments, (n) => [
+    '/api/school/automarkcomments',
+    { score: `X${n}`, comment: 'Alpha spare' },
+  ]),
+  '/api/school/autoreportcomments/:id': resource('autoreportcomment', 'auto_report_comments', BODY.autoreportcomments, (n) => [
+    '/api/school/autoreportcomments',
+    { form: 'P5', remarktype_id: A.ids.remarktype, score: n, upper: 100, comment: 'Alpha spare' },
+  ]),
+  '/api/school/grades/:id': {
+    ...resource('grade', 'grades', BODY.grades),
+    spare: async () => ok(await A.c.post('/api/school/grades', gradeSet(A.ids.subject, { year: 2050 + next() }))).grades[0].id,
+  },
+  '/api/school/marktypes/:id': resource('marktype', 'mark_types', BODY.marktypes, (n) => [
+    '/api/school/marktypes',
+    { label: `Alpha spare ${n}`, category: 'test' },
+  ]),
+  '/api/school/proportions/:id': resource('proportion', 'proportions', BODY.proportions, (n) => [
+    '/api/school/proportions',
+    { ...BODY.proportions(A), term: 'III', year: 2050 + n },
+  ]),
+  '/api/school/publishmarks/:id': resource('publishmark', 'publish_marks', BODY.publishmarks, (n) => [
+    '/api/school/publishmarks',
+    { term: 'III', year: 2050 + n, marktype_id: A.ids.marktype },
+  ]),
+  '/api/school/remarktypes/:id': resource('remarktype', 'remark_types', BODY.remarktypes, (n) => [
+    '/api/school/remarktypes',
+    { label: `Alpha spare ${n}`, category: 'test' },
+  ]),
+  '/api/school/studentcategories/:id': resource('studentcategory', 'student_categories', BODY.studentcategories, (n) => [
+    '/api/school/studentcategories',
+    { name: `Alpha spare ${n}` },
+  ]),
+  '/api/school/subjects/:id': resource('subject', 'subjects', BODY.subjects, (n) => [
+    '/api/school/subjects',
+    { name: `Alpha spare ${n}`, category: 'general' },
+  ]),
+  '/api/school/students/:id': resource('student', 'students', BODY.students, (n) => [
+    '/api/school/students',
+    { studentid: `ALPHA/S${n}`, firstname: 'Alpha', lastname: 'Spare', gender: 'M', form: 'P6' },
+  ]),
+  '/api/school/students/:id/photo': resource('student', 'students'),
+  '/api/school/students/:id/results': resource('student', 'students'),
+  '/api/tenants/:id': { id: (side) => side.tenant.id, body: BODY.tenants, stored: () => tenantRow(B.tenant.id) },
+  '/api/users/:id': {
+    id: (side) => side.ids.user,
+    body: BODY.users,
+    stored: async () => ({
+      membership: await withTenant(t.database.db, { tenantId: B.tenant.id }, (trx) =>
+        trx.selectFrom('memberships').selectAll().where('user_id', '=', B.ids.user).executeTakeFirst(),
+      ),
+      roles: await roleNamesIn(t.database, B.tenant.id, B.ids.user),
+    }),
+    spare: async () => (await makeUser(t.database, { memberOf: [{ tenantId: A.tenant.id, roles: ['teacher'] }] })).id,
+  },
+  '/api/users/invitations/:id': {
+    id: (side) => side.ids.invitation,
+    stored: () => rowOf('invitations', B, B.ids.invitation),
+    spare: async () =>
+      ok(await A.c.post('/api/users', { name: 'Alpha Spare', email: `spare-${next()}@school.test`, roles: ['teacher'] })).id,
+  },
+};
+
+async function checkRecordRoute(route: LiveRoute) {
+  const fixture = RECORDS[route.url];
+  if (!fixture) throw new Error(`${route.key}: not in the matrix. Add its path to RECORDS (or EXEMPT with a reason).`);
+  if (/:(?!id\b)/.test(route.url)) throw new Error(`${route.key}: a parameter other than :id; teach the matrix how to fill it.`);
+  const writes = route.method === 'PUT' || route.method === 'POST' || route.method === 'PATCH';
+  const payload = writes ? fixture.body?.(A) : undefined;
+  if (writes && payload === undefined) throw new Error(`${route.key}: add a body to its RECORDS entry.`);
+  const own = route.url.replace(':id', fixture.id(A));
+  const theirs = route.url.replace(':id', fixture.id(B));
+
+  // The control: the same request on A's own record is answered (a DELETE, on a spare one).
+  if (route.method === 'DELETE' && !fixture.spare) throw new Error(`${route.key}: add a spare record of A's to its RECORDS entry.`);
+  const control = route.method === 'DELETE' ? route.url.replace(':id', await (fixture.spare as () => Promise<string>)()) : own;
+  const answer = await send(A, route.method, control, payload);
+  expect(answer.statusCode, `${route.method} ${control} (A's own record): ${answer.body}`).toBe(200);
+  const before = await fixture.stored();
+  expect(before, `B's record behind ${theirs}`).toBeTruthy();
+  const response = await send(A, route.method, theirs, payload);
+  expect(response.statusCode, `${route.method} ${theirs} (B's record): ${response.body.slice(0, 300)}`).toBe(404);
+  if (route.method !== 'HEAD') expect(response.json()).toEqual(NOT_FOUND);
+  expect(await fixture.stored()).toEqual(before);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists (GET without a parameter): A's records, never B's.
+
+interface ListFixture {
+  /** The URLs to read (default: the path). A's own records must show in the first. */
+  urls?(): string[];
+  /** Ids of A's records the first URL's answer must carry (proves it is a real list). */
+  own?(): string[];
+  /** Filters naming B's records: the answer is 200 with no records. */
+  foreignFilters?(): string[];
+  /** Checks of their own (an answer that is not a list, a query naming a record). */
+  check?(mode: Mode): Promise<void>;
+}
+
+const resourceList = (path: string, key: keyof Ids, filters: Array<[field: string, key: keyof Ids]> = []): ListFixture => ({
+  urls: () => [`${path}?per_page=100`, `${path}?excel=1`],
+  own: () => [A.ids[key]],
+  foreignFilters: () => filters.map(([field, ref]) => `${path}?${field}=${B.ids[ref]}`),
+});
+
+/** Active learners of A per class, and A's stock locations, as the dashboard counts them. */
+async function dashboardOfA() {
+  return withTenant(t.database.db, { tenantId: A.tenant.id }, async (trx) => {
+    const rows = await trx
+      .selectFrom('students')
+      .select(['form', sql<number>`count(*)::int`.as('count')])
+      .where('status', '=', 'active')
+      .groupBy('form')
+      .execute();
+    const locations = await trx.selectFrom('locations').select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
+    return { students: Object.fromEntries(rows.map((row) => [row.form, row.count])), locations: locations.count };
+  });
+}
+
+const activeLearnersOfA = async () => Object.values((await dashboardOfA()).students).reduce((sum, count) => sum + count, 0);
+
+const LISTS: Record<string, ListFixture> = {
+  '/api/home/mustard': {
+    check: async () => expect(ok(await send(A, 'GET', '/api/home/mustard'))).toEqual(await dashboardOfA()),
+  },
+  '/api/locations': resourceList('/api/locations', 'location'),
+  '/api/school/alevelscores': resourceList('/api/school/alevelscores', 'alevelscore'),
+  '/api/school/automarkcomments': resourceList('/api/school/automarkcomments', 'automarkcomment'),
+  '/api/school/autoreportcomments': resourceList('/api/school/autoreportcomments', 'autoreportcomment', [['remarktype_id', 'remarktype']]),
+  '/api/school/grades': resourceList('/api/school/grades', 'grade', [['subject_id', 'subject']]),
+  '/api/school/marktypes': resourceList('/api/school/marktypes', 'marktype'),
+  '/api/school/proportions': resourceList('/api/school/proportions', 'proportion', [['subject_id', 'subject']]),
+  '/api/school/publishmarks': resourceList('/api/school/publishmarks', 'publishmark'),
+  '/api/school/remarktypes': {
+    ...resourceList('/api/school/remarktypes', 'remarktype'),
+    // The tree: A's sub category under A's parent, B's nowhere.
+    own: () => [A.ids.remarktype, A.ids.remarksub],
+  },
+  '/api/school/studentcategories': resourceList('/api/school/studentcategories', 'studentcategory'),
+  '/api/school/subjects': resourceList('/api/school/subjects', 'subject'),
+  '/api/school/students': {
+    urls: () => ['/api/school/students?per_page=1000', '/api/school/students?excel=1', '/api/school/students?status=active'],
+    own: () => [A.ids.student],
+    foreignFilters: () => [
+      `/api/school/students?studentcategory_id=${B.ids.studentcategory}`,
+      `/api/school/students?studentid=${B.studentid}`,
+    ],
+  },
+  '/api/school/students/template': {},
+  '/api/uploads/studentjournals/template': {},
+  '/api/school/termdates': {
+    urls: () => ['/api/school/termdates?year=2027'],
+    check: async () => {
+      // B set its 2027 terms; A has not: A reads the defaults.
+      const answer = ok(await send(A, 'GET', '/api/school/termdates?year=2027'));
+      expect(answer.custom).toBe(false);
+      expect(JSON.stringify(answer.terms)).not.toContain(B_TERMS_2027[0]?.starts);
+      expect(ok(await send(B, 'GET', '/api/school/termdates?year=2027'))).toMatchObject({ custom: true, terms: B_TERMS_2027 });
+    },
+  },
+  '/api/student/statement': {
+    urls: () => [`/api/student/statement?id=${A.ids.student}`],
+    check: async () => {
+      // The learner is named in the query: A's is answered with A's lines, B's is not found.
+      const mine = ok(await send(A, 'GET', `/api/student/statement?id=${A.ids.student}`));
+      const lines = await withTenant(t.database.db, { tenantId: A.tenant.id }, (trx) =>
+        trx.selectFrom('statement_lines').select('id').where('student_id', '=', A.ids.student).execute(),
+      );
+      expect(lines.length).toBeGreaterThan(0);
+      expect(mine.statement.map((line: { id: string }) => line.id).sort()).toEqual(lines.map((line) => line.id).sort());
+      const theirs = await send(A, 'GET', `/api/student/statement?id=${B.ids.student}`);
+      expect(theirs.statusCode, theirs.body).toBe(404);
+      expect(theirs.json()).toEqual(NOT_FOUND);
+    },
+  },
+  '/api/student/promote': {
+    check: async (mode) => {
+      const dry = ok(await send(A, 'GET', '/api/student/promote'));
+      expect(dry.promoted + dry.completed).toBe(await activeLearnersOfA());
+      if (mode.filter) return;
+      // Once, with RLS alone: A's learners move up, B's stay where they are.
+      const before = await rowsOf(B, ['students', 'student_class_history']);
+      const done = ok(await send(A, 'GET', '/api/student/promote?promote=1'));
+      expect(done.promoted + done.completed).toBe(dry.promoted + dry.completed);
+      expect(await rowsOf(B, ['students', 'student_class_history'])).toEqual(before);
+    },
+  },
+  '/api/tenants': {
+    urls: () => ['/api/tenants?per_page=1000', '/api/tenants?excel=1'],
+    own: () => [A.tenant.id],
+  },
+  '/api/users': {
+    urls: () => ['/api/users?per_page=1000'],
+    own: () => [A.ids.user],
+  },
+  '/api/users/invitations': {
+    urls: () => ['/api/users/invitations?per_page=1000'],
+    own: () => [A.ids.invitation],
+  },
+  '/api/users/profile': {
+    own: () => [A.tenant.id],
+    check: async () => {
+      // Switching to B's tenant by its id is refused: A's superadmin is no member of B.
+      const response = await send(A, 'GET', `/api/users/profile?tenant_id=${B.tenant.id}`);
+      expect(response.statusCode, response.body).toBe(403);
+      expectNothingOfB(response.body, 'GET /api/users/profile?tenant_id=<B>');
+    },
+  },
+};
+
+async function checkListRoute(route: LiveRoute, mode: Mode) {
+  const fixture = LISTS[route.url];
+  if (!fixture) throw new Error(`${route.key}: not in the matrix. Add its path to LISTS (or EXEMPT with a reason).`);
+  const urls = fixture.urls?.() ?? [route.url];
+  if (route.method === 'HEAD') {
+    // The GET's handler without the body (the GET checks the answer itself).
+    const head = await send(A, 'HEAD', urls[0] as string);
+    expect(head.statusCode, `HEAD ${urls[0]}`).toBe(200);
+    expect(head.body).toBe('');
+    return;
+  }
+  for (const [index, url] of urls.entries()) {
+    const response = await send(A, 'GET', url);
+    expect(response.statusCode, `GET ${url}: ${response.body.slice(0, 300)}`).toBe(200);
+    const text = await answerText(response);
+    expectNothingOfB(text, `GET ${url}`);
+    if (index === 0) for (const id of fixture.own?.() ?? []) expect(text, `GET ${url} lists A's ${id}`).toContain(id);
+  }
+  for (const url of fixture.foreignFilters?.() ?? []) {
+    const response = await send(A, 'GET', url);
+    expect(response.statusCode, `GET ${url}: ${response.body.slice(0, 300)}`).toBe(200);
+    expect(response.json().totalRecords, `GET ${url}`).toBe(0);
+    expectNothingOfB(response.body, `GET ${url}`);
+  }
+  await fixture.check?.(mode);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes without a parameter: a valid one lands in A only; one naming B's records is refused.
+
+/** Tables a write may touch, whose rows in B must stay as they were. */
+const SETTINGS_TABLES = ['subjects', 'mark_types', 'grades', 'proportions', 'publish_marks', 'remark_types', 'auto_report_comments'];
+
+/** A valid write as A: answered 200, and B's rows of `tables` are as they were. */
+async function landsInA(method: string, url: string, payload: unknown, tables: ReadonlyArray<string>) {
+  const before = await rowsOf(B, tables);
+  const response = await send(A, method, url, payload);
+  expect(response.statusCode, `${method} ${url}: ${response.body.slice(0, 300)}`).toBe(200);
+  expect(await rowsOf(B, tables)).toEqual(before);
+  return response;
+}
+
+/** A write as A naming one of B's records: 422 on that field, nothing written in A or in B. */
+async function refusesForeign(
+  method: string,
+  url: string,
+  payload: unknown,
+  field: string,
+  tables: ReadonlyArray<string>,
+  request = () => send(A, method, url, payload),
+) {
+  const [beforeA, beforeB] = [await rowsOf(A, tables), await rowsOf(B, tables)];
+  const response = await request();
+  expect(response.statusCode, `${method} ${url} naming B's record: ${response.body.slice(0, 300)}`).toBe(422);
+  expect(
+    Object.keys(response.json().errors ?? {}).some((key) => key === field || key.endsWith(`.${field}`)),
+    response.body,
+  ).toBe(true);
+  expect(await rowsOf(A, tables)).toEqual(beforeA);
+  expect(await rowsOf(B, tables)).toEqual(beforeB);
+}
+
+/** A created record of A: its id, read back in A's transaction with A's tenant. */
+async function createdInA(response: LightMyRequestResponse, table: string) {
+  const row = await rowOf(table, A, response.json().id);
+  expect(row?.tenant_id).toBe(A.tenant.id);
+}
+
+const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
+  'POST /api/locations': async () =>
+    await createdInA(await landsInA('POST', '/api/locations', { name: `Alpha shelf ${next()}` }, ['locations']), 'locations'),
+  'POST /api/school/studentcategories': async () =>
+    createdInA(
+      await landsInA('POST', '/api/school/studentcategories', { name: `Alpha day ${next()}` }, ['student_categories']),
+      'student_categories',
+    ),
+  'POST /api/school/subjects': async () =>
+    createdInA(
+      await landsInA('POST', '/api/school/subjects', { name: `Alpha Art ${next()}`, category: 'general' }, ['subjects']),
+      'subjects',
+    ),
+  'POST /api/school/marktypes': async () =>
+    createdInA(
+      await landsInA('POST', '/api/school/marktypes', { label: `Alpha test ${next()}`, category: 'test' }, ['mark_types']),
+      'mark_types',
+    ),
+  'POST /api/school/alevelscores': async () =>
+    createdInA(
+      await landsInA('POST', '/api/school/alevelscores', { total: nextTotal(), score: 2, papercount: 6 }, ['alevel_scores']),
+      'alevel_scores',
+    ),
+  'POST /api/school/automarkcomments': async () =>
+    createdInA(
+      await landsInA('POST', '/api/school/automarkcomments', { score: `S${next()}`, comment: 'Alpha: good' }, ['auto_mark_comments']),
+      'auto_mark_comments',
+    ),
+  'POST /api/school/proportions': async () => {
+    const body = { form: 'P7', term: 'II', year: 2030 + next(), subject_id: A.ids.subject, marktype_id: A.ids.marktype, percentage: 10 };
+    await refusesForeign('POST', '/api/school/proportions', { ...body, subject_id: B.ids.subject }, 'subject_id', SETTINGS_TABLES);
+    await refusesForeign('POST', '/api/school/proportions', { ...body, marktype_id: B.ids.marktype }, 'marktype_id', SETTINGS_TABLES);
+    await createdInA(await landsInA('POST', '/api/school/proportions', body, SETTINGS_TABLES), 'proportions');
+  },
+  'POST /api/school/publishmarks': async () => {
+    const body = { term: 'II', year: 2030 + next(), marktype_id: A.ids.marktype };
+    await refusesForeign('POST', '/api/school/publishmarks', { ...body, marktype_id: B.ids.marktype }, 'marktype_id', SETTINGS_TABLES);
+    await createdInA(await landsInA('POST', '/api/school/publishmarks', body, SETTINGS_TABLES), 'publish_marks');
+  },
+  'POST /api/school/remarktypes': async () => {
+    const body = { label: `Alpha neatness ${next()}`, category: 'exam', parent_id: A.ids.remarktype };
+    await refusesForeign('POST', '/api/school/remarktypes', { ...body, parent_id: B.ids.remarktype }, 'parent_id', SETTINGS_TABLES);
+    await createdInA(await landsInA('POST', '/api/school/remarktypes', body, SETTINGS_TABLES), 'remark_types');
+  },
+  'POST /api/school/autoreportcomments': async () => {
+    const body = { form: 'P6', remarktype_id: A.ids.remarktype, score: next(), upper: 100, comment: 'Alpha: steady' };
+    await refusesForeign(
+      'POST',
+      '/api/school/autoreportcomments',
+      { ...body, remarktype_id: B.ids.remarktype },
+      'remarktype_id',
+      SETTINGS_TABLES,
+    );
+    await createdInA(await landsInA('POST', '/api/school/autoreportcomments', body, SETTINGS_TABLES), 'auto_report_comments');
+  },
+  'POST /api/school/grades': async () => {
+    const year = 2030 + next();
+    await refusesForeign('POST', '/api/school/grades', gradeSet(B.ids.subject, { year }), 'subject_id', SETTINGS_TABLES);
+    const saved = await landsInA('POST', '/api/school/grades', gradeSet(A.ids.subject, { year }), SETTINGS_TABLES);
+    expect(saved.json().grades).toHaveLength(9);
+  },
+  'POST /api/school/students': async () => {
+    const body = { studentid: `ALPHA/${1000 + next()}`, firstname: 'Alpha', lastname: 'New', gender: 'M', form: 'P6' };
+    const tables = ['students'];
+    await refusesForeign(
+      'POST',
+      '/api/school/students',
+      { ...body, studentcategory_id: B.ids.studentcategory },
+      'studentcategory_id',
+      tables,
+    );
+    await createdInA(
+      await landsInA('POST', '/api/school/students', { ...body, studentcategory_id: A.ids.studentcategory }, tables),
+      'students',
+    );
+  },
+  'POST /api/school/students/upload': async () => {
+    const tables = ['students', 'student_categories'];
+    // A category only B has is unknown in A.
+    const row = { studentid: `ALPHA/${1000 + next()}`, firstname: 'Alpha', lastname: 'Upload', gender: 'F', form: 'P7' };
+    await refusesForeign('POST', '/api/school/students/upload', null, 'category', tables, () =>
+      uploadLearners(A, [{ ...row, category: `${B.mark} boarders` }]),
+    );
+    // B's student id names a learner of A's own (a new one): B's learner is untouched.
+    const before = await rowsOf(B, tables);
+    const response = await uploadLearners(A, [{ ...row, studentid: B.studentid }]);
+    try {
+      expect(response.statusCode, response.body).toBe(200);
+      expect(await rowsOf(B, tables)).toEqual(before);
+    } finally {
+      await withTenant(t.database.db, { tenantId: A.tenant.id }, (trx) =>
+        trx.deleteFrom('students').where('tenant_id', '=', A.tenant.id).where('studentid', '=', B.studentid).execute(),
+      );
+    }
+  },
+  'POST /api/uploads/studentjournals': async () => {
+    const tables = ['statement_lines', 'fee_journals', 'students'];
+    // B's learner is no learner of A: the row is refused, no line is written anywhere.
+    await refusesForeign('POST', '/api/uploads/studentjournals', null, 'studentid', tables, () =>
+      uploadJournal(A, [{ studentid: B.studentid, amount: 99_000 }]),
+    );
+    const before = await rowsOf(B, tables);
+    expect((await uploadJournal(A, [{ studentid: A.studentid, amount: 150_000 }])).statusCode).toBe(200);
+    expect(await rowsOf(B, tables)).toEqual(before);
+  },
+  'PUT /api/school/termdates': async () => {
+    const terms = B_TERMS_2027.map((term) => ({
+      ...term,
+      starts: term.starts.replace('2027', '2028'),
+      ends: term.ends.replace('2027', '2028'),
+    }));
+    await landsInA('PUT', '/api/school/termdates', { year: 2028, terms }, ['term_dates']);
+    expect(ok(await send(B, 'GET', '/api/school/termdates?year=2028')).custom).toBe(false);
+  },
+  'POST /api/users': async () => {
+    // Inviting a member of B (by e-mail) from A changes nothing in B, and makes no member of A.
+    const person = await makeUser(t.database, { memberOf: [{ tenantId: B.tenant.id, roles: ['teacher'] }] });
+    const tables = ['memberships', 'invitations'];
+    const response = await landsInA('POST', '/api/users', { name: 'Someone', email: person.email, roles: ['teacher'] }, tables);
+    expect(response.json().status).toBe('pending');
+    expect(await roleNamesIn(t.database, B.tenant.id, person.id)).toEqual(['teacher']);
+    const inA = await withTenant(t.database.db, { tenantId: A.tenant.id }, (trx) =>
+      trx.selectFrom('memberships').select('user_id').where('user_id', '=', person.id).execute(),
+    );
+    expect(inA).toEqual([]);
+  },
+  'POST /api/tenants': async () => {
+    // B's code cannot be taken; B stays as it was, and no tenant is made.
+    const before = await tenantRow(B.tenant.id);
+    const count = () => t.database.db.selectFrom('tenants').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    const tenants = await count();
+    const response = await send(A, 'POST', '/api/tenants', { name: 'Bravo Copy', tenantcode: B.tenant.tenantcode, category: 'School' });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(Object.keys(response.json().errors)).toEqual(['tenantcode']);
+    expect(await tenantRow(B.tenant.id)).toEqual(before);
+    expect(await count()).toEqual(tenants);
+  },
+};
+
+async function checkWriteRoute(route: LiveRoute, mode: Mode) {
+  const check = WRITES[route.key];
+  if (!check) throw new Error(`${route.key}: not in the matrix. Add it to WRITES (or EXEMPT with a reason).`);
+  await check(mode);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const exemption = (route: LiveRoute) => EXEMPT[route.key] ?? (route.method === 'HEAD' ? EXEMPT[`GET ${route.url}`] : undefined);
+const kind = (route: LiveRoute): 'record' | 'list' | 'write' =>
+  route.url.includes(':') ? 'record' : route.method === 'GET' || route.method === 'HEAD' ? 'list' : 'write';
+const CHECKED = ROUTES.filter((route) => exemption(route) === undefined);
+const covered = (route: LiveRoute) =>
+  kind(route) === 'record' ? route.url in RECORDS : kind(route) === 'list' ? route.url in LISTS : route.key in WRITES;
+
+describe('the route table', () => {
+  it('is the test app’s own, and has the routes this file knows', () => {
+    expect(ROUTES.length).toBeGreaterThan(80);
+    for (const route of ROUTES) expect(t.app.hasRoute({ method: route.method as 'GET', url: route.url }), route.key).toBe(true);
+  });
+
+  it('every route is in the matrix or exempt with a reason', () => {
+    expect(CHECKED.filter((route) => !covered(route)).map((route) => route.key)).toEqual([]);
+  });
+
+  it('nothing under /api is exempt: every /api route is a tenant route', () => {
+    expect(ROUTES.filter((route) => route.url.startsWith('/api') && exemption(route) !== undefined).map((route) => route.key)).toEqual([]);
+  });
+
+  it('the exemptions and fixtures name live routes only (none left behind by a removed route)', () => {
+    const keys = new Set(ROUTES.map((route) => route.key));
+    const urls = new Set(ROUTES.map((route) => route.url));
+    expect(Object.keys(EXEMPT).filter((key) => !keys.has(key))).toEqual([]);
+    expect(Object.keys(RECORDS).filter((url) => !urls.has(url))).toEqual([]);
+    expect(Object.keys(LISTS).filter((url) => !urls.has(url))).toEqual([]);
+    expect(Object.keys(WRITES).filter((key) => !keys.has(key))).toEqual([]);
+  });
+});
+
+for (const mode of MODES) {
+  describe(`every tenant route, ${mode.name}`, () => {
+    beforeAll(() => codeFilter(mode.filter));
+    afterAll(() => codeFilter(true));
+
+    for (const route of CHECKED) {
+      it(route.key, async () => {
+        if (kind(route) === 'record') await checkRecordRoute(route);
+        else if (kind(route) === 'list') await checkListRoute(route, mode);
+        else await checkWriteRoute(route, mode);
+      });
+    }
+  });
+}
