@@ -1,7 +1,8 @@
 /**
  * The servers under measurement, in their own process so the load generator does not share
- * their event loop: the real app on an embedded database (a temporary data directory) with
- * a signed-in user, and a bare Fastify route as the baseline. Prints one JSON line.
+ * their event loop: the real app with a signed-in user and a class of 80 learners, on an
+ * embedded database (a temporary data directory) or, given `--database-url=<url>`, on that
+ * PostgreSQL database; and a bare Fastify route as the baseline. Prints one JSON line.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,8 @@ import { makeStudents, makeTenant, makeUser } from '../apps/server/src/test/fact
 import { login, testConfig } from '../apps/server/src/test/test-app.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mustard-bench-'));
-const config = testConfig({ dataDir });
+const databaseUrl = process.argv.find((arg) => arg.startsWith('--database-url='))?.slice('--database-url='.length);
+const config = testConfig({ dataDir, databaseUrl });
 const database = await openDatabase(config, { migrate: true });
 const app = await buildApp(config, database, { logger: false });
 const school = await makeTenant(database, { name: 'Bench Primary' });

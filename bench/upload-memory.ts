@@ -15,23 +15,18 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { TENANT_HEADER } from '@mustard/shared';
 import ExcelJS from 'exceljs';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
 import { openDatabase } from '../apps/server/src/db/connect.js';
-import { APP_ROLE, migrateToLatest } from '../apps/server/src/db/migrate.js';
 import { UPLOAD_COLUMNS } from '../apps/server/src/modules/students/upload-columns.js';
 import { makeTenant, makeUser } from '../apps/server/src/test/factories.js';
 import { login, testConfig } from '../apps/server/src/test/test-app.js';
-
-const POSTGRES = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+import { benchDatabase, POSTGRES, postgresReachable } from './postgres.js';
 
 /** The workbooks measured. */
 const WORKBOOKS = [
@@ -137,58 +132,26 @@ function spawnMeasurement(databaseUrl: string, workbook: string, uploads: number
   });
 }
 
-function reachable(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: POSTGRES.hostname, port: Number(POSTGRES.port || 5432), timeout: 1500 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-async function withAdmin<T>(database: string, work: (db: Kysely<any>) => Promise<T>): Promise<T> {
-  const url = new URL(POSTGRES);
-  url.pathname = `/${database}`;
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 1 }) }) });
-  try {
-    return await work(db);
-  } finally {
-    await db.destroy();
-  }
-}
-
 /** Prints the lines of `npm run bench` for the upload's memory; `quick` measures one upload at a time only. */
 export async function reportUploadMemory(quick = false): Promise<void> {
   console.log('\nPeak memory of uploading learners from .xlsx (resident, the server process on PostgreSQL)');
-  if (!(await reachable())) {
+  if (!(await postgresReachable())) {
     console.log(`skipped: no PostgreSQL at ${POSTGRES.host} (TEST_DATABASE_URL)`);
     return;
   }
   const name = `mustard_bench_${process.pid}`;
   const dir = mkdtempSync(path.join(tmpdir(), 'mustard-bench-workbook-'));
-  await withAdmin('postgres', (admin) => sql.raw(`CREATE DATABASE ${name}`).execute(admin));
+  const { appUrl, drop } = await benchDatabase(name);
   try {
-    await withAdmin(name, (owner) => migrateToLatest(owner));
-    await withAdmin(name, (owner) => sql.raw(`ALTER ROLE ${APP_ROLE} LOGIN`).execute(owner));
-    const appUrl = new URL(POSTGRES);
-    appUrl.pathname = `/${name}`;
-    appUrl.username = APP_ROLE;
-    appUrl.password = '';
     const empty = path.join(dir, 'none.xlsx');
     writeFileSync(empty, '');
-    const baseline = await spawnMeasurement(appUrl.toString(), empty, 0);
+    const baseline = await spawnMeasurement(appUrl, empty, 0);
     console.log(`${'the same process without the upload (baseline)'.padEnd(58)} ${baseline.peakMb.toFixed(0).padStart(5)} MB`);
     for (const [index, { name: title, rows, wide }] of WORKBOOKS.entries()) {
       const workbook = path.join(dir, `learners-${index}.xlsx`);
       writeFileSync(workbook, await learnersWorkbook(rows, wide));
       for (const uploads of quick ? [1] : [1, 6]) {
-        const result = await spawnMeasurement(appUrl.toString(), workbook, uploads);
+        const result = await spawnMeasurement(appUrl, workbook, uploads);
         const extra = result.peakMb - baseline.peakMb;
         const answers = [...new Set(result.statuses)].sort().join('/');
         console.log(
@@ -199,7 +162,7 @@ export async function reportUploadMemory(quick = false): Promise<void> {
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    await withAdmin('postgres', (admin) => sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin));
+    await drop();
   }
 }
 

@@ -1,15 +1,14 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Harness, startHarness } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, type Harness, useHarness } from './harness.js';
 
 let h: Harness;
 let page: Page;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await useHarness();
   page = await h.signedIn(ADMIN);
 });
-afterAll(() => h?.close());
 
 const rootData = (name: string) => page.evaluate((key) => document.documentElement.dataset[key], name);
 

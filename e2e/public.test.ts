@@ -1,14 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, useHarness } from './harness.js';
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await useHarness();
 });
-afterAll(() => h?.close());
 
 async function visit(path: string): Promise<Page> {
   const page = await (await h.newContext()).newPage();

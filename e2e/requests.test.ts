@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Harness, startHarness } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, type Harness, useHarness } from './harness.js';
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await useHarness();
 });
-afterAll(() => h?.close());
 
 describe('requests over a dropping connection', () => {
   it('a call that gets no answer ends in a "Network error" toast, and the page offers to try again', async () => {
@@ -39,7 +38,7 @@ describe('requests over a dropping connection', () => {
   });
 
   it('a session ended elsewhere (signed out, password changed) sends the user to sign in', async () => {
-    const page = await h.signedIn(ADMIN);
+    const page = await h.signedIn(ADMIN, { ownSession: true });
     // The session is revoked on the server while the browser still holds its token.
     await page.evaluate(async () => {
       const token = localStorage.getItem('mustard.token');

@@ -2,15 +2,15 @@ import AxeBuilder from '@axe-core/playwright';
 import { currentTerm, defaultTermDates } from '@mustard/shared';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Harness, startHarness, TEACHER } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeUser } from '../apps/server/src/test/factories.js';
+import { ADMIN, type Harness, TEACHER, useHarness } from './harness.js';
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await useHarness();
 });
-afterAll(() => h?.close());
 
 /** Calls the API from the signed-in page, as the web app does. */
 async function callApi(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; data: unknown }> {
@@ -29,7 +29,7 @@ async function callApi(page: Page, method: string, path: string, body?: unknown)
   );
 }
 
-const signedInAt = (school: string): Promise<Page> => h.signedIn(ADMIN, { school });
+const signedInAt = (school: string, path?: string): Promise<Page> => h.signedIn(ADMIN, { school, path });
 
 const rowsOf = (page: Page, screen: string) => page.getByTestId(`screen-${screen}`).locator('tbody tr[data-row]');
 
@@ -90,8 +90,7 @@ describe('subjects', () => {
   });
 
   it('downloads the list as a spreadsheet: "Please wait.." while it runs, then "The excel file is ready."', async () => {
-    const page = await signedInAt('demo-secondary');
-    await page.goto('/subjects/list');
+    const page = await signedInAt('demo-secondary', '/subjects/list');
     await rowsOf(page, 'subjects').first().waitFor();
     // A slow connection: the answer takes a moment, long enough to see the pending toast.
     await page.route('**/api/school/subjects?*excel=1*', async (route) => {
@@ -114,8 +113,7 @@ describe('subjects', () => {
   });
 
   it('has no serious or critical accessibility violation', async () => {
-    const page = await signedInAt('demo-secondary');
-    await page.goto('/subjects/list');
+    const page = await signedInAt('demo-secondary', '/subjects/list');
     await rowsOf(page, 'subjects').first().waitFor();
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
@@ -126,8 +124,7 @@ describe('subjects', () => {
 
 describe('grades', () => {
   it('a new grade set: a bound edited, a gap named before saving, then saved and listed on /grades', async () => {
-    const page = await signedInAt('demo-primary');
-    await page.goto('/grades');
+    const page = await signedInAt('demo-primary', '/grades');
     await page.getByRole('button', { name: 'Actions', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Add Grade' }).click();
     await page.waitForURL('**/grades/new');
@@ -174,8 +171,7 @@ describe('grades', () => {
 
 describe('a grade set where one exists (issue 10 points 3 and 12)', () => {
   it('offers to open the existing set or replace it; fixed errors clear; an emptied bound is no 0', async () => {
-    const page = await signedInAt('demo-primary');
-    await page.goto('/grades/new');
+    const page = await signedInAt('demo-primary', '/grades/new');
     const set = page.getByTestId('grade-set');
     await set.getByLabel('Lower bound of D1').waitFor();
     // Saved with nothing chosen: each field says so, and says no more once chosen.
@@ -262,8 +258,7 @@ describe('the school’s calendar (issue 10 point 13)', () => {
 
 describe('remark types', () => {
   it('adds a sub category under a parent, shown indented below it', async () => {
-    const page = await signedInAt('demo-primary');
-    await page.goto('/comments/categories');
+    const page = await signedInAt('demo-primary', '/comments/categories');
     const parent = page.locator('tbody tr[data-row="Head teacher\'s comment"]');
     await parent.waitFor();
     await parent.getByRole('button', { name: 'Row actions' }).click();
@@ -289,8 +284,7 @@ describe('remark types', () => {
 
 describe('a member who may only read (issue 10 point 5)', () => {
   it('sees grade sets and remark types without the controls the server would refuse', async () => {
-    const page = await h.signedIn(TEACHER, { school: 'demo-primary' });
-    await page.goto('/grades');
+    const page = await h.signedIn(TEACHER, { school: 'demo-primary', path: '/grades' });
     const first = rowsOf(page, 'grades').first();
     await first.waitFor();
     await first.click();
@@ -318,8 +312,11 @@ describe('a member who may only read (issue 10 point 5)', () => {
 
 describe('businesses', () => {
   it('refuses a too-short name with "The name is too short", then creates the business', async () => {
-    const page = await h.signedIn(ADMIN);
-    await page.goto('/businesses');
+    // An administrator of one demo school of their own: the demo administrator's schools stay as seeded.
+    const db = h.database.db;
+    const school = await db.selectFrom('tenants').select('id').where('tenantcode', '=', 'demo-primary').executeTakeFirstOrThrow();
+    const founder = await makeUser(h.database, { name: 'Founder', memberOf: [{ tenantId: school.id, roles: ['superadmin'] }] });
+    const page = await h.signedIn(founder.email, { password: founder.password, path: '/businesses' });
     await rowsOf(page, 'tenants').first().waitFor();
     await page.getByRole('button', { name: 'Actions', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Add' }).click();
@@ -341,8 +338,7 @@ describe('businesses', () => {
   });
 
   it('downloads the list as the .xlsx every list gives, holding the person’s schools', async () => {
-    const page = await h.signedIn(ADMIN);
-    await page.goto('/businesses');
+    const page = await h.signedIn(ADMIN, { path: '/businesses' });
     await rowsOf(page, 'tenants').first().waitFor();
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Actions', exact: true }).click();
@@ -361,8 +357,7 @@ describe('businesses', () => {
 
 describe('stock locations', () => {
   it('lists the shop’s locations with row checkboxes and a rows-a-page choice, and adds one', async () => {
-    const page = await signedInAt('demo-shop');
-    await page.goto('/inventory/stock/locations');
+    const page = await signedInAt('demo-shop', '/inventory/stock/locations');
     const rows = rowsOf(page, 'locations');
     await rows.first().waitFor();
     await expect(rows.evaluateAll((all) => all.map((row) => row.getAttribute('data-row')))).resolves.toEqual(['Main store', 'Shop front']);

@@ -1,14 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { issueSignInCode } from '../apps/server/src/modules/auth/auth.service.js';
-import { ADMIN, type Harness, signIn, startHarness, TEACHER } from './harness.js';
+import { ADMIN, type Harness, signIn, TEACHER, useHarness } from './harness.js';
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await useHarness();
 });
-afterAll(() => h?.close());
 
 describe('signing in', () => {
   it('with a password: email first, then the password, then the dashboard', async () => {

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/connect.js';
@@ -37,6 +37,8 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** Pino options or false; defaults to the configured level on stdout. */
   logger?: FastifyServerOptions['logger'];
+  /** Told of every route as it is registered: how the tests read the app's one route table. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the app (plugins, then routes) without listening: the server and the tests share it. */
@@ -57,6 +59,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
     },
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
@@ -86,8 +89,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
   return app;
 }
 
-/** Every route of the product, in one list: the app and the route-table test register this. */
-export async function registerRoutes(app: FastifyInstance, webDist: string): Promise<void> {
+/** Every route of the product, in one list. */
+async function registerRoutes(app: FastifyInstance, webDist: string): Promise<void> {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(userRoutes);

@@ -8,7 +8,7 @@ import { type Config, loadConfig } from './config.js';
 import { type Database, openDatabase } from './db/connect.js';
 import { newId } from './db/ids.js';
 import { migrateToLatest } from './db/migrate.js';
-import { withTenant } from './db/tenant.js';
+import { withTenantTx } from './db/tenant.js';
 import { hashPassword } from './modules/auth/password.js';
 import { addMember, insertTenantWithRoles } from './modules/tenants/tenants.service.js';
 import { rolesByName } from './modules/users/users.repository.js';
@@ -76,11 +76,11 @@ async function createUser(database: Database, values: Record<string, unknown>) {
       .where(sql`lower(tenantcode)`, '=', String(values.tenant).toLowerCase())
       .executeTakeFirst();
     if (!tenant) throw new UsageError(`No tenant has the code ${values.tenant}.`);
-    await withTenant(db, { tenantId: tenant.id, userId }, async (trx) => {
-      const roles = await rolesByName(trx, tenant.id, [String(values.role)]);
+    await withTenantTx(db, { tenantId: tenant.id, userId }, async (tx) => {
+      const roles = await rolesByName(tx, [String(values.role)]);
       const roleId = roles.get(String(values.role).toLowerCase());
       if (!roleId) throw new UsageError(`The tenant ${values.tenant} has no role ${values.role}.`);
-      await addMember(trx, tenant.id, userId, [roleId]);
+      await addMember(tx, userId, [roleId]);
     });
   }
   return `Created user ${input.email}${values.admin ? ' (platform administrator)' : ''}${values.tenant ? ` as ${values.role} in ${values.tenant}` : ''}`;
@@ -137,7 +137,7 @@ async function migrate(config: Config): Promise<string> {
       'migrate changes the schema, which the app role of DATABASE_URL may not do: set DATABASE_MIGRATE_URL to the schema owner (README, "PostgreSQL").',
     );
   }
-  const database = await openDatabase(config, { migrate: true });
+  const database = await openDatabase(config, { migrate: true, listen: false });
   await database.close();
   return migratedText(`the embedded database in ${config.dataDir}`, database.migrated ?? []);
 }
@@ -171,7 +171,7 @@ export async function runCli(argv: string[]): Promise<string> {
         'Set DATABASE_URL too (README, "PostgreSQL"), or unset DATABASE_MIGRATE_URL to use the embedded database.',
     );
   }
-  const database = await openDatabase(config, { migrate: !config.databaseUrl });
+  const database = await openDatabase(config, { migrate: !config.databaseUrl, listen: false });
   try {
     switch (command) {
       case 'create-tenant':

@@ -47,6 +47,8 @@ describe('term dates as saved', () => {
     expect(errors({ year: 2026, terms: [one, two, { ...three, ends: '2027-01-10' }] })).toEqual([M.termDatesYear]);
     expect(errors({ year: 2026, terms: [{ ...one, starts: '2026-02-30' }, two, three] })).toContain(M.termDateInvalid);
     expect(errors({ year: 2026, terms: [one, two] })).toEqual([M.termDatesOrder]);
+    // A school year has three terms, I to III: a fourth is no term.
+    expect(errors({ year: 2026, terms: [one, two, { ...three, term: 'IV' }] })).toEqual([M.termRequired]);
     expect(errors({ year: 2026, terms: [two, one, three] }).length).toBeGreaterThan(0);
     expect(errors({ year: 1999, terms: defaults2026 })).toContain(M.yearInvalid);
   });

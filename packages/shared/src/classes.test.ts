@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { classOptions, matchClass, matchStream } from './classes.js';
-import { TERMS } from './constants.js';
 
 const PRIMARY = ['Nursery', 'Kinder', 'Pre-primary', 'P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7'];
 
@@ -34,12 +33,6 @@ describe('classOptions (spec §3)', () => {
     const second = classOptions({});
     second.length = 0;
     expect(classOptions({})).toEqual(PRIMARY);
-  });
-});
-
-describe('TERMS', () => {
-  it('are I, II and III', () => {
-    expect(TERMS).toEqual(['I', 'II', 'III']);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { RoleWithPermissions, TenantSummary } from '@mustard/shared';
 import { sql } from 'kysely';
-import type { Trx } from '../db/tenant.js';
+import type { TenantTx, Trx } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
 import type { TenantRow } from '../db/types.js';
 
@@ -38,13 +38,13 @@ export async function tenantsOfUser(trx: Trx, userId: string): Promise<TenantSum
   return rows.map(toTenantSummary);
 }
 
-export function findMembership(trx: Trx, tenantId: string, userId: string) {
-  return trx.selectFrom('memberships').select(['id']).$call(inTenant(tenantId)).where('user_id', '=', userId).executeTakeFirst();
+export function findMembership(tx: TenantTx, userId: string) {
+  return tx.trx.selectFrom('memberships').select(['id']).$call(inTenant(tx.tenantId)).where('user_id', '=', userId).executeTakeFirst();
 }
 
 /** The user's roles in the tenant, each with its permissions. */
-export async function rolesOfMember(trx: Trx, tenantId: string, userId: string): Promise<RoleWithPermissions[]> {
-  const rows = await trx
+export async function rolesOfMember(tx: TenantTx, userId: string): Promise<RoleWithPermissions[]> {
+  const rows = await tx.trx
     .selectFrom('memberships')
     .innerJoin('membership_roles', (join) =>
       join.onRef('membership_roles.tenant_id', '=', 'memberships.tenant_id').onRef('membership_roles.membership_id', '=', 'memberships.id'),
@@ -56,7 +56,7 @@ export async function rolesOfMember(trx: Trx, tenantId: string, userId: string):
       join.onRef('role_permissions.tenant_id', '=', 'roles.tenant_id').onRef('role_permissions.role_id', '=', 'roles.id'),
     )
     .select(['roles.id', 'roles.name', 'role_permissions.subject_class', 'role_permissions.action'])
-    .$call(inTenant(tenantId, 'memberships.tenant_id'))
+    .$call(inTenant(tx.tenantId, 'memberships.tenant_id'))
     .where('memberships.user_id', '=', userId)
     .orderBy('roles.name')
     .orderBy('role_permissions.subject_class')

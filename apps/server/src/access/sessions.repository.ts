@@ -10,20 +10,6 @@ export async function createSession(db: Kysely<DB>, userId: string, expiresAt: D
   return id;
 }
 
-/** The user behind a live session: not revoked, not expired, account not disabled. */
-export function findSessionUser(db: Kysely<DB>, sessionId: string, userId: string) {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['users.id', 'users.name', 'users.email', 'users.path', 'users.is_admin', 'sessions.id as session_id', 'sessions.expires_at'])
-    .where('sessions.id', '=', sessionId)
-    .where('sessions.user_id', '=', userId)
-    .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', sql<Date>`now()`)
-    .where('users.disabled_at', 'is', null)
-    .executeTakeFirst();
-}
-
 export async function revokeSession(db: Kysely<DB>, sessionId: string) {
   await db.updateTable('sessions').set({ revoked_at: sql`now()` }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
 }

@@ -18,14 +18,36 @@ export const ACCESS_TABLES = new Set(['tenants', 'users', 'sessions', 'membershi
 
 export class AccessChangeTracker implements KyselyPlugin {
   private count = 0;
+  private blind = false;
 
   get generation(): number {
     return this.count;
   }
 
-  /** For writes made outside Kysely's query builder (raw SQL). */
+  /**
+   * Whether every change is seen: on the embedded database always (one process owns the data);
+   * on PostgreSQL only while the server listens for the database's notices of changes made
+   * elsewhere (db/access-notices.ts). While not, caches must read from the database.
+   */
+  get seesEveryChange(): boolean {
+    return !this.blind;
+  }
+
+  /** For writes made outside Kysely's query builder (raw SQL), and for each notice of a change made elsewhere. */
   bump(): void {
     this.count += 1;
+  }
+
+  /** Changes made elsewhere can no longer be seen: what is cached is void, and nothing new is cached. */
+  goBlind(): void {
+    this.blind = true;
+    this.bump();
+  }
+
+  /** Listening again: what changed meanwhile is unknown, so what is cached stays void. */
+  seeAgain(): void {
+    this.bump();
+    this.blind = false;
   }
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {

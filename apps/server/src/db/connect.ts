@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { AccessNotices } from './access-notices.js';
 import { AccessChangeTracker } from './change-tracker.js';
 import { type DataDirLock, lockDataDir } from './lock.js';
 import { APP_ROLE, migrateToLatest, pendingMigrations } from './migrate.js';
@@ -12,8 +13,10 @@ export interface Database {
   /** Works as the app role: row-level security applies to everything it runs. */
   db: Kysely<DB>;
   kind: 'pglite' | 'postgres';
-  /** Counts writes to the access tables made through `db` (see AuthCache). */
+  /** Counts writes to the access tables made through `db`, and on PostgreSQL the database's notices of any (see AuthCache). */
   changes: AccessChangeTracker;
+  /** PostgreSQL: the connection listening for changes to sign-in state. */
+  notices?: AccessNotices;
   /** The migrations this opening applied (embedded database; PostgreSQL migrates as the owner). */
   migrated?: string[];
   ping(): Promise<void>;
@@ -33,6 +36,11 @@ export interface OpenOptions {
   log?: LogSink;
   /** Tests: an in-memory embedded database instead of the data directory. */
   inMemory?: boolean;
+  /**
+   * PostgreSQL: listen for the database's notices of changes to sign-in state (default yes), so
+   * sign-in caches are exact; the `mustard` command, which caches nothing, does not.
+   */
+  listen?: boolean;
 }
 
 const silent: LogSink = { info() {}, error() {} };
@@ -99,12 +107,18 @@ async function openPostgres(url: string, migrateUrl: string | undefined, options
     await db.destroy();
     throw error;
   }
+  const notices = options.listen === false ? undefined : new AccessNotices(url, changes, log);
+  await notices?.start();
   return {
     db,
     kind: 'postgres',
     changes,
+    notices,
     ping: async () => void (await sql`SELECT 1`.execute(db)),
-    close: () => db.destroy(),
+    close: async () => {
+      await notices?.close();
+      await db.destroy();
+    },
   };
 }
 

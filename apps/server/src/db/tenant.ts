@@ -28,8 +28,8 @@ export async function withTenant<T>(db: Kysely<DB>, scope: TenantScope, work: (t
  * thing to the same school's data (an upload, a promotion, a year's term dates) take turns.
  * One hash for every lock (64-bit, so two names seldom share a lock).
  */
-export async function lockInTenant(trx: Trx, tenantId: string, name: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${name}:${tenantId}`}, 0))`.execute(trx);
+export async function lockInTenant(tx: TenantTx, name: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${name}:${tx.tenantId}`}, 0))`.execute(tx.trx);
 }
 
 declare const tenantBound: unique symbol;

@@ -10,11 +10,10 @@ import {
   type TenantSummary,
 } from '@mustard/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { findMembership, findTenantByCode, rolesOfMember, tenantsOfUser } from '../access/membership.repository.js';
-import { findSessionUser } from '../access/sessions.repository.js';
+import { readSignInState, type TenantWanted } from '../access/sign-in-state.repository.js';
 import { verifyToken } from '../access/token.js';
 import { recordAudit } from '../audit/audit.repository.js';
-import { bindTenant, withTenant, withUser } from '../db/tenant.js';
+import { withTenantTx } from '../db/tenant.js';
 import type { TenantRow } from '../db/types.js';
 import { forbidden, unauthorized } from '../errors.js';
 import { AuthCache } from './auth-cache.js';
@@ -46,16 +45,17 @@ export interface TenantContext {
   tenants: TenantSummary[];
 }
 
-interface LiveSession {
+/** A live session, and the member context of the tenant the request names (none for `signed-in` routes). */
+interface SignedInState {
   user: SignedInUser;
   sessionId: string;
   expiresAt: number;
+  context?: TenantContext;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    sessionCache: AuthCache<LiveSession>;
-    memberCache: AuthCache<TenantContext>;
+    signInCache: AuthCache<SignedInState>;
   }
 }
 
@@ -97,9 +97,9 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 export function registerAccessControl(app: FastifyInstance): void {
-  const ttlSeconds = app.config.authCacheSeconds ?? (app.database.kind === 'pglite' ? 60 : 0);
-  app.decorate('sessionCache', new AuthCache<LiveSession>(app.database.changes, ttlSeconds * 1000));
-  app.decorate('memberCache', new AuthCache<TenantContext>(app.database.changes, ttlSeconds * 1000));
+  // Exact on both databases (see AuthCache): the time only bounds how long an idle entry is kept.
+  const ttlSeconds = app.config.authCacheSeconds ?? 60;
+  app.decorate('signInCache', new AuthCache<SignedInState>(app.database.changes, ttlSeconds * 1000));
 
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
@@ -115,72 +115,59 @@ export function registerAccessControl(app: FastifyInstance): void {
     const access = request.routeOptions.config.access;
     if (access === undefined) return; // not-found handler: answers 404 itself
     if (access === 'public') return;
-    await authenticate(app, request);
+    const token = bearerToken(request);
+    if (!token) throw unauthorized();
+    const claims = await verifyToken(app.config.jwtSecret, token);
+    if (!claims) throw unauthorized();
+    // TENANTCODE is resolved against the user's live membership on every request (security.md
+    // item 6): a removed member is refused at once, whatever their token says.
+    const code = request.headers[TENANT_HEADER];
+    const wanted = access !== 'signed-in' && typeof code === 'string' && code.trim() !== '' ? { code } : null;
+    const state = await signedInState(app, claims.sessionId, claims.userId, wanted);
+    request.user = state.user;
+    request.sessionId = state.sessionId;
     if (access === 'signed-in') return;
-    const context = await loadTenantContext(app, request);
-    request.tenantContext = context;
-    if (access !== 'member' && !allows(context.ability, access.action, access.subject)) {
-      await recordForbidden(app, request, context, access);
+    if (!state.context) throw forbidden();
+    request.tenantContext = state.context;
+    if (access !== 'member' && !allows(state.context.ability, access.action, access.subject)) {
+      await recordForbidden(app, request, state.context, access);
       throw forbidden();
     }
   });
 }
 
-async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<void> {
-  const token = bearerToken(request);
-  if (!token) throw unauthorized();
-  const claims = await verifyToken(app.config.jwtSecret, token);
-  if (!claims) throw unauthorized();
-  const session = await app.sessionCache.get(
-    `${claims.sessionId}|${claims.userId}`,
+/**
+ * The session (401 unless live) and the member context of the tenant wanted, from the cache or
+ * in one round trip (readSignInState). Cached per session and tenant: any change to sign-in
+ * state empties the cache (AuthCache), and an entry never outlives its session.
+ */
+async function signedInState(app: FastifyInstance, sessionId: string, userId: string, wanted: TenantWanted): Promise<SignedInState> {
+  const tenantKey = wanted === null ? '' : 'code' in wanted ? `code:${wanted.code.trim().toLowerCase()}` : `id:${wanted.tenantId}`;
+  const state = await app.signInCache.get(
+    `${sessionId}|${userId}|${tenantKey}`,
     async () => {
-      const row = await findSessionUser(app.database.db, claims.sessionId, claims.userId);
-      if (!row) return undefined;
-      const user = { id: row.id, name: row.name, email: row.email, path: row.path, is_admin: row.is_admin };
-      return { user, sessionId: row.session_id, expiresAt: new Date(row.expires_at).getTime() };
+      const { session, membership } = await readSignInState(app.database.db, sessionId, userId, wanted);
+      if (!session) return undefined;
+      const user = { id: session.id, name: session.name, email: session.email, path: session.path, is_admin: session.is_admin };
+      const subject = { is_admin: user.is_admin, roles: membership?.roles ?? [] };
+      const context = membership && {
+        ...membership,
+        ability: defineAbilityFor(subject),
+        isAdmin: isAdministrator(subject),
+      };
+      return { user, sessionId: session.session_id, expiresAt: session.expires_at.getTime(), context };
     },
     (live) => live.expiresAt,
   );
-  if (!session || session.expiresAt <= Date.now()) throw unauthorized();
-  request.user = session.user;
-  request.sessionId = session.sessionId;
+  if (!state || state.expiresAt <= Date.now()) throw unauthorized();
+  return state;
 }
 
-/**
- * Resolves TENANTCODE against the user's live membership, on every request (security.md
- * item 6): a removed member is refused at once, whatever their token says.
- */
-async function loadTenantContext(app: FastifyInstance, request: FastifyRequest): Promise<TenantContext> {
-  const code = request.headers[TENANT_HEADER];
-  const user = currentUser(request);
-  if (typeof code !== 'string' || code.trim() === '') throw forbidden();
-  return loadMemberContext(app, user, { code });
-}
-
-export async function loadMemberContext(
-  app: FastifyInstance,
-  user: SignedInUser,
-  which: { code: string } | { tenantId: string },
-): Promise<TenantContext> {
-  const key = 'code' in which ? `${user.id}|code:${which.code.trim().toLowerCase()}` : `${user.id}|id:${which.tenantId}`;
-  const context = await app.memberCache.get(key, () =>
-    withUser(app.database.db, user.id, async (trx) => {
-      const tenant =
-        'code' in which
-          ? await findTenantByCode(trx, which.code)
-          : await trx.selectFrom('tenants').selectAll().where('id', '=', which.tenantId).executeTakeFirst();
-      if (!tenant) return undefined;
-      // The user's own memberships are readable only before a tenant is set (see the policy).
-      const tenants = await tenantsOfUser(trx, user.id);
-      await bindTenant(trx, tenant.id);
-      if (!(await findMembership(trx, tenant.id, user.id))) return undefined;
-      const roles = await rolesOfMember(trx, tenant.id, user.id);
-      const subject = { is_admin: user.is_admin, roles };
-      return { tenant, roles, tenants, ability: defineAbilityFor(subject), isAdmin: isAdministrator(subject) };
-    }),
-  );
-  if (!context) throw forbidden();
-  return context;
+/** The member context of another of the signed-in user's tenants (the users list's tenant filter). */
+export async function loadMemberContext(request: FastifyRequest, which: { tenantId: string }): Promise<TenantContext> {
+  const state = await signedInState(request.server, request.sessionId ?? '', currentUser(request).id, which);
+  if (!state.context) throw forbidden();
+  return state.context;
 }
 
 async function recordForbidden(
@@ -190,9 +177,8 @@ async function recordForbidden(
   access: { action: string; subject: string },
 ) {
   const userId = currentUser(request).id;
-  await withTenant(app.database.db, { tenantId: context.tenant.id, userId }, (trx) =>
-    recordAudit(trx, context.tenant.id, {
-      userId,
+  await withTenantTx(app.database.db, { tenantId: context.tenant.id, userId }, (tx) =>
+    recordAudit(tx, {
       action: 'forbidden',
       entity: access.subject,
       after: { action: access.action, route: `${request.method} ${request.routeOptions.url}` },

@@ -5,9 +5,10 @@ import type { AccessChangeTracker } from '../db/change-tracker.js';
  * no database round trip before its own work. An entry is valid while the access tables are
  * unchanged (see AccessChangeTracker), at most `ttlMs`, and never past `notAfter`.
  *
- * On the embedded database one process owns the data, so the tracker sees every write and the
- * cache is exact. On PostgreSQL other servers may write, so the cache is off unless
- * AUTH_CACHE_SECONDS is set, which bounds how late a revocation elsewhere is noticed.
+ * On the embedded database one process owns the data, so the tracker sees every write. On
+ * PostgreSQL other servers, the command and psql write too: the database tells every server of
+ * each change (NOTIFY, db/access-notices.ts), which bumps the tracker; while a server cannot hear
+ * those notices the cache is bypassed (every request reads the database), never stale.
  */
 export class AuthCache<V> {
   private readonly entries = new Map<string, { value: V; generation: number; expires: number }>();
@@ -23,7 +24,7 @@ export class AuthCache<V> {
   }
 
   async get(key: string, load: () => Promise<V | undefined>, notAfter?: (value: V) => number): Promise<V | undefined> {
-    if (!this.enabled) return load();
+    if (!this.enabled || !this.tracker.seesEveryChange) return load();
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && hit.generation === this.tracker.generation && hit.expires > now) return hit.value;

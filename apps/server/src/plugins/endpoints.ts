@@ -1,3 +1,4 @@
+import type { RateLimitOptions } from '@fastify/rate-limit';
 import { type Endpoint, type FileField, STUDENT_MESSAGES } from '@mustard/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -59,6 +60,12 @@ async function readUpload(request: FastifyRequest, endpoint: Endpoint, upload: F
   return { body, file };
 }
 
+/** How a route is served beyond its contract. */
+export interface RouteOptions {
+  /** Calls a client address may make in a time window, counted for this route alone (@fastify/rate-limit). */
+  rateLimit?: Pick<RateLimitOptions, 'max' | 'timeWindow'>;
+}
+
 /**
  * Registers a route from its contract (packages/shared endpoints): method, path, access and
  * schemas come from the one declaration the web calls too. JSON bodies are checked by Fastify
@@ -68,12 +75,13 @@ export function endpointRoute<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: (input: EndpointRequestInput<E>, request: FastifyRequest, reply: FastifyReply) => Promise<Answer<E>>,
+  options: RouteOptions = {},
 ): void {
   const upload = endpoint.file;
   app.route({
     method: endpoint.method,
     url: endpoint.path,
-    config: { access: endpoint.access },
+    config: { access: endpoint.access, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) },
     schema: {
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),

@@ -189,7 +189,7 @@ export function resourceRepository<D extends ResourceDefinition>(definition: D, 
         .execute()
         .catch(writeErrors);
       const record = await found(tx, id);
-      await recordAudit(tx.trx, tx.tenantId, { userId: tx.userId, action: 'create', entity, entityId: id, after: record });
+      await recordAudit(tx, { action: 'create', entity, entityId: id, after: record });
       return record;
     },
 
@@ -204,7 +204,7 @@ export function resourceRepository<D extends ResourceDefinition>(definition: D, 
         .execute()
         .catch(writeErrors);
       const after = await found(tx, id);
-      await recordAudit(tx.trx, tx.tenantId, { userId: tx.userId, action: 'update', entity, entityId: id, before, after });
+      await recordAudit(tx, { action: 'update', entity, entityId: id, before, after });
       return after;
     },
 
@@ -219,7 +219,7 @@ export function resourceRepository<D extends ResourceDefinition>(definition: D, 
         .catch((error: unknown) => {
           throw stillReferenced(error) ? conflict(definition.inUse) : error;
         });
-      await recordAudit(tx.trx, tx.tenantId, { userId: tx.userId, action: 'delete', entity, entityId: id, before });
+      await recordAudit(tx, { action: 'delete', entity, entityId: id, before });
     },
   };
 }

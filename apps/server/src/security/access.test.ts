@@ -2,16 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TENANT_HEADER } from '@mustard/shared';
-import Fastify, { type FastifyInstance, type LightMyRequestResponse, type RouteOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerRoutes } from '../app.js';
 import { newId } from '../db/ids.js';
 import { withTenant } from '../db/tenant.js';
-import { FailureLimiter } from '../modules/auth/failure-limiter.js';
-import { type Access, RouteWithoutAccessError, registerAccessControl } from '../plugins/access.js';
-import { registerErrorHandling } from '../plugins/errors.js';
-import { registerSecurity } from '../plugins/security.js';
+import { RouteWithoutAccessError, registerAccessControl } from '../plugins/access.js';
+import { type AppRoute, appRoutes } from '../test/app-routes.js';
 import { makeTenant, makeUser, roleNamesIn } from '../test/factories.js';
 import { buildTestApp, joinWithCode, login, type TestApp } from '../test/test-app.js';
 
@@ -113,28 +109,10 @@ describe('deny by default: the route table (item 14)', () => {
   });
 
   describe('the real route table', () => {
-    const routes: Array<{ method: string; url: string; access: Access | undefined }> = [];
-    let fresh: FastifyInstance;
-
+    let routes: AppRoute[] = [];
     beforeAll(async () => {
-      // The same registration as buildApp (app.ts), with a hook that records every route.
-      fresh = Fastify({ logger: false });
-      fresh.setValidatorCompiler(validatorCompiler);
-      fresh.setSerializerCompiler(serializerCompiler);
-      fresh.decorate('config', t.config);
-      fresh.decorate('database', t.database);
-      fresh.decorate('failureLimiter', new FailureLimiter(t.config.authMaxFailures));
-      registerErrorHandling(fresh);
-      await registerSecurity(fresh);
-      registerAccessControl(fresh);
-      fresh.addHook('onRoute', (route: RouteOptions) => {
-        const methods = Array.isArray(route.method) ? route.method : [route.method];
-        for (const method of methods) routes.push({ method, url: route.url, access: route.config?.access });
-      });
-      await registerRoutes(fresh, webDist);
-      await fresh.ready();
+      routes = await appRoutes(t.config, t.database);
     });
-    afterAll(() => fresh?.close());
 
     /** (method, path) pairs of an app, from its printed radix tree. */
     function routeTable(app: FastifyInstance): string[] {

@@ -3,19 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ERROR_MESSAGES, TENANT_HEADER } from '@mustard/shared';
 import ExcelJS from 'exceljs';
-import Fastify, { type LightMyRequestResponse, type RouteOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { LightMyRequestResponse } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerRoutes } from '../app.js';
 import { withTenant } from '../db/tenant.js';
 import { setCodeTenantFilterForTests } from '../db/tenant-filter.js';
-import { FailureLimiter } from '../modules/auth/failure-limiter.js';
 import { gradeSet, ok } from '../modules/settings/settings-fixtures.js';
-import { registerAccessControl } from '../plugins/access.js';
-import { registerErrorHandling } from '../plugins/errors.js';
-import { registerSecurity } from '../plugins/security.js';
+import { type AppRoute, appRoutes } from '../test/app-routes.js';
 import { makeMarks, makeStudents, makeTenant, makeUser, roleNamesIn } from '../test/factories.js';
 import { buildTestApp, type Caller, caller, login } from '../test/test-app.js';
 
@@ -64,35 +59,7 @@ writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Mustard</
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mustard-isolation-'));
 const t = await buildTestApp({ webDist, dataDir });
 
-interface LiveRoute {
-  method: string;
-  url: string;
-  /** `METHOD url`, as the maps below name routes. */
-  key: string;
-}
-
-/** Every route of the app: the same registration as buildApp, with an onRoute hook recording each. */
-async function liveRoutes(): Promise<LiveRoute[]> {
-  const routes: LiveRoute[] = [];
-  const fresh = Fastify({ logger: false });
-  fresh.setValidatorCompiler(validatorCompiler);
-  fresh.setSerializerCompiler(serializerCompiler);
-  fresh.decorate('config', t.config);
-  fresh.decorate('database', t.database);
-  fresh.decorate('failureLimiter', new FailureLimiter(t.config.authMaxFailures));
-  registerErrorHandling(fresh);
-  await registerSecurity(fresh);
-  registerAccessControl(fresh);
-  fresh.addHook('onRoute', (route: RouteOptions) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url, key: `${method} ${route.url}` });
-  });
-  await registerRoutes(fresh, webDist);
-  await fresh.ready();
-  await fresh.close();
-  return routes.sort((a, b) => a.key.localeCompare(b.key));
-}
-
-const ROUTES = await liveRoutes();
+const ROUTES = await appRoutes(t.config, t.database);
 
 type SideName = 'A' | 'B';
 interface Ids {
@@ -474,7 +441,7 @@ const RECORDS: Record<string, RecordFixture> = {
   },
 };
 
-async function checkRecordRoute(route: LiveRoute) {
+async function checkRecordRoute(route: AppRoute) {
   const fixture = RECORDS[route.url];
   if (!fixture) throw new Error(`${route.key}: not in the matrix. Add its path to RECORDS (or EXEMPT with a reason).`);
   if (/:(?!id\b)/.test(route.url)) throw new Error(`${route.key}: a parameter other than :id; teach the matrix how to fill it.`);
@@ -622,7 +589,7 @@ const LISTS: Record<string, ListFixture> = {
   },
 };
 
-async function checkListRoute(route: LiveRoute, mode: Mode) {
+async function checkListRoute(route: AppRoute, mode: Mode) {
   const fixture = LISTS[route.url];
   if (!fixture) throw new Error(`${route.key}: not in the matrix. Add its path to LISTS (or EXEMPT with a reason).`);
   const urls = fixture.urls?.() ?? [route.url];
@@ -829,7 +796,7 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
   },
 };
 
-async function checkWriteRoute(route: LiveRoute, mode: Mode) {
+async function checkWriteRoute(route: AppRoute, mode: Mode) {
   const check = WRITES[route.key];
   if (!check) throw new Error(`${route.key}: not in the matrix. Add it to WRITES (or EXEMPT with a reason).`);
   await check(mode);
@@ -837,11 +804,11 @@ async function checkWriteRoute(route: LiveRoute, mode: Mode) {
 
 // ---------------------------------------------------------------------------------------------
 
-const exemption = (route: LiveRoute) => EXEMPT[route.key] ?? (route.method === 'HEAD' ? EXEMPT[`GET ${route.url}`] : undefined);
-const kind = (route: LiveRoute): 'record' | 'list' | 'write' =>
+const exemption = (route: AppRoute) => EXEMPT[route.key] ?? (route.method === 'HEAD' ? EXEMPT[`GET ${route.url}`] : undefined);
+const kind = (route: AppRoute): 'record' | 'list' | 'write' =>
   route.url.includes(':') ? 'record' : route.method === 'GET' || route.method === 'HEAD' ? 'list' : 'write';
 const CHECKED = ROUTES.filter((route) => exemption(route) === undefined);
-const covered = (route: LiveRoute) =>
+const covered = (route: AppRoute) =>
   kind(route) === 'record' ? route.url in RECORDS : kind(route) === 'list' ? route.url in LISTS : route.key in WRITES;
 
 describe('the route table', () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { TENANT_HEADER } from '@mustard/shared';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, MIN_SECRET_BYTES, resolveJwtSecret } from '../config.js';
+import { ConfigError, resolveJwtSecret } from '../config.js';
 import { makeTenant, makeUser } from '../test/factories.js';
 import { buildTestApp, login, type TestApp } from '../test/test-app.js';
 
@@ -222,7 +222,6 @@ describe('forged, expired and malformed tokens -> 401 "Please login"', () => {
 describe('the signing secret (item 9)', () => {
   it('refuses a JWT_SECRET shorter than 256 bits and accepts one of 32 bytes', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mustard-secret-'));
-    expect(MIN_SECRET_BYTES).toBeGreaterThanOrEqual(32);
     expect(() => resolveJwtSecret('x'.repeat(31), dir)).toThrow(ConfigError);
     expect(() => resolveJwtSecret('', dir)).toThrow(ConfigError);
     expect(resolveJwtSecret('y'.repeat(32), dir)).toHaveLength(32);

@@ -2,7 +2,7 @@ import { SUPERADMIN_ROLE, type TenantCreate } from '@mustard/shared';
 import { rolesOfMember } from '../access/membership.repository.js';
 import type { Database } from '../db/connect.js';
 import { newId } from '../db/ids.js';
-import { withTenant } from '../db/tenant.js';
+import { withTenant, withTenantTx } from '../db/tenant.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { addMember, insertTenantWithRoles } from '../modules/tenants/tenants.service.js';
 import { rolesByName } from '../modules/users/users.repository.js';
@@ -73,12 +73,11 @@ export async function makeUser(
 
 /** Makes an existing account a member of a school with the named roles. */
 export async function addMembership(database: Database, userId: string, membership: { tenantId: string; roles?: string[] }) {
-  await withTenant(database.db, { tenantId: membership.tenantId, userId }, async (trx) => {
+  await withTenantTx(database.db, { tenantId: membership.tenantId, userId }, async (tx) => {
     const names = membership.roles ?? [];
-    const roles = await rolesByName(trx, membership.tenantId, names);
+    const roles = await rolesByName(tx, names);
     await addMember(
-      trx,
-      membership.tenantId,
+      tx,
       userId,
       names.map((name) => roles.get(name.toLowerCase()) as string),
     );
@@ -153,7 +152,7 @@ export async function makeMarks(
 
 /** A member's role names in a tenant, read in that tenant's transaction (under its RLS). */
 export async function roleNamesIn(database: Database, tenantId: string, userId: string): Promise<string[]> {
-  const roles = await withTenant(database.db, { tenantId }, (trx) => rolesOfMember(trx, tenantId, userId));
+  const roles = await withTenantTx(database.db, { tenantId }, (tx) => rolesOfMember(tx, userId));
   return roles.map((role) => role.name).sort();
 }
 

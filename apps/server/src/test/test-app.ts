@@ -2,8 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { TENANT_HEADER } from '@mustard/shared';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
+import { AccessChangeTracker } from '../db/change-tracker.js';
+import type { Database } from '../db/connect.js';
+import type { DB } from '../db/types.js';
 import { loggerOptions } from '../logger.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -41,10 +45,33 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on a fresh real database, driven through app.inject(). */
-export async function buildTestApp(overrides: Partial<Config> = {}, options: { captureLogs?: boolean } = {}): Promise<TestApp> {
+/**
+ * Stands in for the database in a test of what needs none (the web app's files): the app is
+ * built as ever, and any use of the database fails the test instead of opening one.
+ */
+export function noDatabase(): Database {
+  const refuse = (): never => {
+    throw new Error('This test opened no database (buildTestApp with noDatabase), yet the app asked for one.');
+  };
+  return {
+    db: new Proxy({}, { get: refuse }) as Kysely<DB>,
+    kind: 'pglite',
+    changes: new AccessChangeTracker(),
+    ping: async () => refuse(),
+    close: async () => {},
+  };
+}
+
+export interface TestAppOptions {
+  captureLogs?: boolean;
+  /** For a test that needs no database: the app gets `noDatabase()` instead of a fresh one. */
+  noDatabase?: boolean;
+}
+
+/** The real app on a fresh real database (or none, when asked), driven through app.inject(). */
+export async function buildTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const config = testConfig(overrides);
-  const database = await openTestDatabase();
+  const database: TestDatabase = options.noDatabase ? noDatabase() : await openTestDatabase();
   const logs: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -7,8 +10,10 @@ import { APP_ROLE, migrateToLatest } from '../db/migrate.js';
 
 /**
  * Tests run against a real database: the embedded PGlite by default, or the PostgreSQL server
- * when MUSTARD_TEST_DB=postgres (each test file gets a fresh database cloned from a migrated
- * template). Either way the app works as the app role, never as a superuser.
+ * when MUSTARD_TEST_DB=postgres. Each opening is a fresh database copied from one migrated once
+ * per run: on PostgreSQL a database created from a template database, on PGlite a data
+ * directory copied from a migrated one (pglite-global-setup.ts) and opened as the server opens
+ * its own. Either way the app works as the app role, never as a superuser.
  */
 export type TestDatabaseKind = 'pglite' | 'postgres';
 
@@ -27,6 +32,8 @@ export const templateDatabase = (run: string) => `${DATABASE_PREFIX}${run}_tpl`;
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresTestRun: string;
+    /** The data directory of the migrated embedded database that each test copies. */
+    pgliteTemplate: string;
   }
 }
 
@@ -80,9 +87,7 @@ export interface TestDatabase extends Database {
 }
 
 export async function openTestDatabase(): Promise<TestDatabase> {
-  if (testDatabaseKind === 'pglite') {
-    return openDatabase({ dataDir: '', databaseUrl: undefined, databaseMigrateUrl: undefined }, { migrate: true, inMemory: true });
-  }
+  if (testDatabaseKind === 'pglite') return openPgliteTestDatabase();
   const run = inject('postgresTestRun');
   const name = `${DATABASE_PREFIX}${run}_${randomBytes(6).toString('hex')}`;
   await withAdmin((admin) => sql.raw(`CREATE DATABASE ${name} TEMPLATE ${templateDatabase(run)}`).execute(admin));
@@ -96,4 +101,28 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       await withAdmin((admin) => sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin));
     },
   };
+}
+
+async function openPgliteTestDatabase(): Promise<TestDatabase> {
+  const template = inject('pgliteTemplate');
+  // Without the run's template (a test run outside this project's setup), a fresh one in memory.
+  if (!template) {
+    return openDatabase({ dataDir: '', databaseUrl: undefined, databaseMigrateUrl: undefined }, { migrate: true, inMemory: true });
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'mustard-test-'));
+  cpSync(path.join(template, 'pgdata'), path.join(dataDir, 'pgdata'), { recursive: true });
+  try {
+    // migrate: true, as the server opens its data directory; the copy has nothing left to apply.
+    const database = await openDatabase({ dataDir, databaseUrl: undefined, databaseMigrateUrl: undefined }, { migrate: true });
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
 }

@@ -30,34 +30,35 @@ import { NavLink as RouterLink, useLocation } from 'react-router';
 import { useAccess } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
 import { visibleNavigation } from './navigation.js';
+import { PAGES } from './routes.js';
 
 /**
  * Each entry's icon, by its path. Kept here rather than in routes.ts, which the sign-in pages
  * load: they need no icons.
  */
 const NAV_ICONS: Record<string, Icon> = {
-  '/dashboard': IconLayoutDashboard,
-  '/students/list': IconUsers,
-  '/school/marks': IconClipboardList,
-  '/comments/report': IconMessage,
-  '/school/topics': IconBulb,
-  '/terminalreport': IconReport,
-  '/cummulativereport': IconReportAnalytics,
-  '/progressreport': IconChartLine,
-  '/otherstats': IconChartBar,
-  '/resultanalysis': IconChartPie,
-  '/school/gradefoots': IconFileText,
-  '/school/reportfooters': IconFileDescription,
-  '/attendance/create': IconCalendarCheck,
-  '/grades': IconAward,
-  '/school/termdates': IconCalendar,
-  '/proportions': IconPercentage,
-  '/alevelscores': IconSchool,
-  '/subjects/list': IconBook,
-  '/classteachers': IconChalkboard,
-  '/school/deputies': IconUserStar,
-  '/subjects/teachers': IconUsersGroup,
-  '/inventory/stock/locations': IconBuildingWarehouse,
+  [PAGES.dashboard.path]: IconLayoutDashboard,
+  [PAGES.students.path]: IconUsers,
+  [PAGES.marks.path]: IconClipboardList,
+  [PAGES.reportComments.path]: IconMessage,
+  [PAGES.competencies.path]: IconBulb,
+  [PAGES.terminalReport.path]: IconReport,
+  [PAGES.cumulativeReport.path]: IconReportAnalytics,
+  [PAGES.progressReport.path]: IconChartLine,
+  [PAGES.statistics.path]: IconChartBar,
+  [PAGES.resultAnalysis.path]: IconChartPie,
+  [PAGES.gradeFooters.path]: IconFileText,
+  [PAGES.reportFooters.path]: IconFileDescription,
+  [PAGES.attendance.path]: IconCalendarCheck,
+  [PAGES.grades.path]: IconAward,
+  [PAGES.termDates.path]: IconCalendar,
+  [PAGES.proportions.path]: IconPercentage,
+  [PAGES.alevelScores.path]: IconSchool,
+  [PAGES.subjects.path]: IconBook,
+  [PAGES.classTeachers.path]: IconChalkboard,
+  [PAGES.deputies.path]: IconUserStar,
+  [PAGES.subjectTeachers.path]: IconUsersGroup,
+  [PAGES.stockLocations.path]: IconBuildingWarehouse,
 };
 
 /**

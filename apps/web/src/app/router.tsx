@@ -5,7 +5,7 @@ import { RequireSession } from './guards.js';
 import { PageErrorBoundary } from './PageErrorBoundary.js';
 import { PageLoading } from './PageLoading.js';
 import { PlaceholderPage } from './PlaceholderPage.js';
-import { PROTECTED_ROUTES } from './routes.js';
+import { PAGES, PROTECTED_ROUTES } from './routes.js';
 
 /*
  * Declarative routes rather than a data router: a cold /login downloads about 17 KB (gzipped)
@@ -42,25 +42,25 @@ const home = () => import('../features/dashboard/HomePage.js');
 const settings = () => import('../features/settings/pages.js');
 const grades = () => import('../features/settings/grades.js');
 const learners = () => import('../features/students/pages.js');
-const PAGES: Record<string, ComponentType> = {
-  '/dashboard': page(home, (m) => m.HomePage),
-  '/students/categories': page(settings, (m) => m.StudentCategoriesPage),
-  '/subjects/list': page(settings, (m) => m.SubjectsPage),
-  '/inventory/stock/locations': page(settings, (m) => m.LocationsPage),
-  '/businesses': page(settings, (m) => m.TenantsPage),
-  '/marks/categories': page(settings, (m) => m.MarkTypesPage),
-  '/proportions': page(settings, (m) => m.ProportionsPage),
-  '/school/publishmarks': page(settings, (m) => m.PublishMarksPage),
-  '/alevelscores': page(settings, (m) => m.ALevelScoresPage),
-  '/comments/categories': page(settings, (m) => m.RemarkTypesPage),
-  '/comments/automarkcomments': page(settings, (m) => m.AutoMarkCommentsPage),
-  '/comments/autoreportcomments': page(settings, (m) => m.AutoReportCommentsPage),
-  '/school/termdates': page(settings, (m) => m.TermDatesPage),
-  '/students/list': page(learners, (m) => m.StudentsPage),
-  '/students/:id': page(learners, (m) => m.StudentDetailPage),
-  '/grades': page(grades, (m) => m.GradesPage),
-  '/grades/new': page(grades, (m) => m.GradeSetPage),
-  '/grades-detail/:id': page(grades, (m) => m.GradeSetPage),
+const PAGE_COMPONENTS: Record<string, ComponentType> = {
+  [PAGES.dashboard.path]: page(home, (m) => m.HomePage),
+  [PAGES.studentCategories.path]: page(settings, (m) => m.StudentCategoriesPage),
+  [PAGES.subjects.path]: page(settings, (m) => m.SubjectsPage),
+  [PAGES.stockLocations.path]: page(settings, (m) => m.LocationsPage),
+  [PAGES.businesses.path]: page(settings, (m) => m.TenantsPage),
+  [PAGES.markTypes.path]: page(settings, (m) => m.MarkTypesPage),
+  [PAGES.proportions.path]: page(settings, (m) => m.ProportionsPage),
+  [PAGES.publishMarks.path]: page(settings, (m) => m.PublishMarksPage),
+  [PAGES.alevelScores.path]: page(settings, (m) => m.ALevelScoresPage),
+  [PAGES.remarkTypes.path]: page(settings, (m) => m.RemarkTypesPage),
+  [PAGES.autoSubjectComments.path]: page(settings, (m) => m.AutoMarkCommentsPage),
+  [PAGES.autoReportComments.path]: page(settings, (m) => m.AutoReportCommentsPage),
+  [PAGES.termDates.path]: page(settings, (m) => m.TermDatesPage),
+  [PAGES.students.path]: page(learners, (m) => m.StudentsPage),
+  [PAGES.studentDetail.path]: page(learners, (m) => m.StudentDetailPage),
+  [PAGES.grades.path]: page(grades, (m) => m.GradesPage),
+  [PAGES.newGrade.path]: page(grades, (m) => m.GradeSetPage),
+  [PAGES.gradeDetail.path]: page(grades, (m) => m.GradeSetPage),
 };
 
 const SignedInFrame = page(
@@ -95,7 +95,7 @@ export function AppRoutes() {
               }
             >
               {PROTECTED_ROUTES.map((route) => {
-                const Page = PAGES[route.path];
+                const Page = PAGE_COMPONENTS[route.path];
                 return <Route key={route.path} path={route.path} element={Page ? <Page /> : <PlaceholderPage title={route.title} />} />;
               })}
             </Route>

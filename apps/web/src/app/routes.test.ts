@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { showsOneRecord } from './routes.js';
+import { PAGES, PROTECTED_ROUTES, pathTo, showsOneRecord } from './routes.js';
 
 describe('showsOneRecord (where switching school goes to the dashboard)', () => {
   it('is true on the page of one learner, grade set or competency', () => {
@@ -13,5 +13,18 @@ describe('showsOneRecord (where switching school goes to the dashboard)', () => 
     expect(showsOneRecord('/students/categories')).toBe(false);
     expect(showsOneRecord('/grades')).toBe(false);
     expect(showsOneRecord('/dashboard')).toBe(false);
+  });
+});
+
+describe('PAGES (each page declared once)', () => {
+  it('gives every page its own path, and every title is the page key’s', () => {
+    const paths = PROTECTED_ROUTES.map((route) => route.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const [key, page] of Object.entries(PAGES)) expect(page.title).toBe(`pages.${key}`);
+  });
+
+  it('fills a page’s parameters into its address', () => {
+    expect(pathTo(PAGES.studentDetail, { id: 'abc' })).toBe('/students/abc');
+    expect(pathTo(PAGES.gradeDetail, { id: '7' })).toBe('/grades-detail/7');
   });
 });

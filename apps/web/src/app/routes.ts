@@ -1,5 +1,5 @@
 import type { Action, SubjectClass } from '@mustard/shared';
-import { matchPath } from 'react-router';
+import { generatePath, matchPath } from 'react-router';
 
 /**
  * Every protected route of spec §2, exact-match, with the ability it needs (§6) and its
@@ -13,60 +13,71 @@ export interface RouteDefinition {
 
 const manage = (subject: SubjectClass) => ({ action: 'manage' as const, subject });
 
-export const PROTECTED_ROUTES: RouteDefinition[] = [
-  { path: '/dashboard', title: 'pages.dashboard' },
-  { path: '/businesses', title: 'pages.businesses', ability: { action: 'read', subject: 'tenant' } },
-  { path: '/inventory/stock/locations', title: 'pages.stockLocations' },
-  { path: '/subjects/list', title: 'pages.subjects' },
-  { path: '/subjects/teachers', title: 'pages.subjectTeachers' },
-  { path: '/classteachers', title: 'pages.classTeachers' },
-  { path: '/students/categories', title: 'pages.studentCategories' },
-  { path: '/students/list', title: 'pages.students' },
-  { path: '/students/:id', title: 'pages.studentDetail' },
-  { path: '/school/deputies', title: 'pages.deputies' },
-  { path: '/school/gradefoots', title: 'pages.gradeFooters' },
-  { path: '/school/reportfooters', title: 'pages.reportFooters' },
-  { path: '/school/subjectpapers', title: 'pages.subjectPapers' },
-  { path: '/marks/categories', title: 'pages.markTypes' },
-  { path: '/marks/create', title: 'pages.createMarks' },
-  { path: '/marks/delete', title: 'pages.deleteMarks', ability: manage('mark') },
-  { path: '/marks/marksheet', title: 'pages.marksheet' },
-  { path: '/marks/avgmarksheet', title: 'pages.averageMarksheet' },
-  { path: '/school/marks', title: 'pages.marks' },
-  { path: '/school/marktargets', title: 'pages.markTargets' },
-  { path: '/school/marktargets/create', title: 'pages.createMarkTargets' },
-  { path: '/attendance/create', title: 'pages.attendance', ability: manage('remark') },
-  { path: '/comments/categories', title: 'pages.remarkTypes' },
-  { path: '/comments/automarkcomments', title: 'pages.autoSubjectComments' },
-  { path: '/comments/autoreportcomments', title: 'pages.autoReportComments' },
-  { path: '/comments/subject', title: 'pages.subjectComments' },
-  { path: '/comments/delete', title: 'pages.deleteComments', ability: manage('remark') },
-  { path: '/comments/report', title: 'pages.reportComments' },
-  { path: '/school/mark_newcurriculumcomment', title: 'pages.ncReportComments' },
-  { path: '/school/mark_genericcomment', title: 'pages.genericSkills' },
-  { path: '/school/ncreportremark', title: 'pages.ncRemarks' },
-  { path: '/grades', title: 'pages.grades' },
-  { path: '/school/termdates', title: 'pages.termDates' },
-  { path: '/grades/new', title: 'pages.newGrade' },
-  { path: '/grades-detail/:id', title: 'pages.gradeDetail' },
-  { path: '/proportions', title: 'pages.proportions' },
-  { path: '/school/publishmarks', title: 'pages.publishMarks', ability: manage('publish-mark') },
-  { path: '/alevelscores', title: 'pages.alevelScores' },
-  { path: '/terminalreport', title: 'pages.terminalReport' },
-  { path: '/cummulativereport', title: 'pages.cumulativeReport' },
-  { path: '/progressreport', title: 'pages.progressReport' },
-  { path: '/otherstats', title: 'pages.statistics' },
-  { path: '/resultanalysis', title: 'pages.resultAnalysis' },
-  { path: '/school/ncmarksheet', title: 'pages.ncMarksheet' },
-  { path: '/school/ncterminalreport', title: 'pages.ncTerminalReport' },
-  { path: '/school/topics', title: 'pages.competencies' },
-  { path: '/school/topics/new', title: 'pages.newCompetency' },
-  { path: '/competency-detail/:id', title: 'pages.competencyDetail' },
-  { path: '/school/projects', title: 'pages.projects' },
-  { path: '/school/projects/new', title: 'pages.newProject' },
-  { path: '/project-detail/:id', title: 'pages.projectDetail' },
-  { path: '/school/projectscores/new', title: 'pages.projectScores' },
-];
+/**
+ * Each page's path and title, declared here once: the router, the sidebar, links between pages
+ * and the list screens name a page by its key (`PAGES.subjects.path`).
+ */
+export const PAGES = {
+  dashboard: { path: '/dashboard', title: 'pages.dashboard' },
+  businesses: { path: '/businesses', title: 'pages.businesses', ability: { action: 'read', subject: 'tenant' } },
+  stockLocations: { path: '/inventory/stock/locations', title: 'pages.stockLocations' },
+  subjects: { path: '/subjects/list', title: 'pages.subjects' },
+  subjectTeachers: { path: '/subjects/teachers', title: 'pages.subjectTeachers' },
+  classTeachers: { path: '/classteachers', title: 'pages.classTeachers' },
+  studentCategories: { path: '/students/categories', title: 'pages.studentCategories' },
+  students: { path: '/students/list', title: 'pages.students' },
+  studentDetail: { path: '/students/:id', title: 'pages.studentDetail' },
+  deputies: { path: '/school/deputies', title: 'pages.deputies' },
+  gradeFooters: { path: '/school/gradefoots', title: 'pages.gradeFooters' },
+  reportFooters: { path: '/school/reportfooters', title: 'pages.reportFooters' },
+  subjectPapers: { path: '/school/subjectpapers', title: 'pages.subjectPapers' },
+  markTypes: { path: '/marks/categories', title: 'pages.markTypes' },
+  createMarks: { path: '/marks/create', title: 'pages.createMarks' },
+  deleteMarks: { path: '/marks/delete', title: 'pages.deleteMarks', ability: manage('mark') },
+  marksheet: { path: '/marks/marksheet', title: 'pages.marksheet' },
+  averageMarksheet: { path: '/marks/avgmarksheet', title: 'pages.averageMarksheet' },
+  marks: { path: '/school/marks', title: 'pages.marks' },
+  markTargets: { path: '/school/marktargets', title: 'pages.markTargets' },
+  createMarkTargets: { path: '/school/marktargets/create', title: 'pages.createMarkTargets' },
+  attendance: { path: '/attendance/create', title: 'pages.attendance', ability: manage('remark') },
+  remarkTypes: { path: '/comments/categories', title: 'pages.remarkTypes' },
+  autoSubjectComments: { path: '/comments/automarkcomments', title: 'pages.autoSubjectComments' },
+  autoReportComments: { path: '/comments/autoreportcomments', title: 'pages.autoReportComments' },
+  subjectComments: { path: '/comments/subject', title: 'pages.subjectComments' },
+  deleteComments: { path: '/comments/delete', title: 'pages.deleteComments', ability: manage('remark') },
+  reportComments: { path: '/comments/report', title: 'pages.reportComments' },
+  ncReportComments: { path: '/school/mark_newcurriculumcomment', title: 'pages.ncReportComments' },
+  genericSkills: { path: '/school/mark_genericcomment', title: 'pages.genericSkills' },
+  ncRemarks: { path: '/school/ncreportremark', title: 'pages.ncRemarks' },
+  grades: { path: '/grades', title: 'pages.grades' },
+  termDates: { path: '/school/termdates', title: 'pages.termDates' },
+  newGrade: { path: '/grades/new', title: 'pages.newGrade' },
+  gradeDetail: { path: '/grades-detail/:id', title: 'pages.gradeDetail' },
+  proportions: { path: '/proportions', title: 'pages.proportions' },
+  publishMarks: { path: '/school/publishmarks', title: 'pages.publishMarks', ability: manage('publish-mark') },
+  alevelScores: { path: '/alevelscores', title: 'pages.alevelScores' },
+  terminalReport: { path: '/terminalreport', title: 'pages.terminalReport' },
+  cumulativeReport: { path: '/cummulativereport', title: 'pages.cumulativeReport' },
+  progressReport: { path: '/progressreport', title: 'pages.progressReport' },
+  statistics: { path: '/otherstats', title: 'pages.statistics' },
+  resultAnalysis: { path: '/resultanalysis', title: 'pages.resultAnalysis' },
+  ncMarksheet: { path: '/school/ncmarksheet', title: 'pages.ncMarksheet' },
+  ncTerminalReport: { path: '/school/ncterminalreport', title: 'pages.ncTerminalReport' },
+  competencies: { path: '/school/topics', title: 'pages.competencies' },
+  newCompetency: { path: '/school/topics/new', title: 'pages.newCompetency' },
+  competencyDetail: { path: '/competency-detail/:id', title: 'pages.competencyDetail' },
+  projects: { path: '/school/projects', title: 'pages.projects' },
+  newProject: { path: '/school/projects/new', title: 'pages.newProject' },
+  projectDetail: { path: '/project-detail/:id', title: 'pages.projectDetail' },
+  projectScores: { path: '/school/projectscores/new', title: 'pages.projectScores' },
+} as const satisfies Record<string, RouteDefinition>;
+
+export const PROTECTED_ROUTES: RouteDefinition[] = Object.values(PAGES);
+
+/** A page's address with its parameters filled in: `pathTo(PAGES.studentDetail, { id })`. */
+export function pathTo(page: RouteDefinition, params: Record<string, string>): string {
+  return generatePath(page.path, params);
+}
 
 /** The sidebar of spec §2 "Navigation chrome": groups of entries, each a route. */
 export interface NavEntry {
@@ -83,45 +94,45 @@ export interface NavEntry {
  * as they are built.
  */
 export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
-  { label: '', entries: [{ label: 'nav.dashboard', to: '/dashboard' }] },
-  { label: 'nav.business', entries: [{ label: 'nav.stockLocations', to: '/inventory/stock/locations' }] },
+  { label: '', entries: [{ label: 'nav.dashboard', to: PAGES.dashboard.path }] },
+  { label: 'nav.business', entries: [{ label: 'nav.stockLocations', to: PAGES.stockLocations.path }] },
 ];
 
 export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
-  { label: '', entries: [{ label: 'nav.dashboard', to: '/dashboard' }] },
+  { label: '', entries: [{ label: 'nav.dashboard', to: PAGES.dashboard.path }] },
   {
     label: 'nav.general',
     entries: [
-      { label: 'nav.students', to: '/students/list' },
-      { label: 'nav.marks', to: '/school/marks' },
-      { label: 'nav.comments', to: '/comments/report' },
-      { label: 'nav.newCurriculum', to: '/school/topics', secondaryOnly: true },
+      { label: 'nav.students', to: PAGES.students.path },
+      { label: 'nav.marks', to: PAGES.marks.path },
+      { label: 'nav.comments', to: PAGES.reportComments.path },
+      { label: 'nav.newCurriculum', to: PAGES.competencies.path, secondaryOnly: true },
     ],
   },
   {
     label: 'nav.reports',
     entries: [
-      { label: 'nav.terminalReport', to: '/terminalreport' },
-      { label: 'nav.cumulativeReport', to: '/cummulativereport' },
-      { label: 'nav.progressiveReport', to: '/progressreport', ability: manage('mark') },
-      { label: 'nav.generalStatistics', to: '/otherstats' },
-      { label: 'nav.resultAnalytics', to: '/resultanalysis' },
-      { label: 'nav.gradeFooter', to: '/school/gradefoots' },
-      { label: 'nav.reportFooter', to: '/school/reportfooters' },
-      { label: 'nav.recordAttendance', to: '/attendance/create', ability: manage('remark') },
+      { label: 'nav.terminalReport', to: PAGES.terminalReport.path },
+      { label: 'nav.cumulativeReport', to: PAGES.cumulativeReport.path },
+      { label: 'nav.progressiveReport', to: PAGES.progressReport.path, ability: manage('mark') },
+      { label: 'nav.generalStatistics', to: PAGES.statistics.path },
+      { label: 'nav.resultAnalytics', to: PAGES.resultAnalysis.path },
+      { label: 'nav.gradeFooter', to: PAGES.gradeFooters.path },
+      { label: 'nav.reportFooter', to: PAGES.reportFooters.path },
+      { label: 'nav.recordAttendance', to: PAGES.attendance.path, ability: manage('remark') },
     ],
   },
   {
     label: 'nav.settings',
     entries: [
-      { label: 'nav.grades', to: '/grades' },
-      { label: 'nav.termDates', to: '/school/termdates' },
-      { label: 'nav.proportions', to: '/proportions' },
-      { label: 'nav.alevelScores', to: '/alevelscores' },
-      { label: 'nav.subjects', to: '/subjects/list' },
-      { label: 'nav.classTeachers', to: '/classteachers' },
-      { label: 'nav.deputyHeadTeachers', to: '/school/deputies' },
-      { label: 'nav.subjectTeachers', to: '/subjects/teachers' },
+      { label: 'nav.grades', to: PAGES.grades.path },
+      { label: 'nav.termDates', to: PAGES.termDates.path },
+      { label: 'nav.proportions', to: PAGES.proportions.path },
+      { label: 'nav.alevelScores', to: PAGES.alevelScores.path },
+      { label: 'nav.subjects', to: PAGES.subjects.path },
+      { label: 'nav.classTeachers', to: PAGES.classTeachers.path },
+      { label: 'nav.deputyHeadTeachers', to: PAGES.deputies.path },
+      { label: 'nav.subjectTeachers', to: PAGES.subjectTeachers.path },
     ],
   },
 ];

@@ -1,6 +1,6 @@
 import { type LoginResponse, logoutRoute, type Profile, profileRoute, type TenantSummary } from '@mustard/shared';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { showsOneRecord } from '../app/routes.js';
+import { PAGES, showsOneRecord } from '../app/routes.js';
 import { callRoute } from './api.js';
 import { announceLogout, loadSession, onLogoutElsewhere, type Session, saveSession } from './session.js';
 
@@ -59,7 +59,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (!session) return;
       const profile = await fetchProfile(session.token, session.tenant?.tenantcode ?? tenant.tenantcode, tenant.id);
       saveSession({ token: session.token, user: profile, tenant: profile.tenant });
-      if (showsOneRecord(window.location.pathname)) window.location.assign('/dashboard');
+      if (showsOneRecord(window.location.pathname)) window.location.assign(PAGES.dashboard.path);
       else window.location.reload();
     },
     [session],

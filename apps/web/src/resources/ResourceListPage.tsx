@@ -369,7 +369,7 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
     return index === -1 ? [] : [columns[index] as DataTableColumn<Row>];
   });
 
-  const title = t(screen.title);
+  const title = t(screen.page.title);
   return (
     <Card withBorder padding="md" data-testid={`screen-${resource.name}`}>
       <Stack>

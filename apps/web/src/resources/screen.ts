@@ -1,5 +1,7 @@
 import type { ResourceDefinition } from '@mustard/shared';
 import type { ReactNode } from 'react';
+import type { z } from 'zod';
+import type { RouteDefinition } from '../app/routes.js';
 
 /** Where a select's choices come from. */
 export type Choices =
@@ -11,9 +13,9 @@ export type Choices =
   /** Records of another resource: its id, shown by `label`. */
   | { resource: ResourceDefinition; label: string };
 
-/** One input of a form or of a list's filter bar; labelled `fields.<name>`. */
-export interface FieldSpec {
-  name: string;
+/** One input of a form or of a list's filter bar; labelled `fields.<name>`, a field of the resource's input or filters. */
+export interface FieldSpec<Name extends string = string> {
+  name: Name;
   /** A label other than `fields.<name>` (a locale key). */
   label?: string;
   kind: 'text' | 'textarea' | 'number' | 'select' | 'switch' | 'year' | 'date' | 'photo';
@@ -22,9 +24,16 @@ export interface FieldSpec {
   when?(values: Record<string, unknown>): boolean;
 }
 
+/** A field of the row, or one of a joined record's (`subject.name`): what a column may print. */
+export type FieldPath<Row> = {
+  [Key in keyof Row & string]: NonNullable<Row[Key]> extends Record<string, unknown>
+    ? Key | `${Key}.${keyof NonNullable<Row[Key]> & string}`
+    : Key;
+}[keyof Row & string];
+
 /** One column of a list; labelled `fields.<field>`, the value read from the field (dotted paths too). */
 export interface ColumnSpec<Row> {
-  field: string;
+  field: FieldPath<Row>;
   /** A heading other than `fields.<field>` (a locale key). */
   label?: string;
   /** Drawn from the row instead of printing the field's value. */
@@ -50,15 +59,19 @@ export interface RowAction<Row> {
  * common case: search box, the resource's page size, Add in the menu, Edit and Delete per row
  * for those who may manage the resource, a modal form, an Excel download.
  */
-export interface ScreenDefinition<Row extends { id: string } = { id: string } & Record<string, unknown>> {
+export interface ScreenDefinition<
+  Row extends { id: string } = { id: string } & Record<string, unknown>,
+  Input extends string = string,
+  Filter extends string = string,
+> {
   resource: ResourceDefinition;
-  /** The page's title (a locale key). */
-  title: string;
+  /** The page the screen is (its path and title, from app/routes.ts). */
+  page: RouteDefinition;
   columns: ReadonlyArray<ColumnSpec<Row>>;
-  /** The form's inputs, in order. */
-  fields: ReadonlyArray<FieldSpec>;
-  /** Inputs of the filter bar, besides the search box. */
-  filters?: ReadonlyArray<FieldSpec>;
+  /** The form's inputs, in order: fields of the resource's input (the photo of a learner travels beside it). */
+  fields: ReadonlyArray<FieldSpec<Input>>;
+  /** Inputs of the filter bar, besides the search box: the resource's filters. */
+  filters?: ReadonlyArray<FieldSpec<Filter>>;
   /** Values the first search uses (for instance the current year on /grades). */
   initialFilters?(): Record<string, unknown>;
   search?: boolean;
@@ -93,13 +106,27 @@ export interface ScreenDefinition<Row extends { id: string } = { id: string } & 
   /** More entries of the header menu, each opening its own dialog. */
   headerActions?: ReadonlyArray<{ label: string; render(close: () => void): ReactNode }>;
   /** The columns a phone's card shows, by field (the first three unless named). */
-  cardColumns?: ReadonlyArray<string>;
+  cardColumns?: ReadonlyArray<FieldPath<Row>>;
   /** Saving a record changes the person's own profile (a school created joins their switcher). */
   refreshesProfile?: boolean;
   /** The header and row menus only for those who may change records (spec §2 "Students"). */
   menusForWritersOnly?: boolean;
 }
 
-export function defineScreen<Row extends { id: string }>(screen: ScreenDefinition<Row>): ScreenDefinition<Row> {
+/**
+ * A screen typed to its resource: a column names a field of the record the list answers, an
+ * input a field of the body a save sends, a filter one the list call takes, each checked by the
+ * compiler (a renamed field breaks the build, not the screen).
+ */
+export function defineScreen<Record extends z.ZodObject, Input extends z.ZodObject, Filters extends z.ZodObject>(
+  screen: ResourceScreen<Record, Input, Filters>,
+): ResourceScreen<Record, Input, Filters> {
   return screen;
 }
+
+/** The screen of one resource: its rows the records, its inputs the input's fields (and a learner's photo), its filters the list's. */
+type ResourceScreen<Record extends z.ZodObject, Input extends z.ZodObject, Filters extends z.ZodObject> = ScreenDefinition<
+  z.infer<Record> & { id: string },
+  (keyof z.infer<Input> & string) | 'photo',
+  keyof z.infer<Filters> & string
+> & { resource: ResourceDefinition<Record, Input, Filters> };

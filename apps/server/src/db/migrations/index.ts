@@ -6,6 +6,8 @@ import * as invitations from './2026_11_22_0004_invitations.js';
 import * as autoCommentGrades from './2026_11_23_0005_auto_comment_grades.js';
 import * as termDates from './2026_11_23_0006_term_dates.js';
 import * as launchNotifications from './2026_11_23_0007_launch_notifications.js';
+import * as accessNotices from './2026_11_23_0008_access_notices.js';
+import * as signInState from './2026_11_23_0009_sign_in_state.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -19,4 +21,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0005_auto_comment_grades': autoCommentGrades,
   '2026_11_23_0006_term_dates': termDates,
   '2026_11_23_0007_launch_notifications': launchNotifications,
+  '2026_11_23_0008_access_notices': accessNotices,
+  '2026_11_23_0009_sign_in_state': signInState,
 };

@@ -2,7 +2,7 @@ import type { Endpoint } from '@mustard/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Trx, withUser } from '../../db/tenant.js';
 import { currentUser } from '../../plugins/access.js';
-import { type Answer, type EndpointRequestInput, endpointRoute } from '../../plugins/endpoints.js';
+import { type Answer, type EndpointRequestInput, endpointRoute, type RouteOptions } from '../../plugins/endpoints.js';
 import type { AuthDeps, SignedIn } from './auth.service.js';
 
 /** The sign-in services' dependencies, from the app's configuration: built once per routes plugin. */
@@ -16,19 +16,11 @@ export function authDeps(app: FastifyInstance): AuthDeps {
 }
 
 /**
- * `endpointRoute` with a limit of calls per client address (`authRateLimitPerMinute` a minute),
- * counted for this route alone: the routes where a password or a code can be guessed. The route
- * gets a scope of its own, so the limit's hook and count are its own.
+ * The limit of the routes where a password or a code can be guessed: `authRateLimitPerMinute`
+ * calls a minute per client address, counted for each route alone.
  */
-export async function limitedEndpointRoute<E extends Endpoint>(
-  app: FastifyInstance,
-  endpoint: E,
-  handler: (input: EndpointRequestInput<E>, request: FastifyRequest, reply: FastifyReply) => Promise<Answer<E>>,
-): Promise<void> {
-  await app.register(async (scope) => {
-    scope.addHook('onRequest', app.rateLimit({ max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' }));
-    endpointRoute(scope, endpoint, handler);
-  });
+export function guessLimit(app: FastifyInstance): RouteOptions {
+  return { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
 }
 
 /**

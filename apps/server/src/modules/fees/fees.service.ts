@@ -198,7 +198,7 @@ export async function uploadJournal(tx: TenantTx, upload: JournalUpload) {
   const hash = sha256(upload.file);
   // One journal upload at a time per school: the same file sent twice at once (a double click on
   // a slow connection) replaces itself instead of colliding on the journal's unique key.
-  await lockInTenant(trx, tenantId, 'fee-journals');
+  await lockInTenant(tx, 'fee-journals');
   const learners = await trx.selectFrom('students').select(['id', 'studentid', 'paymentcode']).$call(inTenant(tenantId)).execute();
   const existing = await trx
     .selectFrom('fee_journals')
@@ -260,8 +260,7 @@ export async function uploadJournal(tx: TenantTx, upload: JournalUpload) {
       .execute();
   }
   const counts = compareLines(before, lines);
-  await recordAudit(trx, tenantId, {
-    userId: tx.userId,
+  await recordAudit(tx, {
     action: existing ? 'update' : 'create',
     entity: 'fee_journals',
     entityId: journalId,

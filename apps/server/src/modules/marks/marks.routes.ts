@@ -10,6 +10,6 @@ export const marksRoutes: FastifyPluginAsyncZod = async (app) => {
   tenantEndpointRoute(app, studentResultsEndpoint, async (tx, { params }) => {
     const student = await findStudent(tx, params.id);
     if (!student) throw notFound();
-    return studentResults(tx.trx, tx.tenantId, student.id);
+    return studentResults(tx, student.id);
   });
 };

@@ -1,6 +1,6 @@
 import { type GradeBand, genericDescriptor, gradeFor, isPerPaperForm, type StudentResults, type SubjectResult } from '@mustard/shared';
 import { sql } from 'kysely';
-import type { Trx } from '../../db/tenant.js';
+import type { TenantTx, Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 
 /**
@@ -11,7 +11,8 @@ import { inTenant } from '../../db/tenant-filter.js';
  * total. Marks of a competency (topic) are the new curriculum's: per subject, each topic's score
  * with its generic descriptor, and the average.
  */
-export async function studentResults(trx: Trx, tenantId: string, studentId: string): Promise<StudentResults> {
+export async function studentResults(tx: TenantTx, studentId: string): Promise<StudentResults> {
+  const { trx, tenantId } = tx;
   const rows = await trx
     .selectFrom('marks as m')
     .innerJoin('subjects as s', (join) => join.onRef('s.tenant_id', '=', 'm.tenant_id').onRef('s.id', '=', 'm.subject_id'))

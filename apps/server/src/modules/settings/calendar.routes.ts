@@ -27,7 +27,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
 
   tenantEndpointRoute(app, saveTermDatesEndpoint, async (tx, { body: { year, terms } }) => {
     // Two saves of one year at once: the second waits and replaces the first, never a mix.
-    await lockInTenant(tx.trx, tx.tenantId, `term-dates:${year}`);
+    await lockInTenant(tx, `term-dates:${year}`);
     const before = await termDatesOf(tx, year);
     await tx.trx.deleteFrom('term_dates').$call(inTenant(tx.tenantId)).where('year', '=', year).execute();
     await tx.trx
@@ -35,8 +35,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
       .values(terms.map((term) => ({ tenant_id: tx.tenantId, year, term: term.term, starts: term.starts, ends: term.ends })))
       .execute();
     const after = await termDatesOf(tx, year);
-    await recordAudit(tx.trx, tx.tenantId, {
-      userId: tx.userId,
+    await recordAudit(tx, {
       action: 'update',
       entity: 'term_dates',
       entityId: String(year),

@@ -72,7 +72,7 @@ async function saveGradeSet(tx: TenantTx, set: GradeSet, gradeRecords: ResourceR
   if (!subject) throw invalid({ subject_id: [SETTINGS_MESSAGES.referenceMissing] });
   const which = { subject_id: set.subject_id, form: set.form, term: set.term, year: set.year };
   // The school's lock for grade sets: two saves of one set at once cannot both find it missing.
-  await lockInTenant(tx.trx, tx.tenantId, 'grade-sets');
+  await lockInTenant(tx, 'grade-sets');
   const before = await gradeRecords.where(tx, which);
   if (before.length > 0 && !set.replace) throw conflict(SETTINGS_MESSAGES.gradeSetExists);
   await tx.trx
@@ -93,8 +93,7 @@ async function saveGradeSet(tx: TenantTx, set: GradeSet, gradeRecords: ResourceR
   }));
   await tx.trx.insertInto('grades').values(rows).execute();
   const saved = await gradeRecords.where(tx, which);
-  await recordAudit(tx.trx, tx.tenantId, {
-    userId: tx.userId,
+  await recordAudit(tx, {
     action: before.length > 0 ? 'update' : 'create',
     entity: 'grades',
     before,

@@ -81,7 +81,7 @@ export function idSequence(known: Iterable<string>, fallbackPrefix: string): () 
  * at the same moment never get the same id.
  */
 export async function lockStudentIds(tx: TenantTx): Promise<void> {
-  await lockInTenant(tx.trx, tx.tenantId, 'students-upload');
+  await lockInTenant(tx, 'students-upload');
 }
 
 /** The next `count` ids of the school, after taking the lock. */

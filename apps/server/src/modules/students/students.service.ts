@@ -157,8 +157,7 @@ export async function saveStudent(tx: TenantTx, { id, input, photo, school }: Sa
       .execute();
   }
   const after = (await findStudent(tx, studentId)) as Student;
-  await recordAudit(tx.trx, tx.tenantId, {
-    userId: tx.userId,
+  await recordAudit(tx, {
     action: id ? 'update' : 'create',
     entity: 'students',
     entityId: studentId,
@@ -194,7 +193,7 @@ export async function deleteStudent(tx: TenantTx, id: string): Promise<Student> 
     .catch((error: unknown) => {
       throw stillReferenced(error) ? conflict(IN_USE_MESSAGES.students) : error;
     });
-  await recordAudit(tx.trx, tx.tenantId, { userId: tx.userId, action: 'delete', entity: 'students', entityId: before.id, before });
+  await recordAudit(tx, { action: 'delete', entity: 'students', entityId: before.id, before });
   return before;
 }
 
@@ -214,7 +213,7 @@ export async function promoteLearners(
   if (commit) {
     // One promotion at a time per school, and not twice in a row: a second click (or a
     // retried request on a dropping connection) must not move every learner up again.
-    await lockInTenant(tx.trx, tx.tenantId, 'promote');
+    await lockInTenant(tx, 'promote');
     const recent = await tx.trx
       .selectFrom('student_class_history')
       .select('id')
@@ -260,6 +259,6 @@ export async function promoteLearners(
       .where('form', 'in', moving)
       .execute();
   }
-  await recordAudit(tx.trx, tx.tenantId, { userId: tx.userId, action: 'promote', entity: 'students', after: { ...counts, year } });
+  await recordAudit(tx, { action: 'promote', entity: 'students', after: { ...counts, year } });
   return { message: STUDENT_MESSAGES.promoted, promoted: counts.promoted, completed: counts.completed };
 }

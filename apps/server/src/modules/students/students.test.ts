@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
-import { makeStudents, makeTenant, makeUser } from '../../test/factories.js';
+import { makeMarks, makeStudents, makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
 import { gradeSet, ok, SPREADSHEET, valuesOf, workbookOf } from '../settings/settings-fixtures.js';
 
@@ -732,27 +732,16 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
     studentId: string,
     marks: Array<{ subject: Ref; marktype: Ref; form: string; term: string; year: number; mark: number; paper?: string; topic?: Ref }>,
   ) {
-    await withTenant(t.database.db, { tenantId }, (trx) =>
-      trx
-        .insertInto('marks')
-        .values(
-          marks.map((mark) => ({
-            tenant_id: tenantId,
-            id: newId(),
-            student_id: studentId,
-            subject_id: mark.subject.id,
-            marktype_id: mark.marktype.id,
-            form: mark.form,
-            stream: null,
-            term: mark.term,
-            year: mark.year,
-            paper: mark.paper ?? null,
-            mark: mark.mark,
-            topic_id: mark.topic?.id ?? null,
-            user_id: null,
-          })),
-        )
-        .execute(),
+    await makeMarks(
+      t.database,
+      tenantId,
+      studentId,
+      marks.map(({ subject, marktype, topic, ...mark }) => ({
+        ...mark,
+        subjectId: subject.id,
+        marktypeId: marktype.id,
+        topicId: topic?.id,
+      })),
     );
   }
 

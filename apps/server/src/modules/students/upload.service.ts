@@ -327,6 +327,6 @@ export async function uploadStudents(tx: TenantTx, sheet: Sheet, options: Upload
     [...existing, ...plan.updates.map((update) => update.input)],
   );
   await writeLearners(tx, plan, checked.columns);
-  await recordAudit(tx.trx, tx.tenantId, { userId: tx.userId, action: 'upload', entity: 'students', after: plan.counts });
+  await recordAudit(tx, { action: 'upload', entity: 'students', after: plan.counts });
   return plan.counts;
 }

@@ -1,8 +1,7 @@
 import { SUPERADMIN_ROLE, TENANT_MESSAGES, type Tenant, type TenantCreate } from '@mustard/shared';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
-import type { Trx } from '../../db/tenant.js';
-import { bindTenant } from '../../db/tenant.js';
+import { bindTenant, type TenantTx, type Trx } from '../../db/tenant.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
 import { DEFAULT_ROLES } from './default-roles.js';
 import {
@@ -27,7 +26,8 @@ export interface Actor {
 }
 
 /** Makes the tenant's default roles; answers role ids by name. Runs with app.tenant_id set. */
-export async function createDefaultRoles(trx: Trx, tenantId: string): Promise<Map<string, string>> {
+export async function createDefaultRoles(tx: TenantTx): Promise<Map<string, string>> {
+  const { trx, tenantId } = tx;
   const ids = new Map<string, string>();
   for (const role of DEFAULT_ROLES) {
     const id = newId();
@@ -45,7 +45,8 @@ export async function createDefaultRoles(trx: Trx, tenantId: string): Promise<Ma
   return ids;
 }
 
-export async function addMember(trx: Trx, tenantId: string, userId: string, roleIds: string[]): Promise<string> {
+export async function addMember(tx: TenantTx, userId: string, roleIds: string[]): Promise<string> {
+  const { trx, tenantId } = tx;
   const membershipId = newId();
   await trx.insertInto('memberships').values({ tenant_id: tenantId, id: membershipId, user_id: userId }).execute();
   if (roleIds.length > 0) {
@@ -57,17 +58,16 @@ export async function addMember(trx: Trx, tenantId: string, userId: string, role
   return membershipId;
 }
 
-const setTenant = (trx: Trx, tenantId: string) => bindTenant(trx, tenantId);
-
 /**
- * Inserts a tenant and its default roles, and leaves the transaction bound to it. Every way a
- * tenant comes to exist (the API, the CLI, the demo) goes through here.
+ * Inserts a tenant and its default roles, and leaves the transaction bound to it (`tx`, with the
+ * creator as its user). Every way a tenant comes to exist (the API, the CLI, the demo) goes
+ * through here.
  */
-export async function insertTenantWithRoles(trx: Trx, input: TenantCreate) {
+export async function insertTenantWithRoles(trx: Trx, input: TenantCreate, creatorId: string | null = null) {
   const row = await insertTenant(trx, input);
-  await setTenant(trx, row.id);
-  const roles = await createDefaultRoles(trx, row.id);
-  return { row, roles };
+  const tx = await bindTenant(trx, row.id, creatorId);
+  const roles = await createDefaultRoles(tx);
+  return { row, roles, tx };
 }
 
 /** The tenants the person may see (all, for a platform administrator), searchable and paged. */
@@ -89,9 +89,9 @@ export async function getTenant(trx: Trx, input: { viewer: Actor; id: string }):
 export async function createTenant(trx: Trx, input: TenantCreate & { actor: Actor }): Promise<Tenant> {
   const { actor, ...tenant } = input;
   if (await tenantCodeTaken(trx, tenant.tenantcode)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
-  const { row, roles } = await insertTenantWithRoles(trx, tenant);
-  await addMember(trx, row.id, actor.id, [roles.get(SUPERADMIN_ROLE) as string]);
-  await recordAudit(trx, row.id, { userId: actor.id, action: 'create', entity: 'tenant', entityId: row.id, after: toTenant(row) });
+  const { row, roles, tx } = await insertTenantWithRoles(trx, tenant, actor.id);
+  await addMember(tx, actor.id, [roles.get(SUPERADMIN_ROLE) as string]);
+  await recordAudit(tx, { action: 'create', entity: 'tenant', entityId: row.id, after: toTenant(row) });
   return toTenant(row);
 }
 
@@ -109,9 +109,7 @@ export async function updateTenantById(
   if (!actor.is_admin && id !== currentTenantId) throw forbidden();
   if (await tenantCodeTaken(trx, tenant.tenantcode, id)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
   const row = await updateTenant(trx, id, tenant);
-  await setTenant(trx, id);
-  await recordAudit(trx, id, {
-    userId: actor.id,
+  await recordAudit(await bindTenant(trx, id, actor.id), {
     action: 'update',
     entity: 'tenant',
     entityId: id,

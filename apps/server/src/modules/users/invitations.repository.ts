@@ -19,7 +19,8 @@ const MY_INVITATIONS_SHOWN = 50;
 export const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 /** A school's invitations, each with its roles by name. */
-function invitationsQuery(trx: Trx, tenantId: string) {
+function invitationsQuery(tx: TenantTx) {
+  const { trx, tenantId } = tx;
   return trx
     .selectFrom('invitations')
     .select([
@@ -47,7 +48,7 @@ export function toInvitation(row: InvitationRow): Invitation {
 
 export async function listInvitations(tx: TenantTx, query: { page: number; perPage: number }) {
   const { trx, tenantId } = tx;
-  const rows = await invitationsQuery(trx, tenantId)
+  const rows = await invitationsQuery(tx)
     .orderBy('invitations.created_at', 'desc')
     .orderBy('invitations.id')
     .limit(query.perPage)
@@ -62,7 +63,7 @@ export async function listInvitations(tx: TenantTx, query: { page: number; perPa
 }
 
 export function findInvitation(tx: TenantTx, id: string) {
-  return invitationsQuery(tx.trx, tx.tenantId).where('invitations.id', '=', id).executeTakeFirst();
+  return invitationsQuery(tx).where('invitations.id', '=', id).executeTakeFirst();
 }
 
 /**
@@ -109,13 +110,15 @@ export async function upsertInvitation(
   return id;
 }
 
-export async function deleteInvitation(trx: Trx, tenantId: string, id: string): Promise<boolean> {
+export async function deleteInvitation(tx: TenantTx, id: string): Promise<boolean> {
+  const { trx, tenantId } = tx;
   const deleted = await trx.deleteFrom('invitations').$call(inTenant(tenantId)).where('id', '=', id).executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0;
 }
 
 /** The role ids an invitation carries (read inside the invitation's tenant). */
-export async function invitationRoleIds(trx: Trx, tenantId: string, invitationId: string): Promise<string[]> {
+export async function invitationRoleIds(tx: TenantTx, invitationId: string): Promise<string[]> {
+  const { trx, tenantId } = tx;
   const rows = await trx
     .selectFrom('invitation_roles')
     .select('role_id')
@@ -160,7 +163,8 @@ export async function findInvitationByCode(trx: Trx, codeHash: string) {
 }
 
 /** Role names of an invitation, read with the transaction bound to its tenant. */
-export async function invitationRoleNames(trx: Trx, tenantId: string, invitationId: string): Promise<string[]> {
+export async function invitationRoleNames(tx: TenantTx, invitationId: string): Promise<string[]> {
+  const { trx, tenantId } = tx;
   const roles = await trx
     .selectFrom('invitation_roles')
     .innerJoin('roles', (join) =>
@@ -201,8 +205,7 @@ export async function myInvitations(trx: Trx, userId: string): Promise<MyInvitat
     .execute();
   const invitations: MyInvitation[] = [];
   for (const row of rows) {
-    await bindTenant(trx, row.tenant_id);
-    const roles = await invitationRoleNames(trx, row.tenant_id, row.id);
+    const roles = await invitationRoleNames(await bindTenant(trx, row.tenant_id), row.id);
     await bindTenant(trx, null);
     invitations.push({
       id: row.id,

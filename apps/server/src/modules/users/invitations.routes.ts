@@ -7,7 +7,8 @@ import {
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../plugins/access.js';
-import { authDeps, limitedEndpointRoute, sendSignedIn, userEndpointRoute } from '../auth/routing.js';
+import { endpointRoute } from '../../plugins/endpoints.js';
+import { authDeps, guessLimit, sendSignedIn, userEndpointRoute } from '../auth/routing.js';
 import { acceptInvitation, declineInvitation, joinDetails, joinWithCode, pendingInvitations } from './invitations.service.js';
 
 /**
@@ -24,18 +25,25 @@ import { acceptInvitation, declineInvitation, joinDetails, joinWithCode, pending
  */
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = authDeps(app);
+  const limit = guessLimit(app);
 
-  await limitedEndpointRoute(app, joinDetailsEndpoint, ({ query }) => joinDetails(deps.db, query));
+  endpointRoute(app, joinDetailsEndpoint, ({ query }) => joinDetails(deps.db, query), limit);
 
-  await limitedEndpointRoute(app, joinEndpoint, async ({ body }, _request, reply) => sendSignedIn(reply, await joinWithCode(deps, body)));
+  endpointRoute(app, joinEndpoint, async ({ body }, _request, reply) => sendSignedIn(reply, await joinWithCode(deps, body)), limit);
 
   userEndpointRoute(app, myInvitationsEndpoint, (trx, _input, request) => pendingInvitations(trx, { userId: currentUser(request).id }));
 
-  await limitedEndpointRoute(app, acceptInvitationEndpoint, ({ params, body }, request) =>
-    acceptInvitation(deps, { user: currentUser(request), id: params.id, code: body.code }),
+  endpointRoute(
+    app,
+    acceptInvitationEndpoint,
+    ({ params, body }, request) => acceptInvitation(deps, { user: currentUser(request), id: params.id, code: body.code }),
+    limit,
   );
 
-  await limitedEndpointRoute(app, declineInvitationEndpoint, ({ params, body }, request) =>
-    declineInvitation(deps, { user: currentUser(request), id: params.id, code: body.code }),
+  endpointRoute(
+    app,
+    declineInvitationEndpoint,
+    ({ params, body }, request) => declineInvitation(deps, { user: currentUser(request), id: params.id, code: body.code }),
+    limit,
   );
 };

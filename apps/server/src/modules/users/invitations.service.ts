@@ -85,7 +85,7 @@ export async function inviteMember(tx: TenantTx, input: InvitationCreate & { gra
   const code = newCode();
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000);
   const roleIds = await resolveRoles(tx, input.roles);
-  await assertMayHandOut(trx, tenantId, input.grantor, roleIds);
+  await assertMayHandOut(tx, input.grantor, roleIds);
   // A new e-mail gets an account without a password; two invitations of it at once share one.
   await trx
     .insertInto('users')
@@ -100,7 +100,7 @@ export async function inviteMember(tx: TenantTx, input: InvitationCreate & { gra
     .where('tenant_id', '=', tenantId)
     .where('user_id', '=', user.id)
     .executeTakeFirst();
-  if (pending) await assertMayHandOut(trx, tenantId, input.grantor, await invitationRoleIds(trx, tenantId, pending.id));
+  if (pending) await assertMayHandOut(tx, input.grantor, await invitationRoleIds(tx, pending.id));
   const id = await upsertInvitation(tx, {
     userId: user.id,
     email: input.email,
@@ -111,23 +111,21 @@ export async function inviteMember(tx: TenantTx, input: InvitationCreate & { gra
     expiresAt,
   });
   const invitation = toInvitation((await findInvitation(tx, id)) as NonNullable<Awaited<ReturnType<typeof findInvitation>>>);
-  await recordAudit(trx, tenantId, { userId: invitedBy, action: 'invite', entity: 'user', entityId: id, after: invitation });
+  await recordAudit(tx, { userId: invitedBy, action: 'invite', entity: 'user', entityId: id, after: invitation });
   return { ...invitation, code: formatInvitationCode(code), expires_at: iso(expiresAt) };
 }
 
 /** Withdraws a pending invitation of the school (one offering rights beyond the grantor's stays). */
 export async function withdrawInvitation(tx: TenantTx, input: { grantor: Grantor; id: string }) {
-  const { trx, tenantId } = tx;
   const before = await findInvitation(tx, input.id);
   if (!before) throw notFound();
   await assertMayHandOut(
-    trx,
-    tenantId,
+    tx,
     input.grantor,
     (before.roles ?? []).map((role) => role.id),
   );
-  if (!(await deleteInvitation(trx, tenantId, input.id))) throw notFound();
-  await recordAudit(trx, tenantId, {
+  if (!(await deleteInvitation(tx, input.id))) throw notFound();
+  await recordAudit(tx, {
     userId: actingUser(tx),
     action: 'withdraw',
     entity: 'user',
@@ -151,24 +149,23 @@ type PendingInvitation = NonNullable<Awaited<ReturnType<typeof findOwnInvitation
  */
 async function admit(trx: Trx, invitation: PendingInvitation): Promise<string> {
   const tenantId = invitation.tenant_id;
-  await bindTenant(trx, tenantId);
-  const roleIds = await invitationRoleIds(trx, tenantId, invitation.id);
+  const tx = await bindTenant(trx, tenantId, invitation.user_id);
+  const roleIds = await invitationRoleIds(tx, invitation.id);
   const sender = invitation.invited_by
     ? await trx.selectFrom('users').select(['is_admin', 'disabled_at']).where('id', '=', invitation.invited_by).executeTakeFirst()
     : undefined;
-  if (!invitation.invited_by || !sender || sender.disabled_at || !(await findMembership(trx, tenantId, invitation.invited_by))) {
+  if (!invitation.invited_by || !sender || sender.disabled_at || !(await findMembership(tx, invitation.invited_by))) {
     throw invitationVoid();
   }
-  const subject = { is_admin: sender.is_admin, roles: await rolesOfMember(trx, tenantId, invitation.invited_by) };
+  const subject = { is_admin: sender.is_admin, roles: await rolesOfMember(tx, invitation.invited_by) };
   const ability = defineAbilityFor(subject);
   if (!allows(ability, 'create', 'user')) throw invitationVoid();
-  await assertMayHandOut(trx, tenantId, { isAdmin: isAdministrator(subject), ability }, roleIds).catch(() => {
+  await assertMayHandOut(tx, { isAdmin: isAdministrator(subject), ability }, roleIds).catch(() => {
     throw invitationVoid();
   });
-  if (!(await deleteInvitation(trx, tenantId, invitation.id))) throw codeInvalid();
-  if (!(await findMembership(trx, tenantId, invitation.user_id))) await addMember(trx, tenantId, invitation.user_id, roleIds);
-  await recordAudit(trx, tenantId, {
-    userId: invitation.user_id,
+  if (!(await deleteInvitation(tx, invitation.id))) throw codeInvalid();
+  if (!(await findMembership(tx, invitation.user_id))) await addMember(tx, invitation.user_id, roleIds);
+  await recordAudit(tx, {
     action: 'accept',
     entity: 'user',
     entityId: invitation.user_id,
@@ -221,10 +218,9 @@ export async function declineInvitation(deps: Pick<AuthDeps, 'db' | 'limiter'>, 
     if (!deps.limiter.attempt(user.email)) throw new AppError(429);
     if (!sameHash(hashCode(input.code), own.code_hash)) throw invalid({ code: [USER_MESSAGES.invitationCodeInvalid] });
     deps.limiter.succeed(user.email);
-    await bindTenant(trx, own.tenant_id);
-    if (!(await deleteInvitation(trx, own.tenant_id, id))) throw notFound();
-    await recordAudit(trx, own.tenant_id, {
-      userId: user.id,
+    const tx = await bindTenant(trx, own.tenant_id, user.id);
+    if (!(await deleteInvitation(tx, id))) throw notFound();
+    await recordAudit(tx, {
       action: 'decline',
       entity: 'user',
       entityId: user.id,
@@ -239,8 +235,7 @@ export async function joinDetails(db: Kysely<DB>, input: { code: string }): Prom
   return db.transaction().execute(async (trx) => {
     const invitation = await findInvitationByCode(trx, hashCode(input.code));
     if (!invitation) throw codeInvalid();
-    await bindTenant(trx, invitation.tenant_id);
-    const roles = await invitationRoleNames(trx, invitation.tenant_id, invitation.id);
+    const roles = await invitationRoleNames(await bindTenant(trx, invitation.tenant_id), invitation.id);
     const tenant = await trx
       .selectFrom('tenants')
       .select(TENANT_SUMMARY_COLUMNS)

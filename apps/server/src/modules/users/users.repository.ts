@@ -1,7 +1,7 @@
 import type { User } from '@mustard/shared';
 import { sql } from 'kysely';
 import { containsPattern } from '../../db/search.js';
-import type { TenantTx, Trx } from '../../db/tenant.js';
+import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 
 /**
@@ -19,7 +19,8 @@ export function rolesColumn(link: 'membership_roles' | 'invitation_roles', owner
 }
 
 /** Users of one tenant: the global user joined to its membership there, with role names. */
-function membersQuery(trx: Trx, tenantId: string) {
+function membersQuery(tx: TenantTx) {
+  const { trx, tenantId } = tx;
   return trx
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
@@ -50,7 +51,7 @@ export function toUser(row: MemberRow): User {
 
 export async function listMembers(tx: TenantTx, query: { search?: string; page: number; perPage: number }) {
   const { trx } = tx;
-  let base = membersQuery(trx, tx.tenantId);
+  let base = membersQuery(tx);
   if (query.search) {
     const pattern = containsPattern(query.search);
     base = base.where((eb) => eb.or([eb('users.name', 'ilike', pattern), eb('users.email', 'ilike', pattern)]));
@@ -65,14 +66,15 @@ export async function listMembers(tx: TenantTx, query: { search?: string; page: 
 }
 
 export function findMember(tx: TenantTx, userId: string) {
-  return membersQuery(tx.trx, tx.tenantId).where('users.id', '=', userId).executeTakeFirst();
+  return membersQuery(tx).where('users.id', '=', userId).executeTakeFirst();
 }
 
 /**
  * Role ids by lower-case name, for the names given; unknown names are absent. Takes a transaction
  * and its tenant: the CLI and the test factories add members in transactions of their own.
  */
-export async function rolesByName(trx: Trx, tenantId: string, names: string[]) {
+export async function rolesByName(tx: TenantTx, names: string[]) {
+  const { trx, tenantId } = tx;
   if (names.length === 0) return new Map<string, string>();
   const rows = await trx
     .selectFrom('roles')
@@ -99,7 +101,8 @@ export async function replaceMemberRoles(tx: TenantTx, membershipId: string, rol
 }
 
 /** The named roles' permissions, by role id (also read when a join binds the school's tenant mid-way). */
-export async function permissionsOfRoles(trx: Trx, tenantId: string, roleIds: string[]) {
+export async function permissionsOfRoles(tx: TenantTx, roleIds: string[]) {
+  const { trx, tenantId } = tx;
   if (roleIds.length === 0) return [];
   const rows = await trx
     .selectFrom('roles')

@@ -23,7 +23,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     const user = currentUser(request);
     const here = currentTenant(request);
     const context =
-      query.tenant_id && query.tenant_id !== here.tenant.id ? await loadMemberContext(app, user, { tenantId: query.tenant_id }) : here;
+      query.tenant_id && query.tenant_id !== here.tenant.id ? await loadMemberContext(request, { tenantId: query.tenant_id }) : here;
     return buildProfile(user, context);
   });
 

@@ -8,7 +8,7 @@ import {
   type UserUpdate,
 } from '@mustard/shared';
 import { recordAudit } from '../../audit/audit.repository.js';
-import type { TenantTx, Trx } from '../../db/tenant.js';
+import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { forbidden, invalid, notFound, unauthorized } from '../../errors.js';
 import { findMember, listMembers, permissionsOfRoles, replaceMemberRoles, rolesByName, toUser } from './users.repository.js';
@@ -27,12 +27,12 @@ export interface Grantor {
 /**
  * A member who may manage users must not make anyone (themselves included) more powerful than
  * they are: no superadmin role, and no role with a permission the grantor lacks. The same holds
- * for taking roles away, so a head teacher cannot strip the school's administrator. Takes a
- * transaction and its tenant: joining binds the school's tenant mid-way (no `TenantTx` there).
+ * for taking roles away, so a head teacher cannot strip the school's administrator. Joining
+ * checks the sender's rights the same way, in the school's tenant (`bindTenant`).
  */
-export async function assertMayHandOut(trx: Trx, tenantId: string, grantor: Grantor, roleIds: string[]): Promise<void> {
+export async function assertMayHandOut(tx: TenantTx, grantor: Grantor, roleIds: string[]): Promise<void> {
   if (grantor.isAdmin) return;
-  for (const role of await permissionsOfRoles(trx, tenantId, roleIds)) {
+  for (const role of await permissionsOfRoles(tx, roleIds)) {
     const beyond =
       role.name.toLowerCase() === SUPERADMIN_ROLE ||
       role.permissions.some((grant) => !grantor.ability.can(grant.action, grant.subject_class));
@@ -41,7 +41,7 @@ export async function assertMayHandOut(trx: Trx, tenantId: string, grantor: Gran
 }
 
 export async function resolveRoles(tx: TenantTx, names: string[]): Promise<string[]> {
-  const found = await rolesByName(tx.trx, tx.tenantId, names);
+  const found = await rolesByName(tx, names);
   const unknown = names.filter((name) => !found.has(name.toLowerCase()));
   // The catalogue's text, then the name at fault (the web translates the text and keeps the name).
   if (unknown.length > 0) throw invalid({ roles: unknown.map((name) => `${USER_MESSAGES.roleUnknown}: ${name}`) });
@@ -68,17 +68,16 @@ export async function getUser(tx: TenantTx, input: { id: string }): Promise<{ us
 
 /** Replaces a member's roles; the roles taken away and given count as handed out. */
 export async function updateMember(tx: TenantTx, input: UserUpdate & { grantor: Grantor; id: string }): Promise<User> {
-  const { trx, tenantId } = tx;
   const before = await findMember(tx, input.id);
   if (!before) throw notFound();
   const roleIds = await resolveRoles(tx, input.roles);
   const held = (before.roles ?? []).map((role) => role.id);
   const changed = [...roleIds.filter((id) => !held.includes(id)), ...held.filter((id) => !roleIds.includes(id))];
-  await assertMayHandOut(trx, tenantId, input.grantor, changed);
+  await assertMayHandOut(tx, input.grantor, changed);
   await replaceMemberRoles(tx, before.membership_id, roleIds);
   const after = await findMember(tx, input.id);
   const updated = toUser(after as NonNullable<typeof after>);
-  await recordAudit(trx, tenantId, {
+  await recordAudit(tx, {
     userId: actingUser(tx),
     action: 'update',
     entity: 'user',
@@ -100,15 +99,14 @@ export async function removeMember(tx: TenantTx, input: { grantor: Grantor; id: 
   const before = await findMember(tx, userId);
   if (!before) throw notFound();
   await assertMayHandOut(
-    trx,
-    tenantId,
+    tx,
     input.grantor,
     (before.roles ?? []).map((role) => role.id),
   );
   await trx.deleteFrom('memberships').$call(inTenant(tenantId)).where('id', '=', before.membership_id).execute();
   // Invitations they sent go with them: an invitation is only as good as its sender's rights.
   await trx.deleteFrom('invitations').$call(inTenant(tenantId)).where('invited_by', '=', userId).execute();
-  await recordAudit(trx, tenantId, {
+  await recordAudit(tx, {
     userId: actingUser(tx),
     action: 'delete',
     entity: 'user',

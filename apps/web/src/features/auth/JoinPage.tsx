@@ -3,6 +3,7 @@ import { formatInvitationCode, type JoinDetails, joinDetailsEndpoint, joinEndpoi
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { PAGES } from '../../app/routes.js';
 import { ApiError, call, callWithHeaders } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { translateMessage } from '../../lib/messages.js';
@@ -68,7 +69,7 @@ export function JoinPage() {
     try {
       const { data, headers } = await callWithHeaders(joinEndpoint, { body: { code, password } });
       await completeSignIn((headers.get('authorization') ?? '').replace(/^Bearer /, ''), data, data.tenant);
-      navigate('/dashboard', { replace: true });
+      navigate(PAGES.dashboard.path, { replace: true });
     } catch (error) {
       explain(error);
     } finally {

@@ -3,6 +3,7 @@ import { authTypeRoute, type LoginResponse, loginRoute, redeemCodeRoute } from '
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { PAGES } from '../../app/routes.js';
 import { ApiError, callRoute } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
@@ -10,7 +11,7 @@ import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
 /** Where to go after signing in: the page first asked for, else the dashboard. */
 function destination(state: unknown): string {
   const from = (state as { from?: string } | null)?.from;
-  return from?.startsWith('/') && !from.startsWith('/login') ? from : '/dashboard';
+  return from?.startsWith('/') && !from.startsWith('/login') ? from : PAGES.dashboard.path;
 }
 
 function tokenFrom(headers: Headers): string {

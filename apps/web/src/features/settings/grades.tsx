@@ -38,6 +38,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageLoading } from '../../app/PageLoading.js';
 import { RecordUnavailable } from '../../app/RecordUnavailable.js';
+import { PAGES, pathTo } from '../../app/routes.js';
 import { useAccess } from '../../lib/access.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useCurrentTerm } from '../../lib/calendar.js';
@@ -51,11 +52,15 @@ import { subjectsScreen } from './screens.js';
 /** The grades resource's routes: a set is read through them and saved whole (saveGradeSetEndpoint). */
 const gradeEndpoints = resourceEndpoints(grades);
 
-const subjectField: FieldSpec = { name: 'subject_id', kind: 'select', choices: { resource: subjectsScreen.resource, label: 'name' } };
+const subjectField: FieldSpec<'subject_id'> = {
+  name: 'subject_id',
+  kind: 'select',
+  choices: { resource: subjectsScreen.resource, label: 'name' },
+};
 
 const gradesScreen = defineScreen({
   resource: grades,
-  title: 'pages.grades',
+  page: PAGES.grades,
   columns: [
     { field: 'subject.name' },
     { field: 'form' },
@@ -84,10 +89,10 @@ const gradesScreen = defineScreen({
   // current year; the term from the school's calendar, as every term filter).
   search: false,
   addActions: [
-    { label: 'grades.addGrade', to: '/grades/new' },
-    { label: 'grades.addOtherGrades', to: '/grades/new?type=lower' },
+    { label: 'grades.addGrade', to: PAGES.newGrade.path },
+    { label: 'grades.addOtherGrades', to: `${PAGES.newGrade.path}?type=lower` },
   ],
-  rowLink: (row) => `/grades-detail/${row.id}`,
+  rowLink: (row) => pathTo(PAGES.gradeDetail, { id: row.id }),
 });
 
 export function GradesPage() {
@@ -196,7 +201,7 @@ export function GradeSetPage() {
       await call(saveGradeSetEndpoint, { body: checked.data });
       notifications.show({ color: 'green', message: translateMessage(replace ? RESULT_MESSAGES.updated : RESULT_MESSAGES.created) });
       await queryClient.invalidateQueries({ queryKey: ['resource', grades.name] });
-      navigate('/grades');
+      navigate(PAGES.grades.path);
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) offerExisting(checked.data);
       else notifyError(error);
@@ -210,7 +215,7 @@ export function GradeSetPage() {
       modals.closeAll();
       const found = await call(gradeEndpoints.list, { query: { ...set, per_page: 1 } });
       const first = (found.grades as GradeRow[])[0];
-      if (first) navigate(`/grades-detail/${first.id}`);
+      if (first) navigate(pathTo(PAGES.gradeDetail, { id: first.id }));
     };
     modals.open({
       title: t('grades.existsTitle'),
@@ -242,7 +247,7 @@ export function GradeSetPage() {
       <RecordUnavailable
         error={failure.error}
         notFoundText="grades.notFound"
-        back={{ to: '/grades', label: 'grades.backToList' }}
+        back={{ to: PAGES.grades.path, label: 'grades.backToList' }}
         onRetry={() => {
           setFailure(null);
           setAttempt((count) => count + 1);
@@ -375,7 +380,7 @@ export function GradeSetPage() {
               {t('grades.addRow')}
             </Button>
             <Group>
-              <Button variant="default" onClick={() => navigate('/grades')}>
+              <Button variant="default" onClick={() => navigate(PAGES.grades.path)}>
                 {t('list.cancel')}
               </Button>
               <Button onClick={() => void save()} loading={busy} disabled={problems.length > 0}>
@@ -385,7 +390,7 @@ export function GradeSetPage() {
           </Group>
         ) : (
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => navigate('/grades')}>
+            <Button variant="default" onClick={() => navigate(PAGES.grades.path)}>
               {t('list.back')}
             </Button>
           </Group>

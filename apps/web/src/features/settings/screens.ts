@@ -22,6 +22,7 @@ import {
   tenants,
 } from '@mustard/shared';
 import type { z } from 'zod';
+import { PAGES } from '../../app/routes.js';
 import { defineScreen, type FieldSpec, type RowAction } from '../../resources/screen.js';
 
 /*
@@ -29,15 +30,15 @@ import { defineScreen, type FieldSpec, type RowAction } from '../../resources/sc
  * from the common case of resources/screen.ts.
  */
 
-const classField: FieldSpec = { name: 'form', kind: 'select', choices: 'classes' };
-const termField: FieldSpec = { name: 'term', kind: 'select', choices: 'terms' };
-const yearField: FieldSpec = { name: 'year', kind: 'year' };
-const subjectField: FieldSpec = { name: 'subject_id', kind: 'select', choices: { resource: subjects, label: 'name' } };
-const markTypeField: FieldSpec = { name: 'marktype_id', kind: 'select', choices: { resource: markTypes, label: 'label' } };
+const classField: FieldSpec<'form'> = { name: 'form', kind: 'select', choices: 'classes' };
+const termField: FieldSpec<'term'> = { name: 'term', kind: 'select', choices: 'terms' };
+const yearField: FieldSpec<'year'> = { name: 'year', kind: 'year' };
+const subjectField: FieldSpec<'subject_id'> = { name: 'subject_id', kind: 'select', choices: { resource: subjects, label: 'name' } };
+const markTypeField: FieldSpec<'marktype_id'> = { name: 'marktype_id', kind: 'select', choices: { resource: markTypes, label: 'label' } };
 
 export const studentCategoriesScreen = defineScreen({
   resource: studentCategories,
-  title: 'pages.studentCategories',
+  page: PAGES.studentCategories,
   columns: [{ field: 'name' }, { field: 'remarks' }],
   fields: [
     { name: 'name', kind: 'text' },
@@ -47,7 +48,7 @@ export const studentCategoriesScreen = defineScreen({
 
 export const subjectsScreen = defineScreen({
   resource: subjects,
-  title: 'pages.subjects',
+  page: PAGES.subjects,
   columns: [
     { field: 'name' },
     { field: 'category', translate: true },
@@ -75,7 +76,7 @@ export const subjectsScreen = defineScreen({
 
 export const locationsScreen = defineScreen({
   resource: locations,
-  title: 'pages.stockLocations',
+  page: PAGES.stockLocations,
   columns: [{ field: 'name' }, { field: 'code' }],
   fields: [
     { name: 'name', kind: 'text' },
@@ -87,7 +88,7 @@ export const locationsScreen = defineScreen({
 
 export const tenantsScreen = defineScreen({
   resource: tenants,
-  title: 'pages.businesses',
+  page: PAGES.businesses,
   // The creator runs a new school at once: it joins their school switcher (issue 10 point 11).
   refreshesProfile: true,
   columns: [
@@ -113,14 +114,14 @@ export const tenantsScreen = defineScreen({
   ],
   defaults: { category: 'School', schooltype: 'primary', country: 'Uganda', efrist: false },
   pageSizeOptions: [10, 25, 50, 100],
-  unwrapRecord: (answer) => (answer as { tenant: { id: string } & Record<string, unknown> }).tenant,
+  unwrapRecord: (answer) => (answer as { tenant: z.infer<typeof tenants.record> }).tenant,
   editTitle: 'list.editTenant',
   deletable: false,
 });
 
 export const markTypesScreen = defineScreen({
   resource: markTypes,
-  title: 'pages.markTypes',
+  page: PAGES.markTypes,
   columns: [
     { field: 'label' },
     { field: 'category', translate: true },
@@ -140,7 +141,7 @@ export const markTypesScreen = defineScreen({
 
 export const proportionsScreen = defineScreen({
   resource: proportions,
-  title: 'pages.proportions',
+  page: PAGES.proportions,
   columns: [
     { field: 'form' },
     { field: 'term' },
@@ -156,7 +157,7 @@ export const proportionsScreen = defineScreen({
 
 export const publishMarksScreen = defineScreen({
   resource: publishMarks,
-  title: 'pages.publishMarks',
+  page: PAGES.publishMarks,
   columns: [{ field: 'term' }, { field: 'year', plain: true }, { field: 'marktype.label' }],
   fields: [termField, yearField, markTypeField],
   search: false,
@@ -164,7 +165,7 @@ export const publishMarksScreen = defineScreen({
 
 export const aLevelScoresScreen = defineScreen({
   resource: aLevelScores,
-  title: 'pages.alevelScores',
+  page: PAGES.alevelScores,
   columns: [{ field: 'total' }, { field: 'score' }, { field: 'papercount' }],
   fields: [
     { name: 'total', kind: 'number' },
@@ -176,9 +177,9 @@ export const aLevelScoresScreen = defineScreen({
 
 type RemarkTypeRow = z.infer<typeof remarkTypes.record>;
 
-export const remarkTypesScreen = defineScreen<RemarkTypeRow>({
+export const remarkTypesScreen = defineScreen({
   resource: remarkTypes,
-  title: 'pages.remarkTypes',
+  page: PAGES.remarkTypes,
   tree: true,
   columns: [
     { field: 'label' },
@@ -212,13 +213,13 @@ export const remarkTypesScreen = defineScreen<RemarkTypeRow>({
               screen.openNew({ parent_id: parent.id, active: true, category: parent.category }),
           },
         ]),
-    { label: 'list.recordComments', to: (target: RemarkTypeRow) => `/comments/report?remarktype_id=${target.id}` },
+    { label: 'list.recordComments', to: (target: RemarkTypeRow) => `${PAGES.reportComments.path}?remarktype_id=${target.id}` },
   ],
 });
 
 export const autoMarkCommentsScreen = defineScreen({
   resource: autoMarkComments,
-  title: 'pages.autoSubjectComments',
+  page: PAGES.autoSubjectComments,
   columns: [{ field: 'score' }, { field: 'comment' }, { field: 'category', translate: true }],
   fields: [
     { name: 'score', kind: 'text' },
@@ -228,11 +229,15 @@ export const autoMarkCommentsScreen = defineScreen({
   defaults: { category: 'general' },
 });
 
-const remarkTypeField: FieldSpec = { name: 'remarktype_id', kind: 'select', choices: { resource: remarkTypes, label: 'label' } };
+const remarkTypeField: FieldSpec<'remarktype_id'> = {
+  name: 'remarktype_id',
+  kind: 'select',
+  choices: { resource: remarkTypes, label: 'label' },
+};
 
 export const autoReportCommentsScreen = defineScreen({
   resource: autoReportComments,
-  title: 'pages.autoReportComments',
+  page: PAGES.autoReportComments,
   columns: [
     { field: 'form' },
     { field: 'remarktype.label' },

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PageLoading } from '../../app/PageLoading.js';
 import { RecordUnavailable } from '../../app/RecordUnavailable.js';
+import { PAGES } from '../../app/routes.js';
 import { useAccess } from '../../lib/access.js';
 import { call } from '../../lib/api.js';
 import { errorText } from '../../lib/notify.js';
@@ -284,7 +285,7 @@ export function StudentDetailPage() {
       <RecordUnavailable
         error={student.error}
         notFoundText="students.notFound"
-        back={{ to: '/students/list', label: 'students.backToList' }}
+        back={{ to: PAGES.students.path, label: 'students.backToList' }}
         onRetry={() => void student.refetch()}
       />
     );

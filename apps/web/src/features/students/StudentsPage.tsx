@@ -1,21 +1,26 @@
 import { Anchor } from '@mantine/core';
-import { STUDENT_STATUSES, type Student, studentCategories, students } from '@mustard/shared';
+import { STUDENT_STATUSES, studentCategories, students } from '@mustard/shared';
 import { Link } from 'react-router';
+import { PAGES, pathTo } from '../../app/routes.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { defineScreen, type FieldSpec } from '../../resources/screen.js';
 import { PromoteDialog, UploadJournalDialog, UploadStudentsDialog } from './dialogs.js';
 
-const categoryField: FieldSpec = { name: 'studentcategory_id', kind: 'select', choices: { resource: studentCategories, label: 'name' } };
+const categoryField: FieldSpec<'studentcategory_id'> = {
+  name: 'studentcategory_id',
+  kind: 'select',
+  choices: { resource: studentCategories, label: 'name' },
+};
 
 /** The class list (spec §2 "Students"): 1,000 asked at once, 50 a page, the menus for those who manage learners. */
-export const studentsScreen = defineScreen<Student>({
+export const studentsScreen = defineScreen({
   resource: students,
-  title: 'pages.students',
+  page: PAGES.students,
   columns: [
     {
       field: 'studentid',
       render: (row) => (
-        <Anchor component={Link} to={`/students/${row.id}`}>
+        <Anchor component={Link} to={pathTo(PAGES.studentDetail, { id: row.id })}>
           {row.studentid}
         </Anchor>
       ),
@@ -72,7 +77,7 @@ export const studentsScreen = defineScreen<Student>({
     { name: 'photo', kind: 'photo' },
   ],
   defaults: { status: 'active' },
-  rowActions: () => [{ label: 'students.details', to: (row: Student) => `/students/${row.id}` }],
+  rowActions: () => [{ label: 'students.details', to: (row) => pathTo(PAGES.studentDetail, { id: row.id }) }],
   headerActions: [
     { label: 'students.upload', render: (close) => <UploadStudentsDialog onDone={close} /> },
     { label: 'students.uploadFinancial', render: (close) => <UploadJournalDialog onDone={close} /> },
