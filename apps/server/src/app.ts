@@ -12,6 +12,7 @@ import { homeRoutes } from './modules/home/home.routes.js';
 import { marksRoutes } from './modules/marks/marks.routes.js';
 import { calendarRoutes } from './modules/settings/calendar.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { staffRoutes } from './modules/staff/staff.routes.js';
 import { studentRoutes } from './modules/students/students.routes.js';
 import { studentUploadRoutes } from './modules/students/upload.routes.js';
 import { tenantRoutes } from './modules/tenants/tenants.routes.js';
@@ -99,6 +100,7 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(homeRoutes);
   await app.register(settingsRoutes);
   await app.register(calendarRoutes);
+  await app.register(staffRoutes);
   await app.register(studentRoutes);
   await app.register(studentUploadRoutes);
   await app.register(feeRoutes);

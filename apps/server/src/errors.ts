@@ -11,7 +11,7 @@ export type FieldErrors = Record<string, string[]>;
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
-    message?: CatalogueMessage,
+    message?: CatalogueMessage | AboutMessage,
     readonly errors?: FieldErrors,
   ) {
     super(message ?? catalogueMessage(statusCode));
@@ -26,7 +26,13 @@ export function catalogueMessage(statusCode: number): string {
 export const unauthorized = () => new AppError(401);
 export const forbidden = () => new AppError(403);
 export const notFound = () => new AppError(404);
-export const conflict = (message: CatalogueMessage) => new AppError(409, message);
+/**
+ * A catalogue text followed by what it is about ("…for the term: Grace Auma"): the web
+ * translates the text and keeps the rest as it came (translateMessage).
+ */
+export type AboutMessage = `${CatalogueMessage}: ${string}`;
+export const conflict = (message: CatalogueMessage, about?: string) =>
+  new AppError(409, about === undefined ? message : (`${message}: ${about}` as AboutMessage));
 /** A PostgreSQL error's SQLSTATE, from node-postgres or PGlite alike. */
 export function sqlState(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;

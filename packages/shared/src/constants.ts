@@ -57,6 +57,12 @@ export const REMARK_TYPE_CATEGORIES = ['assesment', 'ca', 'exam', 'lower work', 
 export const STATUSES = ['active', 'inactive'] as const;
 export const DISPLAY_TYPES = ['list', 'table'] as const;
 export const INPUT_TYPES = ['text', 'number'] as const;
+/** Spec §9: a class's teacher in charge, or one who shares the class. */
+export const CLASS_TEACHER_CATEGORIES = ['primary', 'co-teacher'] as const;
+/** Spec §9 (its spelling): which reports a footer prints on. */
+export const REPORT_FOOTER_CATEGORIES = ['assesment', 'exam'] as const;
+/** A subject is written in one to six papers (spec §9: papers I to VI). */
+export const MAX_SUBJECT_PAPERS = 6;
 export const AUTO_COMMENT_CATEGORIES = ['general', 'nc skill', 'nc general'] as const;
 
 /** Grade sets and their default bands now live in the grading engine; kept here for old importers. */

@@ -108,6 +108,17 @@ export const SETTINGS_MESSAGES = {
   termDateInvalid: 'Enter the day as YYYY-MM-DD',
   termDatesOrder: 'Each term ends after it starts, and before the next term starts',
   termDatesYear: 'A term’s days fall within its year',
+  teacherRequired: 'Please select a teacher',
+  teacherNotMember: 'This person is no longer a member of the school',
+  titleRequired: 'Please enter the title',
+  detailsRequired: 'Please enter the details',
+  papersInvalid: 'Enter a number of papers from 1 to 6',
+  assignmentExists: 'This teacher already has this assignment',
+  classTeacherTaken: 'This class already has a class teacher for the term',
+  deputyExists: 'This deputy is already recorded for this class',
+  gradeFooterExists: 'This class already has a grade footer',
+  reportFooterExists: 'This footer already exists for the class, term and year',
+  subjectPaperExists: 'This subject already has its papers for the class, term and year',
 } as const;
 
 /** Learners' rules (spec §3 "Student", §5) and uploads (issue 5). */
@@ -179,6 +190,7 @@ export const IN_USE_MESSAGES = {
   autoreportcomments: 'This comment is in use and cannot be deleted',
   tenants: 'This business has members and cannot be deleted',
   students: 'This learner has marks or fee records and cannot be deleted',
+  staff: 'This record is in use and cannot be deleted',
 } as const;
 
 /**

@@ -317,6 +317,55 @@ export interface MarksTable extends TenantOwned {
   user_id: string | null;
 }
 
+/** Staff assignments (migration 0010); a null stream is the whole class. */
+export interface SubjectTeachersTable extends TenantOwned {
+  user_id: string;
+  subject_id: string;
+  form: string;
+  stream: string | null;
+  term: string;
+  year: number;
+}
+
+export interface ClassTeachersTable extends TenantOwned {
+  user_id: string;
+  form: string;
+  stream: string | null;
+  term: string;
+  year: number;
+  category: Generated<'primary' | 'co-teacher'>;
+}
+
+export interface DeputiesTable extends TenantOwned {
+  user_id: string;
+  form: string;
+  stream: string | null;
+}
+
+export interface GradeFootersTable extends TenantOwned {
+  form: string;
+  stream: string | null;
+  details: string;
+}
+
+export interface ReportFootersTable extends TenantOwned {
+  title: string;
+  form: string;
+  term: string;
+  year: number;
+  category: 'assesment' | 'exam';
+  position: number | null;
+  remarks: string | null;
+}
+
+export interface SubjectPapersTable extends TenantOwned {
+  form: string;
+  term: string;
+  year: number;
+  subject_id: string;
+  papers: number;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -349,6 +398,12 @@ export interface DB {
   statement_lines: StatementLinesTable;
   topics: TopicsTable;
   marks: MarksTable;
+  subject_teachers: SubjectTeachersTable;
+  class_teachers: ClassTeachersTable;
+  deputies: DeputiesTable;
+  grade_footers: GradeFootersTable;
+  report_footers: ReportFootersTable;
+  subject_papers: SubjectPapersTable;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type ResourceDefinition, SETTINGS_MESSAGES } from '@mustard/shared';
+import { type CatalogueMessage, type ResourceDefinition, SETTINGS_MESSAGES } from '@mustard/shared';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { recordAudit } from '../audit/audit.repository.js';
@@ -20,10 +20,20 @@ export interface ResourceStorage {
    * record field, the referenced table, the foreign key column and the column to show.
    */
   references?: Record<string, { table: TenantTable; key: string; column: string }>;
+  /**
+   * People a record names (`teacher` from `user_id`), nested as `{ name, member }`: users are
+   * global, so the name shows even for someone no longer a member, who is marked so.
+   */
+  people?: Record<string, string>;
   /** Parent column when the list answers a tree: top-level records with their `children`. */
   treeParent?: string;
   /** The field a duplicate is reported on (default: the form's first field). */
   uniqueField?: string;
+  /**
+   * When a duplicate is a conflict with what exists (an assignment held twice) rather than a
+   * field to correct: 409 with this text instead of 422 on `uniqueField`.
+   */
+  duplicate?: CatalogueMessage;
   /** Whether the generic create route exists (grades are created as whole sets instead). */
   create?: boolean;
   /** Checks inside the write's transaction, after validation; throw an AppError to refuse. */
@@ -64,7 +74,10 @@ export function resourceRepository<D extends ResourceDefinition>(definition: D, 
   type Row = z.output<D['record']>;
   const shape = definition.record.shape as Record<string, z.ZodType>;
   const references = storage.references ?? {};
-  const columns = Object.keys(shape).filter((field) => !(storage.treeParent && field === 'children') && !(field in references));
+  const people = storage.people ?? {};
+  const columns = Object.keys(shape).filter(
+    (field) => !(storage.treeParent && field === 'children') && !(field in references) && !(field in people),
+  );
   const kindOf = (field: string) => unwrap(shape[field] as z.ZodType);
   const numeric = new Set(columns.filter((field) => kindOf(field) instanceof z.ZodNumber));
   // A filter on a yes/no column arrives as 'true' or 'false' in the query string.
@@ -89,6 +102,17 @@ export function resourceRepository<D extends ResourceDefinition>(definition: D, 
         )
         .select(sql.ref(`${joined}.${reference.column}`).as(`${field}__${reference.column}`));
     }
+    for (const [field, key] of Object.entries(people)) {
+      const joined = `${field}_person`;
+      selected = selected
+        .leftJoin(`users as ${joined}`, `${joined}.id`, `r.${key}`)
+        .select(sql.ref(`${joined}.name`).as(`${field}__name`))
+        .select(
+          sql<boolean>`exists (select 1 from memberships m where m.tenant_id = r.tenant_id and m.user_id = ${sql.ref(`r.${key}`)})`.as(
+            `${field}__member`,
+          ),
+        );
+    }
     return selected;
   };
 
@@ -99,6 +123,10 @@ export function resourceRepository<D extends ResourceDefinition>(definition: D, 
     for (const [field, reference] of Object.entries(references)) {
       const value = row[`${field}__${reference.column}`];
       record[field] = value === null || value === undefined ? null : { [reference.column]: value };
+    }
+    for (const field of Object.keys(people)) {
+      const name = row[`${field}__name`];
+      record[field] = name === null || name === undefined ? null : { name, member: Boolean(row[`${field}__member`]) };
     }
     return record;
   };
@@ -115,6 +143,7 @@ export function resourceRepository<D extends ResourceDefinition>(definition: D, 
   /** Duplicates and dangling references as the form's own messages, inside the same answer. */
   const writeErrors = (error: unknown): never => {
     const state = sqlState(error);
+    if (state === '23505' && storage.duplicate) throw conflict(storage.duplicate);
     if (state === '23505')
       throw invalid({ [storage.uniqueField ?? Object.keys(definition.input.shape)[0] ?? 'id']: [SETTINGS_MESSAGES.duplicate] });
     if (state === '23503') {

@@ -78,6 +78,12 @@ interface Ids {
   student: string;
   user: string;
   invitation: string;
+  subjectteacher: string;
+  classteacher: string;
+  deputy: string;
+  gradefoot: string;
+  reportfooter: string;
+  subjectpaper: string;
 }
 interface Side {
   name: SideName;
@@ -110,9 +116,32 @@ const next = () => ++serial;
 /** A-level score rows are unique by paper count and total (at most 60): their own count. */
 let totals = 0;
 const nextTotal = () => totals++;
+/** Staff assignments vary by year (2000 to 2025, which no other record uses): their own count. */
+let staffYears = 2000;
+const nextStaffYear = () => staffYears++;
 
 /** The bodies of each kind of record, for a side: what it is created with, and A's PUT body. */
 const BODY = {
+  subjectteachers: (s: Side) => ({
+    user_id: s.ids.user,
+    subject_id: s.ids.subject,
+    form: 'P7',
+    stream: `${s.mark} stream`,
+    term: 'I',
+    year: 2026,
+  }),
+  classteachers: (s: Side) => ({ user_id: s.ids.user, form: 'P7', stream: `${s.mark} stream`, term: 'I', year: 2026, category: 'primary' }),
+  deputies: (s: Side) => ({ user_id: s.ids.user, form: 'P7', stream: `${s.mark} stream` }),
+  gradefoots: (s: Side) => ({ form: 'P7', stream: `${s.mark} stream`, details: `${s.mark}: D1 80-100` }),
+  reportfooters: (s: Side) => ({
+    title: `${s.mark} next term`,
+    form: 'P7',
+    term: 'I',
+    year: 2026,
+    category: 'exam',
+    remarks: `${s.mark} remarks`,
+  }),
+  subjectpapers: (s: Side) => ({ form: 'P7', term: 'I', year: 2026, subject_id: s.ids.subject, papers: 2 }),
   studentcategories: (s: Side) => ({ name: `${s.mark} boarders` }),
   subjects: (s: Side) => ({ name: `${s.mark} Mathematics`, category: 'mathematics' }),
   locations: (s: Side) => ({ name: `${s.mark} store` }),
@@ -323,6 +352,14 @@ async function seed(side: Side) {
       roles: ['teacher'],
     }),
   ).id;
+
+  // Staff assignments naming the side's teacher and subject.
+  ids.subjectteacher = await post('/api/school/subjectteachers', BODY.subjectteachers(side));
+  ids.classteacher = await post('/api/school/classteachers', BODY.classteachers(side));
+  ids.deputy = await post('/api/school/deputies', BODY.deputies(side));
+  ids.gradefoot = await post('/api/school/gradefoots', BODY.gradefoots(side));
+  ids.reportfooter = await post('/api/school/reportfooters', BODY.reportfooters(side));
+  ids.subjectpaper = await post('/api/school/subjectpapers', BODY.subjectpapers(side));
 }
 
 beforeAll(async () => {
@@ -373,7 +410,37 @@ const resource = (
   ...(spare ? { spare: async () => ok(await A.c.post(...spare(next()))).id } : {}),
 });
 
+/** A staff assignment's record routes; its spare differs by year or stream (nextStaffYear). */
+const staffRecord = (key: keyof Ids, table: string, name: keyof typeof BODY, spare: () => unknown): RecordFixture => ({
+  ...resource(key, table, BODY[name]),
+  spare: async () => ok(await A.c.post(`/api/school/${name}`, spare())).id,
+});
+
 const RECORDS: Record<string, RecordFixture> = {
+  '/api/school/subjectteachers/:id': staffRecord('subjectteacher', 'subject_teachers', 'subjectteachers', () => ({
+    ...BODY.subjectteachers(A),
+    year: nextStaffYear(),
+  })),
+  '/api/school/classteachers/:id': staffRecord('classteacher', 'class_teachers', 'classteachers', () => ({
+    ...BODY.classteachers(A),
+    year: nextStaffYear(),
+  })),
+  '/api/school/deputies/:id': staffRecord('deputy', 'deputies', 'deputies', () => ({
+    ...BODY.deputies(A),
+    stream: `Spare ${nextStaffYear()}`,
+  })),
+  '/api/school/gradefoots/:id': staffRecord('gradefoot', 'grade_footers', 'gradefoots', () => ({
+    ...BODY.gradefoots(A),
+    stream: `Spare ${nextStaffYear()}`,
+  })),
+  '/api/school/reportfooters/:id': staffRecord('reportfooter', 'report_footers', 'reportfooters', () => ({
+    ...BODY.reportfooters(A),
+    year: nextStaffYear(),
+  })),
+  '/api/school/subjectpapers/:id': staffRecord('subjectpaper', 'subject_papers', 'subjectpapers', () => ({
+    ...BODY.subjectpapers(A),
+    year: nextStaffYear(),
+  })),
   '/api/locations/:id': resource('location', 'locations', BODY.locations, (n) => ['/api/locations', { name: `Alpha spare ${n}` }]),
   '/api/school/alevelscores/:id': resource('alevelscore', 'alevel_scores', BODY.alevelscores, (_n) => [
     '/api/school/alevelscores',
@@ -501,6 +568,21 @@ async function dashboardOfA() {
 const activeLearnersOfA = async () => Object.values((await dashboardOfA()).students).reduce((sum, count) => sum + count, 0);
 
 const LISTS: Record<string, ListFixture> = {
+  '/api/school/subjectteachers': resourceList('/api/school/subjectteachers', 'subjectteacher', [['subject_id', 'subject']]),
+  '/api/school/classteachers': resourceList('/api/school/classteachers', 'classteacher'),
+  '/api/school/deputies': resourceList('/api/school/deputies', 'deputy', [['user_id', 'user']]),
+  '/api/school/gradefoots': resourceList('/api/school/gradefoots', 'gradefoot'),
+  '/api/school/reportfooters': resourceList('/api/school/reportfooters', 'reportfooter'),
+  '/api/school/subjectpapers': resourceList('/api/school/subjectpapers', 'subjectpaper', [['subject_id', 'subject']]),
+  '/api/requisitions/defaults': { own: () => [A.ids.user] },
+  '/api/school/assignments/mine': {
+    urls: () => ['/api/school/assignments/mine?term=I&year=2026'],
+    check: async () => {
+      // A's administrator holds no assignment; A's teacher's are A's alone.
+      const mine = ok(await send(A, 'GET', '/api/school/assignments/mine?term=I&year=2026'));
+      expect(mine).toMatchObject({ subjects: [], classes: [] });
+    },
+  },
   '/api/home/mustard': {
     check: async () => expect(ok(await send(A, 'GET', '/api/home/mustard'))).toEqual(await dashboardOfA()),
   },
@@ -657,7 +739,54 @@ async function createdInA(response: LightMyRequestResponse, table: string) {
   expect(row?.tenant_id).toBe(A.tenant.id);
 }
 
+/** Staff assignments: a write naming B's teacher or subject is refused, a valid one lands in A. */
+const STAFF_TABLES = ['subject_teachers', 'class_teachers', 'deputies', 'grade_footers', 'report_footers', 'subject_papers'];
+const staffWrite =
+  (path: string, table: string, body: () => Record<string, unknown>, foreign: Array<[field: string, key: keyof Ids]>) => async () => {
+    for (const [field, key] of foreign) await refusesForeign('POST', path, { ...body(), [field]: B.ids[key] }, field, STAFF_TABLES);
+    await createdInA(await landsInA('POST', path, body(), STAFF_TABLES), table);
+  };
+
 const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
+  'POST /api/school/subjectteachers': staffWrite(
+    '/api/school/subjectteachers',
+    'subject_teachers',
+    () => ({ ...BODY.subjectteachers(A), year: nextStaffYear() }),
+    [
+      ['user_id', 'user'],
+      ['subject_id', 'subject'],
+    ],
+  ),
+  'POST /api/school/classteachers': staffWrite(
+    '/api/school/classteachers',
+    'class_teachers',
+    () => ({ ...BODY.classteachers(A), year: nextStaffYear() }),
+    [['user_id', 'user']],
+  ),
+  'POST /api/school/deputies': staffWrite(
+    '/api/school/deputies',
+    'deputies',
+    () => ({ ...BODY.deputies(A), stream: `Write ${nextStaffYear()}` }),
+    [['user_id', 'user']],
+  ),
+  'POST /api/school/gradefoots': staffWrite(
+    '/api/school/gradefoots',
+    'grade_footers',
+    () => ({ ...BODY.gradefoots(A), stream: `Write ${nextStaffYear()}` }),
+    [],
+  ),
+  'POST /api/school/reportfooters': staffWrite(
+    '/api/school/reportfooters',
+    'report_footers',
+    () => ({ ...BODY.reportfooters(A), year: nextStaffYear() }),
+    [],
+  ),
+  'POST /api/school/subjectpapers': staffWrite(
+    '/api/school/subjectpapers',
+    'subject_papers',
+    () => ({ ...BODY.subjectpapers(A), year: nextStaffYear() }),
+    [['subject_id', 'subject']],
+  ),
   'POST /api/locations': async () =>
     await createdInA(await landsInA('POST', '/api/locations', { name: `Alpha shelf ${next()}` }, ['locations']), 'locations'),
   'POST /api/school/studentcategories': async () =>

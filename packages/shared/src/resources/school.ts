@@ -16,32 +16,11 @@ import { gradeSetProblems } from '../grading/index.js';
 import { GRADE_SET_MESSAGES, IN_USE_MESSAGES, SETTINGS_MESSAGES as M } from '../messages.js';
 import { optionalText, requiredText, text, typedNumber } from '../schemas/common.js';
 import { defineResource } from './definition.js';
+import { form, formTermYearFilters, id, labelled, named, none, optionalInt, requiredUuid, term, year } from './fields.js';
 
 /*
  * The school settings of spec §2 "School list screens" and §3, each one resource.
  */
-
-const id = z.uuid();
-const none = z.object({});
-
-/** A whole number from a form (text or number), or null when left empty. */
-const optionalInt = z.preprocess(
-  (value) => (value === '' || value === undefined ? null : value),
-  typedNumber(z.number({ error: M.numberRequired }).int(M.numberInvalid).min(0, M.numberInvalid).max(100_000, M.numberInvalid).nullable()),
-);
-const requiredUuid = (message: string) => z.uuid({ error: message });
-const form = requiredText(M.classRequired).max(40);
-const term = z.enum(TERMS, { error: M.termRequired });
-const year = typedNumber(z.number({ error: M.yearInvalid }).int(M.yearInvalid).min(2000, M.yearInvalid).max(2100, M.yearInvalid));
-/** Exact-match filters of class, term and year lists: each optional. */
-const formTermYearFilters = z.object({
-  form: text().trim().max(40).optional(),
-  term: z.enum(TERMS).optional(),
-  year: z.coerce.number().int().min(2000).max(2100).optional(),
-});
-/** The name of a referenced record, nested as the spec's lists show it (`subject.name`). */
-const named = z.object({ name: z.string() }).nullable();
-const labelled = z.object({ label: z.string() }).nullable();
 
 export const studentCategories = defineResource({
   name: 'studentcategories',
