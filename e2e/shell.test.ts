@@ -44,7 +44,7 @@ describe('the signed-in shell', () => {
     const page = await signedIn(ADMIN);
     const sidebar = page.getByTestId('sidebar');
     const tenant = await page.evaluate(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').schooltype);
-    await expect(sidebar.getByText('New Curriculum').count()).resolves.toBe(tenant === 'secondary' ? 1 : 0);
+    await expect(sidebar.getByText('New Curriculum', { exact: true }).count()).resolves.toBe(tenant === 'secondary' ? 1 : 0);
     await expect(sidebar.getByText('Record attendance').count()).resolves.toBe(1);
     await page.context().close();
   });

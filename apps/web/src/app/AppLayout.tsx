@@ -131,11 +131,22 @@ function HorizontalLayout() {
                     </UnstyledButton>
                   </Menu.Target>
                   <Menu.Dropdown>
-                    {group.entries.map((entry) => (
-                      <Menu.Item key={entry.to} component={Link} to={entry.to}>
-                        {t(entry.label)}
-                      </Menu.Item>
-                    ))}
+                    {group.entries.flatMap((entry) =>
+                      entry.children
+                        ? [
+                            <Menu.Label key={`${entry.label}-label`}>{t(entry.label)}</Menu.Label>,
+                            ...entry.children.map((child) => (
+                              <Menu.Item key={child.to} component={Link} to={child.to}>
+                                {t(child.label)}
+                              </Menu.Item>
+                            )),
+                          ]
+                        : [
+                            <Menu.Item key={entry.to} component={Link} to={entry.to}>
+                              {t(entry.label)}
+                            </Menu.Item>,
+                          ],
+                    )}
                   </Menu.Dropdown>
                 </Menu>
               ) : (

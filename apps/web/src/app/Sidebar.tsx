@@ -3,6 +3,7 @@ import {
   type Icon,
   IconAward,
   IconBook,
+  IconBuildingStore,
   IconBuildingWarehouse,
   IconBulb,
   IconCalendar,
@@ -14,6 +15,7 @@ import {
   IconCircle,
   IconClipboardList,
   IconFileDescription,
+  IconFiles,
   IconFileText,
   IconLayoutDashboard,
   IconMessage,
@@ -21,15 +23,18 @@ import {
   IconReport,
   IconReportAnalytics,
   IconSchool,
+  IconSend,
+  IconTags,
   IconUserStar,
   IconUsers,
   IconUsersGroup,
 } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, useLocation } from 'react-router';
 import { useAccess } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
-import { visibleNavigation } from './navigation.js';
+import { entryPaths, visibleNavigation } from './navigation.js';
 import { PAGES } from './routes.js';
 
 /**
@@ -59,6 +64,10 @@ const NAV_ICONS: Record<string, Icon> = {
   [PAGES.deputies.path]: IconUserStar,
   [PAGES.subjectTeachers.path]: IconUsersGroup,
   [PAGES.stockLocations.path]: IconBuildingWarehouse,
+  [PAGES.markTypes.path]: IconTags,
+  [PAGES.publishMarks.path]: IconSend,
+  [PAGES.subjectPapers.path]: IconFiles,
+  [PAGES.businesses.path]: IconBuildingStore,
 };
 
 /**
@@ -72,6 +81,7 @@ export function Sidebar({ onNavigate, compact = false }: { onNavigate?: () => vo
   const { can } = useAccess();
   const location = useLocation();
   const groups = visibleNavigation(can, session?.tenant);
+  const [toggled, setToggled] = useState<Record<string, boolean>>({});
   return (
     <ScrollArea>
       <nav aria-label={t('nav.menu')}>
@@ -86,16 +96,47 @@ export function Sidebar({ onNavigate, compact = false }: { onNavigate?: () => vo
               {group.entries.map((entry) => {
                 const label = t(entry.label);
                 const EntryIcon = NAV_ICONS[entry.to] ?? IconCircle;
+                const icon = <EntryIcon size={compact ? 22 : 18} stroke={1.6} aria-hidden />;
+                const paths = entryPaths(entry);
+                // A group of screens opens by itself on one of its screens; a click opens or closes it.
+                if (entry.children && !compact) {
+                  const here = paths.includes(location.pathname);
+                  return (
+                    <NavLink
+                      key={entry.to}
+                      label={label}
+                      leftSection={icon}
+                      data-nav-group={entry.label}
+                      opened={toggled[entry.label] ?? here}
+                      onChange={(opened) => setToggled((current) => ({ ...current, [entry.label]: opened }))}
+                      active={here}
+                      variant="subtle"
+                      childrenOffset={28}
+                    >
+                      {entry.children.map((child) => (
+                        <NavLink
+                          key={child.to}
+                          component={RouterLink}
+                          to={child.to}
+                          label={t(child.label)}
+                          data-nav={child.to}
+                          active={location.pathname === child.to}
+                          onClick={onNavigate}
+                        />
+                      ))}
+                    </NavLink>
+                  );
+                }
                 const link = (
                   <NavLink
                     key={entry.to}
                     component={RouterLink}
                     to={entry.to}
-                    leftSection={<EntryIcon size={compact ? 22 : 18} stroke={1.6} aria-hidden />}
+                    leftSection={icon}
                     label={compact ? null : label}
                     aria-label={compact ? label : undefined}
                     data-nav={entry.to}
-                    active={location.pathname === entry.to}
+                    active={paths.includes(location.pathname)}
                     onClick={onNavigate}
                   />
                 );

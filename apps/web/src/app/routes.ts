@@ -86,7 +86,15 @@ export interface NavEntry {
   ability?: { action: Action; subject: SubjectClass };
   /** Shown only for secondary schools (the new lower-secondary curriculum). */
   secondaryOnly?: boolean;
+  /** An expandable group: the screens of one area (issue 13 point 5); `to` is its first screen. */
+  children?: NavEntry[];
 }
+
+const entry = (label: string, page: RouteDefinition): NavEntry => ({
+  label,
+  to: page.path,
+  ...(page.ability ? { ability: page.ability } : {}),
+});
 
 /**
  * A business (a tenant whose category is not School) has no classes, marks or reports: its
@@ -103,10 +111,49 @@ export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
   {
     label: 'nav.general',
     entries: [
-      { label: 'nav.students', to: PAGES.students.path },
-      { label: 'nav.marks', to: PAGES.marks.path },
-      { label: 'nav.comments', to: PAGES.reportComments.path },
-      { label: 'nav.newCurriculum', to: PAGES.competencies.path, secondaryOnly: true },
+      {
+        label: 'nav.students',
+        to: PAGES.students.path,
+        children: [entry('nav.classList', PAGES.students), entry('nav.studentCategories', PAGES.studentCategories)],
+      },
+      {
+        label: 'nav.marks',
+        to: PAGES.marks.path,
+        children: [
+          entry('nav.marks', PAGES.marks),
+          { ...entry('nav.createMarks', PAGES.createMarks), ability: { action: 'create', subject: 'mark' } },
+          entry('nav.deleteMarks', PAGES.deleteMarks),
+          { ...entry('nav.marksheet', PAGES.marksheet), ability: manage('mark') },
+          { ...entry('nav.averageMarksheet', PAGES.averageMarksheet), ability: manage('mark') },
+          { ...entry('nav.markTargets', PAGES.markTargets), ability: manage('mark') },
+        ],
+      },
+      {
+        label: 'nav.comments',
+        to: PAGES.reportComments.path,
+        children: [
+          entry('nav.reportComments', PAGES.reportComments),
+          entry('nav.subjectComments', PAGES.subjectComments),
+          entry('nav.genericSkills', PAGES.genericSkills),
+          entry('nav.deleteComments', PAGES.deleteComments),
+          entry('nav.remarkTypes', PAGES.remarkTypes),
+          entry('nav.autoSubjectComments', PAGES.autoSubjectComments),
+          entry('nav.autoReportComments', PAGES.autoReportComments),
+        ],
+      },
+      {
+        label: 'nav.newCurriculum',
+        to: PAGES.competencies.path,
+        secondaryOnly: true,
+        children: [
+          entry('nav.competencies', PAGES.competencies),
+          entry('nav.projects', PAGES.projects),
+          entry('nav.ncReportComments', PAGES.ncReportComments),
+          entry('nav.ncRemarks', PAGES.ncRemarks),
+          entry('nav.ncMarksheet', PAGES.ncMarksheet),
+          entry('nav.ncTerminalReport', PAGES.ncTerminalReport),
+        ],
+      },
     ],
   },
   {
@@ -133,6 +180,11 @@ export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
       { label: 'nav.classTeachers', to: PAGES.classTeachers.path },
       { label: 'nav.deputyHeadTeachers', to: PAGES.deputies.path },
       { label: 'nav.subjectTeachers', to: PAGES.subjectTeachers.path },
+      entry('nav.markTypes', PAGES.markTypes),
+      entry('nav.publishMarks', PAGES.publishMarks),
+      entry('nav.subjectPapers', PAGES.subjectPapers),
+      entry('nav.stockLocations', PAGES.stockLocations),
+      entry('nav.businesses', PAGES.businesses),
     ],
   },
 ];

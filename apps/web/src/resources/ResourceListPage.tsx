@@ -7,6 +7,7 @@ import {
   Card,
   Checkbox,
   Collapse,
+  Drawer,
   Group,
   Menu,
   Pagination,
@@ -72,7 +73,9 @@ function RecordCards({
   fetching,
   menu,
   link,
+  loadingText,
 }: {
+  loadingText?: string;
   rows: Row[];
   columns: DataTableColumn<Row>[];
   total: number;
@@ -89,7 +92,7 @@ function RecordCards({
   if (rows.length === 0)
     return (
       <Text c="dimmed" ta="center" py="xl">
-        {fetching ? t('app.loading') : t('list.noRecords')}
+        {fetching ? (loadingText ?? t('app.loading')) : t('list.noRecords')}
       </Text>
     );
   return (
@@ -324,6 +327,8 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
   ];
 
   // mantine-datatable types paging and selection as all-or-nothing groups of props.
+  // Until the first answer, the list says it is loading (in the screen's words where the spec gives them).
+  const emptyText = list.isPending ? t(screen.loadingText ?? 'app.loading') : t('list.noRecords');
   const tableProps = {
     withTableBorder: true,
     borderRadius: 'sm',
@@ -332,7 +337,7 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
     records: rows,
     columns,
     fetching: list.isFetching,
-    noRecordsText: t('list.noRecords'),
+    noRecordsText: emptyText,
     ...(screen.tree
       ? {}
       : {
@@ -481,6 +486,7 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
             perPage={perPage}
             onPage={setPage}
             fetching={list.isFetching}
+            loadingText={list.isPending ? emptyText : undefined}
             menu={rowMenu}
             link={screen.rowLink}
           />
@@ -494,9 +500,14 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
           refresh();
         })}
       </AppModal>
-      <AppModal
+      <FormPanel
+        drawer={screen.panel === 'drawer'}
         opened={editing !== null}
-        title={editing?.record ? t(screen.editTitle ?? 'list.editTitle', { name: title }) : t('list.addTitle', { name: title })}
+        title={
+          editing?.record
+            ? t(screen.editTitle ?? 'list.editTitle', { name: title })
+            : t(screen.addTitle ?? 'list.addTitle', { name: title })
+        }
         onClose={() => setEditing(null)}
       >
         {editing && (
@@ -509,8 +520,45 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
             onCancel={() => setEditing(null)}
           />
         )}
-      </AppModal>
+      </FormPanel>
     </Card>
+  );
+}
+
+/** The Add/Edit form's frame: the product's modal, or a side panel from the right (staff assignments). */
+function FormPanel({
+  drawer,
+  opened,
+  title,
+  onClose,
+  children,
+}: {
+  drawer: boolean;
+  opened: boolean;
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  if (!drawer)
+    return (
+      <AppModal opened={opened} title={title} onClose={onClose}>
+        {children}
+      </AppModal>
+    );
+  return (
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      position="right"
+      size="md"
+      closeOnClickOutside={false}
+      closeButtonProps={{ 'aria-label': t('list.close') }}
+      data-testid="form-panel"
+    >
+      {children}
+    </Drawer>
   );
 }
 

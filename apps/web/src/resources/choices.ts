@@ -1,4 +1,4 @@
-import { classOptions, TERMS } from '@mustard/shared';
+import { classOptions, requisitionDefaultsEndpoint, TERMS } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, withQuery } from '../lib/api.js';
@@ -24,7 +24,14 @@ export function useChoices(choices: Choices | undefined): Choice[] {
     enabled: reference !== null,
     staleTime: 60_000,
   });
+  const teachers = useQuery({
+    queryKey: ['choices', 'teachers', session?.tenant?.id],
+    queryFn: async () => (await api.get<{ users: Array<{ id: string; name: string }> }>(requisitionDefaultsEndpoint.path)).data,
+    enabled: choices === 'teachers',
+    staleTime: 60_000,
+  });
   if (!choices) return [];
+  if (choices === 'teachers') return (teachers.data?.users ?? []).map((user) => ({ value: user.id, label: user.name }));
   if (choices === 'classes') return classOptions(session?.tenant ?? {}).map((form) => ({ value: form, label: form }));
   if (choices === 'terms') return TERMS.map((term) => ({ value: term, label: term }));
   if ('values' in choices) return choices.values.map((value) => ({ value, label: t(`options.${value}`) }));

@@ -10,6 +10,8 @@ export type Choices =
   /** The school's classes (spec §3 "Class options"). */
   | 'classes'
   | 'terms'
+  /** The school's members, the teacher of an assignment (GET /api/requisitions/defaults). */
+  | 'teachers'
   /** Records of another resource: its id, shown by `label`. */
   | { resource: ResourceDefinition; label: string };
 
@@ -107,6 +109,12 @@ export interface ScreenDefinition<
   headerActions?: ReadonlyArray<{ label: string; render(close: () => void): ReactNode }>;
   /** The columns a phone's card shows, by field (the first three unless named). */
   cardColumns?: ReadonlyArray<FieldPath<Row>>;
+  /** The Add/Edit form in a side panel (a drawer) instead of a modal: staff assignments (spec §2). */
+  panel?: 'drawer';
+  /** The title of the form for a new record (a locale key), where "Add <title>" is not the spec's. */
+  addTitle?: string;
+  /** What the list says while its first page loads (a locale key), where "Please wait.." is not the spec's. */
+  loadingText?: string;
   /** Saving a record changes the person's own profile (a school created joins their switcher). */
   refreshesProfile?: boolean;
   /** The header and row menus only for those who may change records (spec §2 "Students"). */

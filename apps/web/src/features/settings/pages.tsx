@@ -1,5 +1,6 @@
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import type { ScreenDefinition } from '../../resources/screen.js';
+import * as staff from '../staff/screens.js';
 import * as screens from './screens.js';
 
 /** The list screens of school settings, one chunk: a head teacher setting up moves between them. */
@@ -21,3 +22,11 @@ export const ALevelScoresPage = listPage(screens.aLevelScoresScreen);
 export const RemarkTypesPage = listPage(screens.remarkTypesScreen);
 export const AutoMarkCommentsPage = listPage(screens.autoMarkCommentsScreen);
 export const AutoReportCommentsPage = listPage(screens.autoReportCommentsScreen);
+
+// Staff assignments: set up at the start of a term beside the settings, so in the same chunk.
+export const SubjectTeachersPage = listPage(staff.subjectTeachersScreen);
+export const ClassTeachersPage = listPage(staff.classTeachersScreen);
+export const DeputiesPage = listPage(staff.deputiesScreen);
+export const GradeFootersPage = listPage(staff.gradeFootersScreen);
+export const ReportFootersPage = listPage(staff.reportFootersScreen);
+export const SubjectPapersPage = listPage(staff.subjectPapersScreen);
