@@ -214,3 +214,20 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.getByRole('textbox', { name: 'Password' }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
+
+/** Calls the API from the signed-in page, as the web app does (its token and school). */
+export async function callApi(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; data: unknown }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const token = localStorage.getItem('mustard.token');
+      const tenant = JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}');
+      const response = await fetch(path, {
+        method,
+        headers: { authorization: `Bearer ${token}`, tenantcode: tenant.tenantcode, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, data: await response.json() };
+    },
+    { method, path, body },
+  );
+}

@@ -4,30 +4,13 @@ import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../apps/server/src/test/factories.js';
-import { ADMIN, type Harness, TEACHER, useHarness } from './harness.js';
+import { ADMIN, callApi, type Harness, TEACHER, useHarness } from './harness.js';
 
 let h: Harness;
 
 beforeAll(async () => {
   h = await useHarness();
 });
-
-/** Calls the API from the signed-in page, as the web app does. */
-async function callApi(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; data: unknown }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const token = localStorage.getItem('mustard.token');
-      const tenant = JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}');
-      const response = await fetch(path, {
-        method,
-        headers: { authorization: `Bearer ${token}`, tenantcode: tenant.tenantcode, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, data: await response.json() };
-    },
-    { method, path, body },
-  );
-}
 
 const signedInAt = (school: string, path?: string): Promise<Page> => h.signedIn(ADMIN, { school, path });
 

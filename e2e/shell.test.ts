@@ -139,6 +139,18 @@ describe('the signed-in shell', () => {
     await page.context().close();
   });
 
+  it('tells a business that types a school’s page that it is a school’s; its own pages open', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-shop', path: '/subjects/list' });
+    const notice = page.getByTestId('schools-only');
+    await notice.getByText('Mustard Stationers is a business', { exact: false }).waitFor();
+    await expect(page.getByTestId('screen-subjects').count()).resolves.toBe(0);
+    await page.goto('/users');
+    await page.getByTestId('screen-users').waitFor();
+    await expect(page.getByTestId('schools-only').count()).resolves.toBe(0);
+    await notice.waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+
   it('collapses the sidebar at 900 px', async () => {
     const page = await signedIn(ADMIN, { width: 900, height: 800 });
     // Collapsed means moved out of view, left of the page.

@@ -13,6 +13,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     message?: CatalogueMessage | AboutMessage,
     readonly errors?: FieldErrors,
+    /** More the answer carries for the screen to act on (a save's conflicting cells). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message ?? catalogueMessage(statusCode));
     this.name = 'AppError';

@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import { type Config, loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
-import { DEMO_ADMIN_EMAIL, DEMO_TEACHER_EMAIL, databaseIsEmpty, seedDemo } from './seed/demo.js';
+import { databaseIsEmpty, demoAccounts, seedDemo } from './seed/demo.js';
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -55,14 +55,7 @@ export async function start(config: Config = loadConfig()) {
     `Mustard is running at ${shown}`,
     `  database: ${database.kind === 'pglite' ? `embedded (${config.dataDir})` : 'PostgreSQL'}`,
   ];
-  const accounts =
-    demo?.accounts ??
-    (config.seedDemo
-      ? [
-          { email: DEMO_ADMIN_EMAIL, password: config.demoPassword, role: 'administrator of the three demo tenants' },
-          { email: DEMO_TEACHER_EMAIL, password: config.demoPassword, role: 'teacher at demo-primary and demo-secondary' },
-        ]
-      : []);
+  const accounts = demo?.accounts ?? (config.seedDemo ? demoAccounts(config.demoPassword) : []);
   if (accounts.length > 0) {
     lines.push('  Demo accounts, with a published password, for trying Mustard only (they see the demo tenants alone):');
     for (const account of accounts) lines.push(`    ${account.email} / ${account.password}  (${account.role})`);

@@ -193,6 +193,26 @@ export const IN_USE_MESSAGES = {
   staff: 'This record is in use and cannot be deleted',
 } as const;
 
+/** Entering marks (issue 14): what is wrong with a cell, a grid or a save, said to the teacher. */
+export const MARK_MESSAGES = {
+  notAMark: 'Enter a number, ABS for an absence, or leave it empty',
+  belowZero: 'A mark cannot be below 0',
+  aboveMaximum: 'The mark is above the maximum of the mark type',
+  oneDecimal: 'A mark has at most one decimal',
+  gridTooLarge: 'This grid is too large: choose fewer mark types or one stream',
+  conflict: 'Someone else changed some of these marks since you opened them',
+  published: 'These marks are published and can only be changed by those who manage marks',
+  notAssigned: 'You are not assigned to teach this subject to this class in this term',
+  learnerNotInClass: 'This learner is not in the chosen class and stream',
+  learnerUnknown: 'There is no learner with this student id in the school',
+  markTypeInactive: 'This mark type is inactive',
+  markTypeUnknown: 'Choose at least one mark type of the school',
+  paperTooHigh: 'The subject has fewer papers than this',
+  futureTerm: 'Marks cannot be entered for a term that has not started',
+  sheetWrongGrid: 'This sheet belongs to another class, subject, term or year',
+  sheetNoMarks: 'The sheet has no student id column or no mark type column',
+} as const;
+
 /**
  * Every catalogue by name. The web translates a message the server or a shared rule gives
  * by finding its key here (`messages.<catalogue>.<key>` in the locale files), so English stays
@@ -210,6 +230,7 @@ export const MESSAGE_CATALOGUES = {
   results: RESULT_MESSAGES,
   students: STUDENT_MESSAGES,
   inUse: IN_USE_MESSAGES,
+  marks: MARK_MESSAGES,
 } as const;
 
 type Values<T> = T[keyof T];

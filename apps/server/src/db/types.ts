@@ -303,6 +303,7 @@ export interface TopicsTable extends TenantOwned {
   remarks: string | null;
 }
 
+/** A mark: a number, or an absence (`absent`, no number); `version` counts its writes (migration 0011). */
 export interface MarksTable extends TenantOwned {
   student_id: string;
   subject_id: string;
@@ -311,10 +312,70 @@ export interface MarksTable extends TenantOwned {
   stream: string | null;
   term: string;
   year: number;
-  paper: string | null;
-  mark: number | string;
+  /** I for a subject written in one paper. */
+  paper: Generated<string>;
+  mark: number | string | null;
+  absent: Generated<boolean>;
+  version: Generated<number>;
   topic_id: string | null;
   user_id: string | null;
+}
+
+/** Every change of a mark, kept when the mark is deleted; values as text (67.5, ABS, or none). */
+export interface MarkHistoryTable {
+  tenant_id: string;
+  id: string;
+  student_id: string;
+  subject_id: string;
+  marktype_id: string;
+  form: string;
+  stream: string | null;
+  term: string;
+  year: number;
+  paper: string;
+  topic_id: string | null;
+  old_value: string | null;
+  new_value: string | null;
+  source: 'grid' | 'sheet' | 'delete';
+  user_id: string | null;
+  changed_at: Generated<Timestamp>;
+}
+
+/** A save's answer by its save_id: a retried save answers the same and writes nothing again. */
+export interface MarkSavesTable {
+  tenant_id: string;
+  save_id: string;
+  user_id: string | null;
+  answer: unknown;
+  saved_at: Generated<Timestamp>;
+}
+
+export interface AttendancesTable {
+  tenant_id: string;
+  id: string;
+  student_id: string;
+  form: string;
+  stream: string | null;
+  term: string;
+  year: number;
+  days: number;
+  total_days: number;
+  user_id: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface MarkTargetsTable {
+  tenant_id: string;
+  id: string;
+  student_id: string;
+  subject_id: string;
+  form: string;
+  stream: string | null;
+  term: string;
+  year: number;
+  target: number | string;
+  user_id: string | null;
+  updated_at: Generated<Timestamp>;
 }
 
 /** Staff assignments (migration 0010); a null stream is the whole class. */
@@ -404,6 +465,10 @@ export interface DB {
   grade_footers: GradeFootersTable;
   report_footers: ReportFootersTable;
   subject_papers: SubjectPapersTable;
+  mark_history: MarkHistoryTable;
+  mark_saves: MarkSavesTable;
+  attendances: AttendancesTable;
+  mark_targets: MarkTargetsTable;
 }
 
 /**

@@ -10,7 +10,7 @@ import { AppError, catalogueMessage, type FieldErrors } from '../errors.js';
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send(body(error.statusCode, error.message, error.errors));
+      return reply.status(error.statusCode).send({ ...error.details, ...body(error.statusCode, error.message, error.errors) });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors: FieldErrors = {};

@@ -14,6 +14,9 @@ export function registerMultipart(app: FastifyInstance): Promise<void> {
   }) as unknown as Promise<void>;
 }
 
+/** The most values one listed field takes (the form's field count bounds a multipart one anyway). */
+const MAX_LIST_ITEMS = 100;
+
 export interface UploadedFile {
   field: string;
   filename: string;
@@ -21,7 +24,8 @@ export interface UploadedFile {
 }
 
 export interface MultipartForm {
-  fields: Record<string, string>;
+  /** Text fields; a list where the form repeats a `name[]` field or JSON sends a list of plain values. */
+  fields: Record<string, string | string[]>;
   file: UploadedFile | null;
 }
 
@@ -38,16 +42,19 @@ export async function readForm(request: FastifyRequest): Promise<MultipartForm> 
   if (!request.isMultipart()) {
     const body = request.body ?? {};
     if (typeof body !== 'object' || Array.isArray(body)) throw new AppError(400, ERROR_MESSAGES[400]);
-    const fields: Record<string, string> = {};
+    const fields: Record<string, string | string[]> = {};
     const errors: FieldErrors = {};
+    const plain = (value: unknown) => value === null || typeof value !== 'object';
     for (const [key, value] of Object.entries(body)) {
-      if (value !== null && typeof value === 'object') errors[key] = [INPUT_MESSAGES.valueInvalid];
+      if (Array.isArray(value) && value.length <= MAX_LIST_ITEMS && value.every(plain))
+        fields[key] = value.map((item) => String(item ?? ''));
+      else if (!plain(value)) errors[key] = [INPUT_MESSAGES.valueInvalid];
       else fields[key] = value === null || value === undefined ? '' : String(value);
     }
     if (Object.keys(errors).length > 0) throw invalid(errors);
     return { fields, file: null };
   }
-  const fields: Record<string, string> = Object.create(null);
+  const fields: Record<string, string | string[]> = Object.create(null);
   let file: UploadedFile | null = null;
   try {
     for await (const part of request.parts()) {
@@ -55,7 +62,13 @@ export async function readForm(request: FastifyRequest): Promise<MultipartForm> 
         const buffer = await part.toBuffer();
         if (buffer.length > 0) file = { field: part.fieldname, filename: part.filename, buffer };
       } else {
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
+        const value = typeof part.value === 'string' ? part.value : String(part.value ?? '');
+        // `marktypes[]` repeated is one list `marktypes` (the multipart form's way of sending one).
+        if (part.fieldname.endsWith('[]')) {
+          const name = part.fieldname.slice(0, -2);
+          const list = fields[name];
+          fields[name] = Array.isArray(list) ? [...list, value] : [value];
+        } else fields[part.fieldname] = value;
       }
     }
   } catch (error) {
@@ -79,7 +92,10 @@ export function parseFields<Schema extends z.ZodType>(schema: Schema, fields: Re
     // The same words as the JSON routes' validation (plugins/errors.ts) for a field not accepted.
     const names =
       issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.') || '_'];
-    const message = issue.code === 'unrecognized_keys' ? INPUT_MESSAGES.fieldNotAccepted : issue.message;
+    // A list where the form has one value (`lastname: ["a"]`): the value is refused as such, not as missing.
+    const listForOne = issue.code === 'invalid_type' && issue.path.length === 1 && Array.isArray(fields[String(issue.path[0])]);
+    const message =
+      issue.code === 'unrecognized_keys' ? INPUT_MESSAGES.fieldNotAccepted : listForOne ? INPUT_MESSAGES.valueInvalid : issue.message;
     for (const name of names) errors[name] = [...(errors[name] ?? []), message];
   }
   throw invalid(errors);

@@ -7,6 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../db/ids.js';
 import { withTenant } from '../db/tenant.js';
 import { setCodeTenantFilterForTests } from '../db/tenant-filter.js';
 import { gradeSet, ok } from '../modules/settings/settings-fixtures.js';
@@ -63,6 +64,8 @@ const ROUTES = await appRoutes(t.config, t.database);
 
 type SideName = 'A' | 'B';
 interface Ids {
+  /** A learner of P2 with a mark saved through the grid (and so a history). */
+  marked: string;
   studentcategory: string;
   subject: string;
   location: string;
@@ -360,6 +363,10 @@ async function seed(side: Side) {
   ids.gradefoot = await post('/api/school/gradefoots', BODY.gradefoots(side));
   ids.reportfooter = await post('/api/school/reportfooters', BODY.reportfooters(side));
   ids.subjectpaper = await post('/api/school/subjectpapers', BODY.subjectpapers(side));
+
+  // A mark saved through the grid, so the learner's mark has a history.
+  ids.marked = await gridLearner(side);
+  ok(await side.c.post('/api/school/marks', markSave(side)));
 }
 
 beforeAll(async () => {
@@ -648,13 +655,41 @@ const LISTS: Record<string, ListFixture> = {
       expect(await rowsOf(B, ['students', 'student_class_history'])).toEqual(before);
     },
   },
+  '/api/school/marks': {
+    urls: () => [
+      '/api/school/marks?form=P2&term=I&year=2026&per_page=1000',
+      '/api/school/marks?term=I&year=2026',
+      '/api/school/marks?excel=1',
+    ],
+    own: () => [A.ids.marked],
+    foreignFilters: () => [
+      `/api/school/marks?form=P2&term=I&year=2026&subject_id=${B.ids.subject}`,
+      `/api/school/marks?form=P2&term=I&year=2026&marktype_id=${B.ids.marktype}`,
+    ],
+  },
+  '/api/school/marks/history': {
+    urls: () => [markHistoryUrl(A)],
+    check: async () => {
+      // B's learner's history named from A: nothing, though B's mark has one.
+      expect(ok(await send(A, 'GET', markHistoryUrl(B))).history).toEqual([]);
+      expect(ok(await send(B, 'GET', markHistoryUrl(B))).history.length).toBeGreaterThan(0);
+    },
+  },
   '/api/tenants': {
     urls: () => ['/api/tenants?per_page=1000', '/api/tenants?excel=1'],
     own: () => [A.tenant.id],
   },
   '/api/users': {
-    urls: () => ['/api/users?per_page=1000'],
+    urls: () => ['/api/users?per_page=1000', '/api/users?excel=1'],
     own: () => [A.ids.user],
+  },
+  '/api/users/roles': {
+    check: async () => {
+      // Exactly A's roles: B's (the same default names) are other rows, never offered in A.
+      const offered = ok(await send(A, 'GET', '/api/users/roles')).roles.map((role: { id: string }) => role.id);
+      const own = await withTenant(t.database.db, { tenantId: A.tenant.id }, (trx) => trx.selectFrom('roles').select('id').execute());
+      expect(offered.sort()).toEqual(own.map((role) => role.id).sort());
+    },
   },
   '/api/users/invitations': {
     urls: () => ['/api/users/invitations?per_page=1000'],
@@ -747,7 +782,76 @@ const staffWrite =
     await createdInA(await landsInA('POST', path, body(), STAFF_TABLES), table);
   };
 
+/**
+ * A learner of the side's own for the marks grid, new each time: promotion (checked in this
+ * matrix too) moves the seeded learners on, and the grid lists active learners of a class.
+ */
+async function gridLearner(side: Side): Promise<string> {
+  const id = newId();
+  await withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) =>
+    trx
+      .insertInto('students')
+      .values({ tenant_id: side.tenant.id, id, studentid: `${side.mark}/G${next()}`, firstname: side.mark, lastname: 'Marks', form: 'P2' })
+      .execute(),
+  );
+  return id;
+}
+/** The grid of a side's P2 learners: its subject and mark type, Term I 2026. */
+const markGrid = (side: Side, term = 'I') => ({
+  form: 'P2',
+  stream: '',
+  term,
+  year: 2026,
+  subject_id: side.ids.subject,
+  paper: 'I',
+  marktypes: [side.ids.marktype],
+});
+const markHistoryUrl = (side: Side) =>
+  `/api/school/marks/history?student_id=${side.ids.marked}&subject_id=${side.ids.subject}&marktype_id=${side.ids.marktype}&term=I&year=2026`;
+/** A save of one mark of a learner of the side's P2 (a new one unless named), as a fresh grid sends it. */
+function markSave(side: Side, { term = 'I', student = side.ids.marked, mark = (50 + (next() % 40)) as unknown } = {}) {
+  const { marktypes: _types, ...where } = markGrid(side, term);
+  return { ...where, save_id: crypto.randomUUID(), marks: { [side.ids.marktype]: { [student]: mark } }, base: {} };
+}
+const MARK_TABLES = ['marks', 'mark_history', 'mark_saves'];
+
 const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
+  'POST /api/school/marks/grid': async () => {
+    const learner = await gridLearner(A);
+    const grid = ok(await send(A, 'POST', '/api/school/marks/grid', markGrid(A)));
+    expect(grid.students.map((row: { student: { id: string } }) => row.student.id)).toContain(learner);
+    expectNothingOfB(JSON.stringify(grid), 'POST /api/school/marks/grid');
+    await refusesForeign('POST', '/api/school/marks/grid', { ...markGrid(A), subject_id: B.ids.subject }, 'subject_id', MARK_TABLES);
+    await refusesForeign('POST', '/api/school/marks/grid', { ...markGrid(A), marktypes: [B.ids.marktype] }, 'marktypes', MARK_TABLES);
+  },
+  'POST /api/school/marks': async () => {
+    await landsInA('POST', '/api/school/marks', markSave(A, { student: await gridLearner(A) }), MARK_TABLES);
+    const save = markSave(A, { student: await gridLearner(A) });
+    await refusesForeign('POST', '/api/school/marks', { ...save, subject_id: B.ids.subject }, 'subject_id', MARK_TABLES);
+    await refusesForeign(
+      'POST',
+      '/api/school/marks',
+      { ...save, marks: { [B.ids.marktype]: { [A.ids.student]: 50 } } },
+      'marktypes',
+      MARK_TABLES,
+    );
+    await refusesForeign(
+      'POST',
+      '/api/school/marks',
+      { ...save, marks: { [A.ids.marktype]: { [B.ids.student]: 50 } } },
+      B.ids.student,
+      MARK_TABLES,
+    );
+    // B's learner's mark stays what B saved.
+    expect(ok(await send(B, 'GET', markHistoryUrl(B))).history[0].new).not.toBe(50);
+  },
+  'POST /api/school/marks/bulkdelete': async () => {
+    ok(await send(A, 'POST', '/api/school/marks', markSave(A, { term: 'II', student: await gridLearner(A) })));
+    const filter = { form: 'P2', stream: '', term: 'II', year: 2026 };
+    expect(ok(await send(A, 'POST', '/api/school/marks/bulkdelete', { ...filter, subject_id: B.ids.subject }))).toEqual({ records: 0 });
+    const deleted = await landsInA('POST', '/api/school/marks/bulkdelete', filter, MARK_TABLES);
+    expect(deleted.json()).toEqual({ records: 1 });
+  },
   'POST /api/school/subjectteachers': staffWrite(
     '/api/school/subjectteachers',
     'subject_teachers',

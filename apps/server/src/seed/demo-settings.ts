@@ -33,6 +33,45 @@ const SECONDARY_SUBJECTS: SubjectSeed[] = [
   ['Subsidiary Mathematics', 'subsidiary', 'SUBMTC', null],
 ];
 
+/**
+ * The secondary curriculum, by level. O level (S1 to S4): every learner sits the seven subjects
+ * of the lower secondary curriculum's core and one elective. A level (S5, S6): every learner sits
+ * a combination of three principal subjects with General Paper and a subsidiary. A class offers
+ * (has grade sets for) what its learners may sit: O level all but the A-level subsidiaries, A
+ * level the subjects of its combinations.
+ */
+export const O_LEVEL_CORE = ['English Language', 'Mathematics', 'Physics', 'Chemistry', 'Biology', 'Geography', 'History'] as const;
+export const O_LEVEL_ELECTIVES = [
+  'Christian Religious Education',
+  'Literature in English',
+  'Kiswahili',
+  'Agriculture',
+  'Computer Studies',
+  'Entrepreneurship',
+] as const;
+/** Principal subjects and the subsidiary (Subsidiary Mathematics, or Computer Studies as Subsidiary ICT); General Paper for all. */
+export const A_LEVEL_COMBINATIONS: ReadonlyArray<{ name: string; subjects: readonly string[] }> = [
+  { name: 'PCM', subjects: ['Physics', 'Chemistry', 'Mathematics', 'Computer Studies'] },
+  { name: 'BCM', subjects: ['Biology', 'Chemistry', 'Mathematics', 'Computer Studies'] },
+  { name: 'BCG', subjects: ['Biology', 'Chemistry', 'Geography', 'Subsidiary Mathematics'] },
+  { name: 'HEG', subjects: ['History', 'Entrepreneurship', 'Geography', 'Subsidiary Mathematics'] },
+];
+export const A_LEVEL_COMMON = ['General Paper'] as const;
+const O_LEVEL = /^S[1-4]$/i;
+const A_LEVEL = /^S[56]$/i;
+
+/** Whether a class offers a subject: the curriculum's level for S1 to S6, every subject elsewhere. */
+export function offers(form: string, subject: string): boolean {
+  if (O_LEVEL.test(form))
+    return (O_LEVEL_CORE as readonly string[]).includes(subject) || (O_LEVEL_ELECTIVES as readonly string[]).includes(subject);
+  if (A_LEVEL.test(form))
+    return (
+      (A_LEVEL_COMMON as readonly string[]).includes(subject) ||
+      A_LEVEL_COMBINATIONS.some((combination) => combination.subjects.includes(subject))
+    );
+  return true;
+}
+
 /** Beginning, middle and end of term: the three exams of a Ugandan term, weighted 20/30/50. */
 const MARK_TYPES: Array<[label: string, category: string, percentage: number]> = [
   ['BOT', 'test', 20],
@@ -70,9 +109,9 @@ const REPORT_COMMENTS = {
 
 /**
  * Settings a demo school needs before marks can be entered (issue 4): subjects, mark types,
- * grade sets and proportions for every class, subject and term of `year`, remark types and
- * automatic comments. Runs inside the tenant's transaction; a school that already has subjects
- * is left as it is.
+ * grade sets and proportions for every term of `year` and every subject each class offers
+ * (`offers`), remark types and automatic comments. Runs inside the tenant's transaction; a
+ * school that already has subjects is left as it is.
  */
 export async function seedSchoolSettings(
   trx: Trx,
@@ -121,7 +160,7 @@ export async function seedSchoolSettings(
   const grades = [];
   const proportions = [];
   for (const form of school.classes) {
-    for (const subject of subjects) {
+    for (const subject of subjects.filter((offered) => offers(form, offered.name))) {
       for (const term of TERMS) {
         for (const [grade, lower, upper] of DEFAULT_GRADE_BANDS.default) {
           grades.push({ ...row(), subject_id: subject.id, form, term, year, grade, lower, upper });

@@ -7,16 +7,22 @@ import type { DB, NewStudent } from '../db/types.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { insertTenantWithRoles } from '../modules/tenants/tenants.service.js';
 import { seedDemoFees } from './demo-fees.js';
+import { seedDemoMarks } from './demo-marks.js';
 import { BOYS, GIRLS, HOUSES, PLACES, pick, SURNAMES, seededRandom } from './demo-people.js';
 import { seedSchoolSettings, seedShopSettings } from './demo-settings.js';
+import { DEMO_STAFF, seedDemoStaff, staffEmail } from './demo-staff.js';
 
 /**
- * The demo: two schools and a shop, an administrator and a teacher, learners in every class.
+ * The demo: two schools and a shop, an administrator and a teacher, learners in every class,
+ * each school's staff with their subjects and classes (demo-staff.ts), and the term's marks,
+ * attendance and targets (demo-marks.ts).
  * Safe to run again: everything is keyed (tenant codes, emails, student ids) and only what is
  * missing is added, so a second run changes nothing.
  */
 export const DEMO_ADMIN_EMAIL = 'admin@mustard.demo';
 export const DEMO_TEACHER_EMAIL = 'teacher@mustard.demo';
+/** How the summary names the staff accounts, all alike. */
+export const DEMO_STAFF_EMAILS = '<first>.<last>@mustard.demo';
 
 const DEMO_TENANTS: Array<TenantCreate & { prefix?: string; classes?: string[]; streams?: string[] }> = [
   {
@@ -79,12 +85,22 @@ export interface DemoSummary {
   accounts: Array<{ email: string; password: string; role: string }>;
 }
 
+/** The demo password's hash, computed once per run and only if an account is new: argon2 is slow on purpose. */
+function passwordHashOnce(password: string): () => Promise<string> {
+  let hash: Promise<string> | undefined;
+  return () => {
+    hash ??= hashPassword(password);
+    return hash;
+  };
+}
+
 /**
  * A demo account. Never a platform administrator: its password is published, so it may only
  * administer the demo tenants, through their superadmin role (an account seeded by an earlier
- * version is demoted here, and by the 0004 migration).
+ * version is demoted here, and by the 0004 migration). The accounts share one hash of the
+ * published password: hashing it anew for each of some twenty staff would slow every first start.
  */
-async function ensureUser(db: Kysely<DB>, email: string, name: string, password: string): Promise<string> {
+async function ensureUser(db: Kysely<DB>, email: string, name: string, passwordHash: () => Promise<string>): Promise<string> {
   const existing = await db.selectFrom('users').select(['id', 'is_admin']).where(sql`lower(email)`, '=', email).executeTakeFirst();
   if (existing) {
     if (existing.is_admin) await db.updateTable('users').set({ is_admin: false }).where('id', '=', existing.id).execute();
@@ -93,7 +109,7 @@ async function ensureUser(db: Kysely<DB>, email: string, name: string, password:
   const id = newId();
   await db
     .insertInto('users')
-    .values({ id, email, name, password_hash: await hashPassword(password), is_admin: false })
+    .values({ id, email, name, password_hash: await passwordHash(), is_admin: false })
     .onConflict((oc) => oc.doNothing())
     .execute();
   const row = await db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email).executeTakeFirstOrThrow();
@@ -106,18 +122,20 @@ async function ensureTenant(db: Kysely<DB>, input: TenantCreate): Promise<string
   return db.transaction().execute(async (trx) => (await insertTenantWithRoles(trx, input)).row.id);
 }
 
-async function ensureMember(trx: Trx, tenantId: string, userId: string, roleName: string): Promise<void> {
+/** Makes the users members of the tenant with the role; three statements however many they are. */
+async function ensureMembers(trx: Trx, tenantId: string, userIds: readonly string[], roleName: string): Promise<void> {
+  if (userIds.length === 0) return;
   await trx
     .insertInto('memberships')
-    .values({ tenant_id: tenantId, id: newId(), user_id: userId })
+    .values(userIds.map((user_id) => ({ tenant_id: tenantId, id: newId(), user_id })))
     .onConflict((oc) => oc.columns(['tenant_id', 'user_id']).doNothing())
     .execute();
-  const membership = await trx
+  const memberships = await trx
     .selectFrom('memberships')
     .select('id')
     .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
+    .where('user_id', 'in', userIds)
+    .execute();
   const role = await trx
     .selectFrom('roles')
     .select('id')
@@ -126,7 +144,7 @@ async function ensureMember(trx: Trx, tenantId: string, userId: string, roleName
     .executeTakeFirstOrThrow();
   await trx
     .insertInto('membership_roles')
-    .values({ tenant_id: tenantId, membership_id: membership.id, role_id: role.id })
+    .values(memberships.map((membership) => ({ tenant_id: tenantId, membership_id: membership.id, role_id: role.id })))
     .onConflict((oc) => oc.doNothing())
     .execute();
 }
@@ -172,14 +190,21 @@ export function demoLearners(tenantId: string, prefix: string, classes: string[]
 
 export async function seedDemo(database: Database, password: string): Promise<DemoSummary> {
   const db = database.db;
-  const adminId = await ensureUser(db, DEMO_ADMIN_EMAIL, 'Demo Administrator', password);
-  const teacherId = await ensureUser(db, DEMO_TEACHER_EMAIL, 'Demo Teacher', password);
+  const passwordHash = passwordHashOnce(password);
+  const adminId = await ensureUser(db, DEMO_ADMIN_EMAIL, 'Demo Administrator', passwordHash);
+  const teacherId = await ensureUser(db, DEMO_TEACHER_EMAIL, 'Demo Teacher', passwordHash);
   const year = new Date().getFullYear();
   for (const { prefix, classes, streams, ...tenant } of DEMO_TENANTS) {
     const tenantId = await ensureTenant(db, tenant);
+    const roster = DEMO_STAFF[tenant.tenantcode];
+    // Accounts are global: made before the tenant's transaction, as the demo teacher's are.
+    const staffIds = new Map<string, string>();
+    for (const member of roster?.staff ?? []) {
+      staffIds.set(member.name, await ensureUser(db, staffEmail(member.name), member.name, passwordHash));
+    }
     await withTenant(db, { tenantId, userId: adminId }, async (trx) => {
-      await ensureMember(trx, tenantId, adminId, SUPERADMIN_ROLE);
-      if (tenant.category === 'School') await ensureMember(trx, tenantId, teacherId, 'teacher');
+      await ensureMembers(trx, tenantId, [adminId], SUPERADMIN_ROLE);
+      if (tenant.category === 'School') await ensureMembers(trx, tenantId, [teacherId, ...staffIds.values()], 'teacher');
       if (tenant.category === 'School' && classes)
         await seedSchoolSettings(trx, tenantId, { schooltype: tenant.schooltype, classes }, year);
       else await seedShopSettings(trx, tenantId);
@@ -193,16 +218,23 @@ export async function seedDemo(database: Database, password: string): Promise<De
             .execute();
         }
         await seedDemoFees(trx, tenantId, year);
+        if (roster) await seedDemoStaff(trx, tenantId, roster, { classes, streams }, { teacherId, staffIds }, year);
+        await seedDemoMarks(trx, tenantId, { classes }, year);
       }
     });
   }
-  return {
-    tenants: DEMO_TENANTS.map((tenant) => tenant.tenantcode),
-    accounts: [
-      { email: DEMO_ADMIN_EMAIL, password, role: 'administrator of the three demo tenants' },
-      { email: DEMO_TEACHER_EMAIL, password, role: 'teacher at demo-primary and demo-secondary' },
-    ],
-  };
+  return { tenants: DEMO_TENANTS.map((tenant) => tenant.tenantcode), accounts: demoAccounts(password) };
+}
+
+/** The demo's accounts as the start prints them: the two to try first, and one line for the staff. */
+export function demoAccounts(password: string): DemoSummary['accounts'] {
+  const staffed = DEMO_TENANTS.flatMap((tenant) => DEMO_STAFF[tenant.tenantcode]?.staff.map((member) => member.name) ?? []);
+  return [
+    { email: DEMO_ADMIN_EMAIL, password, role: 'administrator of the three demo tenants' },
+    { email: DEMO_TEACHER_EMAIL, password, role: 'teacher at demo-primary and demo-secondary' },
+    // One line for the staff: listing every account would bury the two above.
+    { email: DEMO_STAFF_EMAILS, password, role: `${staffed.length} teachers at the demo schools, e.g. ${staffEmail(staffed[0] ?? '')}` },
+  ];
 }
 
 /** True when no tenant exists yet: the first start of a new embedded database. */

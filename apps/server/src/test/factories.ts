@@ -140,7 +140,7 @@ export async function makeMarks(
           stream: null,
           term: mark.term,
           year: mark.year,
-          paper: mark.paper ?? null,
+          paper: mark.paper ?? 'I',
           mark: mark.mark,
           topic_id: mark.topicId ?? null,
           user_id: null,

@@ -7,6 +7,7 @@ import { useAccess } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
 import { setLanguage } from '../lib/i18n.js';
 import { isProfile } from '../lib/session.js';
+import { PAGES } from './routes.js';
 import { ThemeCustomizerButton } from './ThemeCustomizer.js';
 
 /** The top bar of spec §2: language, notifications, school switcher, user menu. */
@@ -110,7 +111,8 @@ export function TopBar({ navOpened, onToggleNav }: { navOpened?: boolean; onTogg
               )}
             </Menu.Label>
             {user && isProfile(user) && can('manage', 'user') && (
-              <Menu.Item component={Link} to="/businesses" leftSection={<IconSettings size={16} />}>
+              // Until the admin console exists, its link opens the school's members (issue 13 point 5).
+              <Menu.Item component={Link} to={PAGES.users.path} leftSection={<IconSettings size={16} />}>
                 {t('topbar.adminConsole')}
               </Menu.Item>
             )}

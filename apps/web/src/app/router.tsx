@@ -42,12 +42,19 @@ const home = () => import('../features/dashboard/HomePage.js');
 const settings = () => import('../features/settings/pages.js');
 const grades = () => import('../features/settings/grades.js');
 const learners = () => import('../features/students/pages.js');
+const people = () => import('../features/people/screens.js');
+const marks = () => import('../features/marks/MarksEntryPage.js');
+const marksLists = () => import('../features/marks/screens.js');
 const PAGE_COMPONENTS: Record<string, ComponentType> = {
   [PAGES.dashboard.path]: page(home, (m) => m.HomePage),
   [PAGES.studentCategories.path]: page(settings, (m) => m.StudentCategoriesPage),
   [PAGES.subjects.path]: page(settings, (m) => m.SubjectsPage),
   [PAGES.stockLocations.path]: page(settings, (m) => m.LocationsPage),
   [PAGES.businesses.path]: page(settings, (m) => m.TenantsPage),
+  [PAGES.users.path]: page(people, (m) => m.UsersPage),
+  [PAGES.createMarks.path]: page(marks, (m) => m.MarksEntryPage),
+  [PAGES.marks.path]: page(marksLists, (m) => m.MarksPage),
+  [PAGES.deleteMarks.path]: page(marksLists, (m) => m.DeleteMarksPage),
   [PAGES.markTypes.path]: page(settings, (m) => m.MarkTypesPage),
   [PAGES.proportions.path]: page(settings, (m) => m.ProportionsPage),
   [PAGES.publishMarks.path]: page(settings, (m) => m.PublishMarksPage),

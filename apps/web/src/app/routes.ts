@@ -20,6 +20,7 @@ const manage = (subject: SubjectClass) => ({ action: 'manage' as const, subject 
 export const PAGES = {
   dashboard: { path: '/dashboard', title: 'pages.dashboard' },
   businesses: { path: '/businesses', title: 'pages.businesses', ability: { action: 'read', subject: 'tenant' } },
+  users: { path: '/users', title: 'pages.users', ability: { action: 'read', subject: 'user' } },
   stockLocations: { path: '/inventory/stock/locations', title: 'pages.stockLocations' },
   subjects: { path: '/subjects/list', title: 'pages.subjects' },
   subjectTeachers: { path: '/subjects/teachers', title: 'pages.subjectTeachers' },
@@ -32,7 +33,7 @@ export const PAGES = {
   reportFooters: { path: '/school/reportfooters', title: 'pages.reportFooters' },
   subjectPapers: { path: '/school/subjectpapers', title: 'pages.subjectPapers' },
   markTypes: { path: '/marks/categories', title: 'pages.markTypes' },
-  createMarks: { path: '/marks/create', title: 'pages.createMarks' },
+  createMarks: { path: '/marks/create', title: 'pages.createMarks', ability: { action: 'create', subject: 'mark' } },
   deleteMarks: { path: '/marks/delete', title: 'pages.deleteMarks', ability: manage('mark') },
   marksheet: { path: '/marks/marksheet', title: 'pages.marksheet' },
   averageMarksheet: { path: '/marks/avgmarksheet', title: 'pages.averageMarksheet' },
@@ -106,6 +107,12 @@ export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> 
   { label: 'nav.business', entries: [{ label: 'nav.stockLocations', to: PAGES.stockLocations.path }] },
 ];
 
+/**
+ * The pages a business opens: its dashboard, what it keeps, its tenants and its people. Every
+ * other page is a school's (classes, marks, reports) and says so to a business that types it.
+ */
+export const BUSINESS_PAGES: ReadonlyArray<RouteDefinition> = [PAGES.dashboard, PAGES.stockLocations, PAGES.businesses, PAGES.users];
+
 export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
   { label: '', entries: [{ label: 'nav.dashboard', to: PAGES.dashboard.path }] },
   {
@@ -121,7 +128,7 @@ export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
         to: PAGES.marks.path,
         children: [
           entry('nav.marks', PAGES.marks),
-          { ...entry('nav.createMarks', PAGES.createMarks), ability: { action: 'create', subject: 'mark' } },
+          entry('nav.createMarks', PAGES.createMarks),
           entry('nav.deleteMarks', PAGES.deleteMarks),
           { ...entry('nav.marksheet', PAGES.marksheet), ability: manage('mark') },
           { ...entry('nav.averageMarksheet', PAGES.averageMarksheet), ability: manage('mark') },

@@ -46,10 +46,16 @@ async function failure(response: Response): Promise<ApiError> {
  * Downloads a file the API answers (a spreadsheet, a PDF) and hands it to the browser under the
  * name the server gave it (content-disposition).
  */
-async function download(path: string): Promise<string> {
+async function download(path: string, body?: unknown): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(path, { headers: headersFor({ accept: '*/*' }) });
+    // A POST download (a marks grid's sheet) sends its fields as JSON.
+    response = await fetch(
+      path,
+      body === undefined
+        ? { headers: headersFor({ accept: '*/*' }) }
+        : { method: 'POST', headers: headersFor({ accept: '*/*', 'content-type': 'application/json' }), body: JSON.stringify(body) },
+    );
   } catch {
     throw new ApiError(null, 'Network error');
   }

@@ -1,4 +1,4 @@
-import { FileInput, NumberInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
+import { FileInput, MultiSelect, NumberInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useChoices } from './choices.js';
 import type { FieldSpec } from './screen.js';
@@ -24,6 +24,17 @@ export function FieldInput({ spec, props: given, required = false }: { spec: Fie
           clearable={!required}
           // Choosing the chosen option again keeps it; clearing is the clear button's job.
           allowDeselect={false}
+          nothingFoundMessage={t('list.nothingFound')}
+        />
+      );
+    case 'multiselect':
+      return (
+        <MultiSelect
+          {...common}
+          {...(props as object)}
+          value={(props.value as string[] | null | undefined) ?? []}
+          data={choices}
+          searchable={choices.length > 8}
           nothingFoundMessage={t('list.nothingFound')}
         />
       );

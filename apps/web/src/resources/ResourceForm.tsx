@@ -10,6 +10,7 @@ import type { FieldSpec, ScreenDefinition } from './screen.js';
 
 function blank(spec: FieldSpec): unknown {
   if (spec.kind === 'switch') return false;
+  if (spec.kind === 'multiselect') return [];
   if (spec.kind === 'select' || spec.kind === 'photo') return null;
   return '';
 }
@@ -40,17 +41,19 @@ export function ResourceForm<Row extends { id: string }>({
 }) {
   const { t } = useTranslation();
   const { resource } = screen;
+  // An update may take less than a create (a member's roles only): its form shows only those fields.
+  const input = (record && resource.updateInput) || resource.input;
+  const fields = screen.fields.filter((spec) => spec.kind === 'photo' || spec.name in input.shape);
+  const stored = record as Record<string, unknown> | null;
   const initial = Object.fromEntries(
-    screen.fields.map((spec) => {
-      const value = record ? (record as Record<string, unknown>)[spec.name] : { ...screen.defaults, ...defaults }[spec.name];
+    fields.map((spec) => {
+      const value = stored ? (spec.fromRecord?.(stored) ?? stored[spec.name]) : { ...screen.defaults, ...defaults }[spec.name];
       return [spec.name, value === undefined || (value === null && spec.kind !== 'select') ? blank(spec) : value];
     }),
   );
   // A photo travels beside the fields; the fields' own schema knows nothing of it.
-  const photoFields = screen.fields.filter((spec) => spec.kind === 'photo').map((spec) => spec.name);
-  const schema = photoFields.length
-    ? resource.input.extend(Object.fromEntries(photoFields.map((name) => [name, z.any()])))
-    : resource.input;
+  const photoFields = fields.filter((spec) => spec.kind === 'photo').map((spec) => spec.name);
+  const schema = photoFields.length ? input.extend(Object.fromEntries(photoFields.map((name) => [name, z.any()]))) : input;
   const { form, field, showServerErrors } = useSchemaForm<Record<string, unknown>>(schema, initial);
   const [busy, setBusy] = useState(false);
 
@@ -79,7 +82,7 @@ export function ResourceForm<Row extends { id: string }>({
     }
   });
 
-  const visible = screen.fields.filter((spec) => !spec.when || spec.when(form.values));
+  const visible = fields.filter((spec) => !spec.when || spec.when(form.values));
   return (
     <form onSubmit={save} noValidate data-testid="resource-form">
       <Stack>
@@ -89,7 +92,7 @@ export function ResourceForm<Row extends { id: string }>({
               key={spec.name}
               spec={spec}
               props={field(spec.name, { type: spec.kind === 'switch' ? 'checkbox' : 'input' })}
-              required={isRequired(resource.input, spec.name)}
+              required={isRequired(input, spec.name)}
             />
           ))}
         </SimpleGrid>

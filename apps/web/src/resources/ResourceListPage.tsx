@@ -204,7 +204,7 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
   const [folded, filtersFolded] = useDisclosure(true);
 
   const mayCreate = can('create', resource.subject);
-  const mayUpdate = can('update', resource.subject);
+  const mayUpdate = can('update', resource.subject) && screen.editable !== false;
   const mayDelete = can('delete', resource.subject) && screen.deletable !== false;
   const showMenus = !screen.menusForWritersOnly || mayUpdate;
 
@@ -236,7 +236,9 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
 
   const saved = (record: Row, created: boolean) => {
     setEditing(null);
-    notifications.show({ color: 'green', message: translateMessage(created ? RESULT_MESSAGES.created : RESULT_MESSAGES.updated) });
+    const notice = created ? screen.created : undefined;
+    if (notice) setDialog({ label: notice.title, render: () => notice.render(record) });
+    else notifications.show({ color: 'green', message: translateMessage(created ? RESULT_MESSAGES.created : RESULT_MESSAGES.updated) });
     if (screen.refreshesProfile) void refreshProfile().catch(notifyError);
     if (created || screen.tree) {
       refresh();
@@ -376,152 +378,155 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
 
   const title = t(screen.page.title);
   return (
-    <Card withBorder padding="md" data-testid={`screen-${resource.name}`}>
-      <Stack>
-        <Group justify="space-between">
-          <Title order={1} size="h3">
-            {title}
-          </Title>
-          {showMenus && (
-            <Menu position="bottom-end">
-              <Menu.Target>
-                <Button variant="light" rightSection={<IconDots size={16} />}>
-                  {t('list.actions')}
-                </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                {mayCreate && !screen.addActions && (
-                  <Menu.Item onClick={() => setEditing({ record: null })}>{t(screen.addLabel ?? 'list.add')}</Menu.Item>
-                )}
-                {mayCreate &&
-                  screen.addActions?.map((action) => (
-                    <Menu.Item key={action.to} component={Link} to={action.to}>
-                      {t(action.label)}
-                    </Menu.Item>
-                  ))}
-                {mayCreate &&
-                  screen.headerActions?.map((action) => (
-                    <Menu.Item key={action.label} onClick={() => setDialog(action)}>
-                      {t(action.label)}
-                    </Menu.Item>
-                  ))}
-                {!screen.excelCheckbox && <Menu.Item onClick={() => void downloadExcel()}>{t('list.downloadExcel')}</Menu.Item>}
-              </Menu.Dropdown>
-            </Menu>
-          )}
-        </Group>
-        {narrow && (screen.search !== false || screen.filters) && (
-          // On a phone the filters fold away: the list, not the form, fills the first screen.
-          <Button
-            variant="default"
-            leftSection={<IconFilter size={16} />}
-            onClick={filtersFolded.toggle}
-            aria-expanded={!folded}
-            aria-controls={filtersId}
-            data-testid="filters-toggle"
-          >
-            {t('list.filters')}
-          </Button>
-        )}
-        {(screen.search !== false || screen.filters) && (
-          <Collapse expanded={!narrow || !folded} id={filtersId}>
-            <search>
-              <form onSubmit={search} aria-label={t('list.searchForm')}>
-                <Group align="flex-end" wrap="wrap">
-                  {screen.filters?.map((spec) => (
-                    <Box key={spec.name} w={narrow ? '100%' : 160}>
-                      <FieldInput
-                        spec={spec}
-                        props={{
-                          value: draft[spec.name] ?? (spec.kind === 'select' ? null : ''),
-                          onChange: (value: unknown) =>
-                            setDraft((current) => ({
-                              ...current,
-                              [spec.name]:
-                                value && typeof value === 'object' && 'currentTarget' in value
-                                  ? (value.currentTarget as HTMLInputElement).value
-                                  : value,
-                            })),
-                        }}
-                      />
-                    </Box>
-                  ))}
-                  {screen.search !== false && (
-                    <TextInput
-                      label={t('list.search')}
-                      value={String(draft.search ?? '')}
-                      onChange={(event) => {
-                        const value = event.currentTarget.value;
-                        setDraft((current) => ({ ...current, search: value }));
-                      }}
-                      leftSection={<IconSearch size={16} />}
-                      w={220}
-                    />
-                  )}
-                  {screen.excelCheckbox && (
-                    <Checkbox
-                      label={t('list.downloadExcel')}
-                      checked={Boolean(draft.excel)}
-                      onChange={(event) => {
-                        const checked = event.currentTarget.checked;
-                        setDraft((current) => ({ ...current, excel: checked }));
-                      }}
-                      mb={8}
-                    />
-                  )}
-                  <Button type="submit" fullWidth={narrow}>
-                    {t('list.searchButton')}
+    <Stack gap="md">
+      <Card withBorder padding="md" data-testid={`screen-${resource.name}`}>
+        <Stack>
+          <Group justify="space-between">
+            <Title order={1} size="h3">
+              {title}
+            </Title>
+            {showMenus && (
+              <Menu position="bottom-end">
+                <Menu.Target>
+                  <Button variant="light" rightSection={<IconDots size={16} />}>
+                    {t('list.actions')}
                   </Button>
-                </Group>
-              </form>
-            </search>
-          </Collapse>
-        )}
-        {narrow && !screen.tree ? (
-          <RecordCards
-            rows={rows}
-            columns={cardColumns}
-            total={total}
-            page={page}
-            perPage={perPage}
-            onPage={setPage}
-            fetching={list.isFetching}
-            loadingText={list.isPending ? emptyText : undefined}
-            menu={rowMenu}
-            link={screen.rowLink}
-          />
-        ) : (
-          <DataTable<Row> {...tableProps} />
-        )}
-      </Stack>
-      <AppModal opened={dialog !== null} title={dialog ? t(dialog.label) : ''} onClose={() => setDialog(null)}>
-        {dialog?.render(() => {
-          setDialog(null);
-          refresh();
-        })}
-      </AppModal>
-      <FormPanel
-        drawer={screen.panel === 'drawer'}
-        opened={editing !== null}
-        title={
-          editing?.record
-            ? t(screen.editTitle ?? 'list.editTitle', { name: title })
-            : t(screen.addTitle ?? 'list.addTitle', { name: title })
-        }
-        onClose={() => setEditing(null)}
-      >
-        {editing && (
-          <ResourceForm
-            key={editing.record?.id ?? 'new'}
-            screen={screen}
-            record={editing.record}
-            defaults={editing.record ? editing.defaults : { ...calendarDefaults(screen.fields, current), ...editing.defaults }}
-            onSaved={saved}
-            onCancel={() => setEditing(null)}
-          />
-        )}
-      </FormPanel>
-    </Card>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  {mayCreate && !screen.addActions && (
+                    <Menu.Item onClick={() => setEditing({ record: null })}>{t(screen.addLabel ?? 'list.add')}</Menu.Item>
+                  )}
+                  {mayCreate &&
+                    screen.addActions?.map((action) => (
+                      <Menu.Item key={action.to} component={Link} to={action.to}>
+                        {t(action.label)}
+                      </Menu.Item>
+                    ))}
+                  {mayCreate &&
+                    screen.headerActions?.map((action) => (
+                      <Menu.Item key={action.label} onClick={() => setDialog(action)}>
+                        {t(action.label)}
+                      </Menu.Item>
+                    ))}
+                  {!screen.excelCheckbox && <Menu.Item onClick={() => void downloadExcel()}>{t('list.downloadExcel')}</Menu.Item>}
+                </Menu.Dropdown>
+              </Menu>
+            )}
+          </Group>
+          {narrow && (screen.search !== false || screen.filters) && (
+            // On a phone the filters fold away: the list, not the form, fills the first screen.
+            <Button
+              variant="default"
+              leftSection={<IconFilter size={16} />}
+              onClick={filtersFolded.toggle}
+              aria-expanded={!folded}
+              aria-controls={filtersId}
+              data-testid="filters-toggle"
+            >
+              {t('list.filters')}
+            </Button>
+          )}
+          {(screen.search !== false || screen.filters) && (
+            <Collapse expanded={!narrow || !folded} id={filtersId}>
+              <search>
+                <form onSubmit={search} aria-label={t('list.searchForm')}>
+                  <Group align="flex-end" wrap="wrap">
+                    {screen.filters?.map((spec) => (
+                      <Box key={spec.name} w={narrow ? '100%' : 160}>
+                        <FieldInput
+                          spec={spec}
+                          props={{
+                            value: draft[spec.name] ?? (spec.kind === 'select' ? null : ''),
+                            onChange: (value: unknown) =>
+                              setDraft((current) => ({
+                                ...current,
+                                [spec.name]:
+                                  value && typeof value === 'object' && 'currentTarget' in value
+                                    ? (value.currentTarget as HTMLInputElement).value
+                                    : value,
+                              })),
+                          }}
+                        />
+                      </Box>
+                    ))}
+                    {screen.search !== false && (
+                      <TextInput
+                        label={t('list.search')}
+                        value={String(draft.search ?? '')}
+                        onChange={(event) => {
+                          const value = event.currentTarget.value;
+                          setDraft((current) => ({ ...current, search: value }));
+                        }}
+                        leftSection={<IconSearch size={16} />}
+                        w={220}
+                      />
+                    )}
+                    {screen.excelCheckbox && (
+                      <Checkbox
+                        label={t('list.downloadExcel')}
+                        checked={Boolean(draft.excel)}
+                        onChange={(event) => {
+                          const checked = event.currentTarget.checked;
+                          setDraft((current) => ({ ...current, excel: checked }));
+                        }}
+                        mb={8}
+                      />
+                    )}
+                    <Button type="submit" fullWidth={narrow}>
+                      {t('list.searchButton')}
+                    </Button>
+                  </Group>
+                </form>
+              </search>
+            </Collapse>
+          )}
+          {narrow && !screen.tree ? (
+            <RecordCards
+              rows={rows}
+              columns={cardColumns}
+              total={total}
+              page={page}
+              perPage={perPage}
+              onPage={setPage}
+              fetching={list.isFetching}
+              loadingText={list.isPending ? emptyText : undefined}
+              menu={rowMenu}
+              link={screen.rowLink}
+            />
+          ) : (
+            <DataTable<Row> {...tableProps} />
+          )}
+        </Stack>
+        <AppModal opened={dialog !== null} title={dialog ? t(dialog.label) : ''} onClose={() => setDialog(null)}>
+          {dialog?.render(() => {
+            setDialog(null);
+            refresh();
+          })}
+        </AppModal>
+        <FormPanel
+          drawer={screen.panel === 'drawer'}
+          opened={editing !== null}
+          title={
+            editing?.record
+              ? t(screen.editTitle ?? 'list.editTitle', { name: title })
+              : t(screen.addTitle ?? 'list.addTitle', { name: title })
+          }
+          onClose={() => setEditing(null)}
+        >
+          {editing && (
+            <ResourceForm
+              key={editing.record?.id ?? 'new'}
+              screen={screen}
+              record={editing.record}
+              defaults={editing.record ? editing.defaults : { ...calendarDefaults(screen.fields, current), ...editing.defaults }}
+              onSaved={saved}
+              onCancel={() => setEditing(null)}
+            />
+          )}
+        </FormPanel>
+      </Card>
+      {screen.footer?.()}
+    </Stack>
   );
 }
 

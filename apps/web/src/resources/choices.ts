@@ -1,13 +1,14 @@
-import { classOptions, requisitionDefaultsEndpoint, TERMS } from '@mustard/shared';
+import { classOptions, PAPERS, requisitionDefaultsEndpoint, roleChoicesEndpoint, TERMS } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, withQuery } from '../lib/api.js';
+import { api, call, withQuery } from '../lib/api.js';
 import { useAuth } from '../lib/auth.js';
 import type { Choices } from './screen.js';
 
 export interface Choice {
   value: string;
   label: string;
+  disabled?: boolean;
 }
 
 /** Every record a school keeps of one kind fits one answer: a school has tens of subjects, not thousands. */
@@ -30,10 +31,23 @@ export function useChoices(choices: Choices | undefined): Choice[] {
     enabled: choices === 'teachers',
     staleTime: 60_000,
   });
+  const roles = useQuery({
+    queryKey: ['choices', 'roles', session?.tenant?.id],
+    queryFn: () => call(roleChoicesEndpoint, {}),
+    enabled: choices === 'roles',
+    staleTime: 60_000,
+  });
   if (!choices) return [];
+  if (choices === 'roles')
+    return (roles.data?.roles ?? []).map((role) => ({
+      value: role.name,
+      label: t(`roles.${role.name}`, { defaultValue: role.name }),
+      disabled: !role.grantable,
+    }));
   if (choices === 'teachers') return (teachers.data?.users ?? []).map((user) => ({ value: user.id, label: user.name }));
   if (choices === 'classes') return classOptions(session?.tenant ?? {}).map((form) => ({ value: form, label: form }));
   if (choices === 'terms') return TERMS.map((term) => ({ value: term, label: term }));
+  if (choices === 'papers') return PAPERS.map((paper) => ({ value: paper, label: paper }));
   if ('values' in choices) return choices.values.map((value) => ({ value, label: t(`options.${value}`) }));
   const rows = (records.data?.[choices.resource.listKey] as Array<Record<string, unknown>> | undefined) ?? [];
   return rows.map((row) => ({ value: String(row.id), label: String(row[choices.label] ?? '') }));

@@ -10,8 +10,12 @@ export type Choices =
   /** The school's classes (spec §3 "Class options"). */
   | 'classes'
   | 'terms'
+  /** Papers I to VI. */
+  | 'papers'
   /** The school's members, the teacher of an assignment (GET /api/requisitions/defaults). */
   | 'teachers'
+  /** The school's roles by name, those the member may not hand out disabled (GET /api/users/roles). */
+  | 'roles'
   /** Records of another resource: its id, shown by `label`. */
   | { resource: ResourceDefinition; label: string };
 
@@ -20,8 +24,10 @@ export interface FieldSpec<Name extends string = string> {
   name: Name;
   /** A label other than `fields.<name>` (a locale key). */
   label?: string;
-  kind: 'text' | 'textarea' | 'number' | 'select' | 'switch' | 'year' | 'date' | 'photo';
+  kind: 'text' | 'textarea' | 'number' | 'select' | 'multiselect' | 'switch' | 'year' | 'date' | 'photo';
   choices?: Choices;
+  /** The form's value from the stored record, where they differ (a member's roles are sent by name). */
+  fromRecord?(record: Record<string, unknown>): unknown;
   /** Shown only while this returns true (for instance, paper classes only with multiple papers). */
   when?(values: Record<string, unknown>): boolean;
 }
@@ -97,6 +103,8 @@ export interface ScreenDefinition<
   tree?: boolean;
   /** Row deletion in the menu (off where the API has none, such as tenants). */
   deletable?: boolean;
+  /** Row editing in the menu (off where records are written elsewhere, such as marks in their grid). */
+  editable?: boolean;
   /** What the delete confirmation says, where the common "This cannot be undone." is not enough. */
   deleteText?: string;
   /** Ask this many rows at once and page through them in the browser (the class list asks 1,000). */
@@ -115,6 +123,13 @@ export interface ScreenDefinition<
   addTitle?: string;
   /** What the list says while its first page loads (a locale key), where "Please wait.." is not the spec's. */
   loadingText?: string;
+  /**
+   * What a create answers that the person must see before moving on, in a dialog with this title
+   * (a locale key): an invitation's code is shown this once.
+   */
+  created?: { title: string; render(answer: unknown): ReactNode };
+  /** More of the page below the list's card (a member list's pending invitations). */
+  footer?(): ReactNode;
   /** Saving a record changes the person's own profile (a school created joins their switcher). */
   refreshesProfile?: boolean;
   /** The header and row menus only for those who may change records (spec §2 "Students"). */

@@ -1,5 +1,18 @@
+import { z } from 'zod';
+import { MarksListQuerySchema, MarksListSchema } from '../resources/marks.js';
 import { IdParamsSchema } from '../schemas/common.js';
-import { StudentResultsSchema } from '../schemas/marks.js';
+import {
+  MarkHistoryQuerySchema,
+  MarkHistorySchema,
+  MarksDeletedSchema,
+  MarksDeleteSchema,
+  MarksGridQuerySchema,
+  MarksGridSchema,
+  MarksSavedSchema,
+  MarksSaveSchema,
+  MarksUploadResultSchema,
+  StudentResultsSchema,
+} from '../schemas/marks.js';
 import { defineEndpoint } from './definition.js';
 
 /** A learner's academic records: per class, term and year, each exam's subjects with mark and grade. */
@@ -9,4 +22,57 @@ export const studentResultsEndpoint = defineEndpoint({
   access: 'member',
   params: IdParamsSchema,
   response: StudentResultsSchema,
+});
+
+const enterMarks = { action: 'create', subject: 'mark' } as const;
+
+/**
+ * The grid of a class's learners by mark type (multipart or JSON): with `excel=1` the grid as a
+ * spreadsheet to fill offline; with a `file`, such a sheet read back and saved, all or nothing.
+ */
+export const marksGridEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/school/marks/grid',
+  access: enterMarks,
+  body: MarksGridQuerySchema,
+  file: { field: 'file', required: false },
+  response: z.union([MarksGridSchema, MarksUploadResultSchema]),
+  spreadsheet: true,
+});
+
+/** Saves a grid: marks by mark type and learner, the versions it was loaded with, and its save_id. */
+export const saveMarksEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/school/marks',
+  access: enterMarks,
+  body: MarksSaveSchema,
+  response: MarksSavedSchema,
+});
+
+/** A school's marks, narrowed by class, stream, term, year, subject, paper and mark type; `excel=1` for a spreadsheet. */
+export const marksEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/school/marks',
+  access: 'member',
+  query: MarksListQuerySchema,
+  response: MarksListSchema,
+  spreadsheet: true,
+});
+
+/** Deletes the marks the filter names, in one transaction; answers how many. */
+export const deleteMarksEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/school/marks/bulkdelete',
+  access: { action: 'manage', subject: 'mark' },
+  body: MarksDeleteSchema,
+  response: MarksDeletedSchema,
+});
+
+/** Every change of one learner's mark, newest first (opened from the grid's cell). */
+export const markHistoryEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/school/marks/history',
+  access: 'member',
+  query: MarkHistoryQuerySchema,
+  response: MarkHistorySchema,
 });

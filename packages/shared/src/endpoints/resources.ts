@@ -40,7 +40,7 @@ export function resourceEndpoints<D extends ResourceDefinition>(definition: D) {
       path: item,
       access: may('update'),
       params: IdParamsSchema,
-      body: definition.input as D['input'],
+      body: (definition.updateInput ?? definition.input) as D['input'],
       response: definition.record as D['record'],
     }),
     remove: defineEndpoint({

@@ -1,3 +1,5 @@
+import { listQuerySchema } from '../resources/definition.js';
+import { members } from '../resources/people.js';
 import {
   AuthTypeBodySchema,
   AuthTypeResponseSchema,
@@ -9,7 +11,7 @@ import {
   ProfileResponseSchema,
   RedeemCodeBodySchema,
 } from '../schemas/auth.js';
-import { IdParamsSchema, ListQuerySchema, MessageResponseSchema } from '../schemas/common.js';
+import { IdParamsSchema, MessageResponseSchema } from '../schemas/common.js';
 import {
   InvitationAcceptedSchema,
   InvitationCodeSchema,
@@ -21,6 +23,7 @@ import {
   JoinDetailsSchema,
   JoinResponseSchema,
   MyInvitationsResponseSchema,
+  RoleChoicesResponseSchema,
   UserListResponseSchema,
   UserResponseSchema,
   UserSchema,
@@ -149,13 +152,22 @@ export const profileEndpoint = defineEndpoint({
   response: ProfileResponseSchema,
 });
 
-/** The school's members with their roles, searchable and paged. */
+/** The school's members with their roles, searchable and paged; `excel=1` for a spreadsheet. */
 export const usersEndpoint = defineEndpoint({
   method: 'GET',
   path: '/api/users',
   access: { action: 'read', subject: 'user' },
-  query: ListQuerySchema,
+  query: listQuerySchema(members),
   response: UserListResponseSchema,
+  spreadsheet: true,
+});
+
+/** The school's roles for the member form, each saying whether the asker may hand it out. */
+export const roleChoicesEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/users/roles',
+  access: { action: 'read', subject: 'user' },
+  response: RoleChoicesResponseSchema,
 });
 
 /** One member of the school, as `{ user }`. */

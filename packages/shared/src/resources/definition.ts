@@ -24,6 +24,11 @@ export interface ResourceDefinition<
   record: Record;
   /** The body of a create or an update: the form's fields. */
   input: Input;
+  /**
+   * The body of an update where it is less than a create's: a school changes a member's roles,
+   * never the name and e-mail that are the person's own. The edit form shows only its fields.
+   */
+  updateInput?: z.ZodObject;
   /** Exact-match list filters besides the free-text search (class, term, …). */
   filters: Filters;
   /** Fields the free-text search looks in (case-insensitive, anywhere in the text). */

@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import { PAPERS, TERMS } from '../constants.js';
+import { ABSENT } from '../marks/cells.js';
+import { MARK_MESSAGES, SETTINGS_MESSAGES } from '../messages.js';
+import { form, term, year } from '../resources/fields.js';
+import { text } from './common.js';
 
 /* Academic results (spec §3 "Student result record"): what the learner's page shows. */
 
@@ -38,3 +43,154 @@ export const StudentResultsSchema = z.object({
   history: z.array(z.object({ form: z.string(), stream: z.string().nullable(), year: z.number(), outcome: z.string() })),
 });
 export type StudentResults = z.infer<typeof StudentResultsSchema>;
+
+/*
+ * Entering marks (issue 14): the grid of a class's learners by mark type for one subject,
+ * paper, term and year; its save; the marks list and their deletion.
+ */
+
+/** A mark in a request or an answer: a number, ABS for an absence, or none (cleared). */
+export const MarkValueSchema = z.union([z.number(), z.literal(ABSENT), z.null()]);
+
+/** A stream, or none for the whole class (every stream). */
+const streamField = z
+  .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), text().trim().max(40).nullish())
+  .transform((value) => value ?? null);
+/** Ids a form sends as `marktypes[]` (repeated), a JSON list, or one comma-separated text. */
+const idList = (message: string) =>
+  z.preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((part) => part.trim())
+            .filter(Boolean)
+        : value,
+    z
+      .array(z.uuid({ error: message }), { error: message })
+      .min(1, message)
+      .max(20, MARK_MESSAGES.gridTooLarge),
+  );
+const optionalId = z.preprocess((value) => (value === '' || value === null ? undefined : value), z.uuid().optional());
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((value) => value === '1' || value === 'true');
+
+/** Which grid: the class and stream, its learners of one category if given, the subject, paper, term and year. */
+export const MarksGridQuerySchema = z.strictObject({
+  form,
+  stream: streamField,
+  studentcategory_id: optionalId,
+  term,
+  year,
+  paper: z.preprocess((value) => (value === '' || value === null ? undefined : value), z.enum(PAPERS).default('I')),
+  subject_id: z.uuid({ error: SETTINGS_MESSAGES.subjectRequired }),
+  marktypes: idList(MARK_MESSAGES.markTypeUnknown),
+  topic_id: optionalId,
+  /** The grid as a spreadsheet to fill offline. */
+  excel: flag,
+});
+export type MarksGridQuery = z.infer<typeof MarksGridQuerySchema>;
+
+/** A stored mark in the grid: its value and version (the save's base). */
+export const GridMarkSchema = z.object({ mark: MarkValueSchema, version: z.number() });
+
+export const MarksGridSchema = z.object({
+  students: z.array(
+    z.object({
+      student: z.object({ id: z.uuid(), studentid: z.string(), fullname: z.string() }),
+      /** By mark type id; a mark type without a mark for the learner is absent from the map. */
+      marktypes: z.record(z.string(), GridMarkSchema),
+    }),
+  ),
+  marktypes: z.array(z.object({ id: z.uuid(), label: z.string(), outof: z.number(), published: z.boolean() })),
+});
+export type MarksGrid = z.infer<typeof MarksGridSchema>;
+
+/** What reading a filled grid sheet back did: marks saved, and unchanged (the same file twice saves nothing). */
+export const MarksUploadResultSchema = z.object({ message: z.string(), saved: z.number(), unchanged: z.number() });
+
+/** A save of the grid: the marks by mark type and learner, and the versions the grid was loaded with. */
+export const MarksSaveSchema = z.strictObject({
+  form,
+  stream: streamField,
+  term,
+  year,
+  subject_id: z.uuid({ error: SETTINGS_MESSAGES.subjectRequired }),
+  paper: z.enum(PAPERS).default('I'),
+  topic_id: z.uuid().nullish(),
+  /** One per save, kept by the browser across retries: the same save twice writes once. */
+  save_id: z.uuid(),
+  marks: z.record(z.uuid(), z.record(z.uuid(), z.unknown())),
+  base: z.record(z.uuid(), z.record(z.uuid(), z.number().int().min(0))).default({}),
+});
+export type MarksSave = z.infer<typeof MarksSaveSchema>;
+
+export const MarksSavedSchema = z.object({
+  saved: z.number(),
+  unchanged: z.number(),
+  /** Every cell of the save as now stored: value and version, the grid's new base. */
+  marks: z.record(z.string(), z.record(z.string(), GridMarkSchema)),
+  message: z.string(),
+});
+export type MarksSaved = z.infer<typeof MarksSavedSchema>;
+
+/** A 409's cells: what is stored now (by whom) and what the teacher sent. */
+export const MarkConflictSchema = z.object({
+  marktype_id: z.string(),
+  student_id: z.string(),
+  theirs: MarkValueSchema,
+  version: z.number(),
+  yours: MarkValueSchema,
+  by: z.string().nullable(),
+});
+
+export const MarkRecordSchema = z.object({
+  id: z.uuid(),
+  student: z.object({ id: z.uuid(), studentid: z.string(), fullname: z.string() }),
+  form: z.string(),
+  stream: z.string().nullable(),
+  term: z.string(),
+  year: z.number(),
+  paper: z.string(),
+  sub: z.string(),
+  user: z.string().nullable(),
+  marktype: z.string(),
+  mark: MarkValueSchema,
+  topic_id: z.string().nullable(),
+});
+
+/** What the delete marks page deletes: a class's marks of a term, narrowed as the filter says. */
+export const MarksDeleteSchema = z.strictObject({
+  form,
+  stream: streamField,
+  term,
+  year,
+  paper: z.preprocess((value) => (value === '' || value === null ? undefined : value), z.enum(PAPERS).optional()),
+  subject_id: optionalId,
+  marktype_id: optionalId,
+  topic_id: optionalId,
+});
+export const MarksDeletedSchema = z.object({ records: z.number() });
+
+/** A cell's history: every change, newest first. */
+export const MarkHistoryQuerySchema = z.object({
+  student_id: z.uuid(),
+  subject_id: z.uuid(),
+  marktype_id: z.uuid(),
+  term: z.enum(TERMS),
+  year: z.coerce.number().int().min(2000).max(2100),
+  paper: z.enum(PAPERS).default('I'),
+});
+export const MarkHistorySchema = z.object({
+  history: z.array(
+    z.object({
+      old: MarkValueSchema,
+      new: MarkValueSchema,
+      source: z.enum(['grid', 'sheet', 'delete']),
+      user: z.string().nullable(),
+      at: z.string(),
+    }),
+  ),
+});

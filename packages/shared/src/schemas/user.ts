@@ -38,6 +38,14 @@ export const UserUpdateSchema = z.strictObject({
 });
 export type UserUpdate = z.infer<typeof UserUpdateSchema>;
 
+/**
+ * A role of the school as the member form offers it: `grantable` is false for a role the asking
+ * member may not hand out (more than their own rights), which the form shows but disables.
+ */
+export const RoleChoiceSchema = z.object({ id: z.uuid(), name: z.string(), grantable: z.boolean() });
+export type RoleChoice = z.infer<typeof RoleChoiceSchema>;
+export const RoleChoicesResponseSchema = z.object({ roles: z.array(RoleChoiceSchema) });
+
 export const UserListResponseSchema = z.object({ users: z.array(UserSchema), totalRecords: z.number() });
 export const UserResponseSchema = z.object({ user: UserSchema });
 

@@ -9,6 +9,7 @@ import * as launchNotifications from './2026_11_23_0007_launch_notifications.js'
 import * as accessNotices from './2026_11_23_0008_access_notices.js';
 import * as signInState from './2026_11_23_0009_sign_in_state.js';
 import * as staffAssignments from './2026_11_23_0010_staff_assignments.js';
+import * as marksEntry from './2026_11_23_0011_marks_entry.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0008_access_notices': accessNotices,
   '2026_11_23_0009_sign_in_state': signInState,
   '2026_11_23_0010_staff_assignments': staffAssignments,
+  '2026_11_23_0011_marks_entry': marksEntry,
 };

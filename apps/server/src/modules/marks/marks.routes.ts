@@ -1,15 +1,66 @@
-import { studentResultsEndpoint } from '@mustard/shared';
+import {
+  deleteMarksEndpoint,
+  markHistoryEndpoint,
+  marksEndpoint,
+  marksGridEndpoint,
+  saveMarksEndpoint,
+  studentResultsEndpoint,
+} from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../errors.js';
-import { tenantEndpointRoute } from '../../plugins/endpoints.js';
+import { currentTenant } from '../../plugins/access.js';
+import { endpointRoute, spreadsheetAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
+import { readSpreadsheet } from '../../resources/spreadsheet.js';
 import { findStudent } from '../students/students.repository.js';
+import {
+  deleteMarks,
+  listMarks,
+  loadGrid,
+  loadGridSheet,
+  type MarksListQuery,
+  markHistory,
+  saveGridSheet,
+  saveMarks,
+} from './entry.service.js';
+import { gridWorkbook, readGridSheet } from './grid-sheet.js';
 import { studentResults } from './results.repository.js';
 
-/** Marks and what they add up to (the entry grid, mark sheets and reports come here next). */
+/** Marks and what they add up to: the entry grid and its save, the marks list, deletion and history. */
 export const marksRoutes: FastifyPluginAsyncZod = async (app) => {
   tenantEndpointRoute(app, studentResultsEndpoint, async (tx, { params }) => {
     const student = await findStudent(tx, params.id);
     if (!student) throw notFound();
     return studentResults(tx, student.id);
   });
+
+  /*
+   * The grid, three ways (grid-sheet.ts says the sheet's layout and rules):
+   * - with a `file`: the filled sheet, read (and refused if unsafe, not of this grid, or without
+   *   marks) before the transaction holds a connection, then saved in it, all or nothing;
+   *   answers `{ message, saved, unchanged }`, a 422 naming `<row>.studentid` or
+   *   `<row>.<mark type label>` for bad rows;
+   * - with `excel=1`: the grid read in the transaction, then written as an .xlsx after it;
+   * - else the grid as JSON.
+   */
+  endpointRoute(app, marksGridEndpoint, async ({ body, file }, request) => {
+    const member = currentTenant(request);
+    if (file) {
+      const sheet = readGridSheet(await readSpreadsheet(file.buffer), { ...body, topic_id: body.topic_id ?? null });
+      return withRequestTx(app, request, (tx) => saveGridSheet(tx, body, sheet, member));
+    }
+    if (body.excel) {
+      const { grid, about, fileName } = await withRequestTx(app, request, (tx) => loadGridSheet(tx, body, member));
+      return spreadsheetAnswer(fileName, await gridWorkbook(about, grid));
+    }
+    return withRequestTx(app, request, (tx) => loadGrid(tx, body, member));
+  });
+
+  tenantEndpointRoute(app, saveMarksEndpoint, (tx, { body }, request) => saveMarks(tx, body, currentTenant(request)));
+
+  // The resource's list query (filters, paging, excel), typed by its fields here.
+  tenantEndpointRoute(app, marksEndpoint, (tx, { query }) => listMarks(tx, query as MarksListQuery));
+
+  tenantEndpointRoute(app, deleteMarksEndpoint, (tx, { body }) => deleteMarks(tx, body));
+
+  tenantEndpointRoute(app, markHistoryEndpoint, (tx, { query }) => markHistory(tx, query));
 };

@@ -27,6 +27,7 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
       's.name as subject',
       's.category',
       's.position',
+      's.multiple_papers',
       'm.marktype_id',
       'm.topic_id',
       'c.title as topic',
@@ -36,6 +37,8 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
     ])
     .$call(inTenant(tenantId, 'm.tenant_id'))
     .where('m.student_id', '=', studentId)
+    // An absence is no mark: it earns no grade here (the grid and the mark sheets show ABS).
+    .where('m.absent', '=', false)
     .orderBy('m.year', 'desc')
     .orderBy(sql`CASE m.term WHEN 'III' THEN 3 WHEN 'II' THEN 2 ELSE 1 END`, 'desc')
     .orderBy(sql`t.position`, (order) => order.asc().nullsLast())
@@ -70,7 +73,8 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
       record.exams.push(exam);
     }
     let subject = exam.subjects.find((candidate) => candidate.subject_id === row.subject_id);
-    const perPaper = isPerPaperForm(row.form) && row.paper !== null;
+    // Every mark names its paper (I for a subject written in one); only a subject of several shows them.
+    const perPaper = isPerPaperForm(row.form) && row.multiple_papers;
     if (!subject) {
       subject = { subject_id: row.subject_id, subject: row.subject, category: row.category, mark: null, score: null } as SubjectResult;
       if (perPaper) {

@@ -685,7 +685,7 @@ describe('deleting a learner (DELETE /api/school/students/:id)', () => {
           stream: null,
           term: 'I',
           year: 2026,
-          paper: null,
+          paper: 'I',
           mark: 70,
           topic_id: null,
           user_id: null,

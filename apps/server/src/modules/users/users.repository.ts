@@ -100,22 +100,29 @@ export async function replaceMemberRoles(tx: TenantTx, membershipId: string, rol
   }
 }
 
-/** The named roles' permissions, by role id (also read when a join binds the school's tenant mid-way). */
-export async function permissionsOfRoles(tx: TenantTx, roleIds: string[]) {
+/** A school has a handful of roles; the member form's list stops here. */
+const ROLES_LIMIT = 200;
+
+/**
+ * Roles with their permissions: the named ones (also read when a join binds the school's tenant
+ * mid-way), or every role of the school, by name, when no ids are given (the member form).
+ */
+export async function permissionsOfRoles(tx: TenantTx, roleIds?: string[]) {
   const { trx, tenantId } = tx;
-  if (roleIds.length === 0) return [];
+  if (roleIds?.length === 0) return [];
+  let roleRows = trx.selectFrom('roles').select(['id', 'name']).$call(inTenant(tenantId)).orderBy('name').limit(ROLES_LIMIT);
+  if (roleIds) roleRows = roleRows.where('id', 'in', roleIds);
   const rows = await trx
-    .selectFrom('roles')
+    .selectFrom(roleRows.as('roles'))
     .leftJoin('role_permissions', (join) =>
-      join.onRef('role_permissions.tenant_id', '=', 'roles.tenant_id').onRef('role_permissions.role_id', '=', 'roles.id'),
+      join.on('role_permissions.tenant_id', '=', tenantId).onRef('role_permissions.role_id', '=', 'roles.id'),
     )
     .select(['roles.id', 'roles.name', 'role_permissions.subject_class', 'role_permissions.action'])
-    .$call(inTenant(tenantId, 'roles.tenant_id'))
-    .where('roles.id', 'in', roleIds)
+    .orderBy('roles.name')
     .execute();
-  const roles = new Map<string, { name: string; permissions: Array<{ subject_class: string; action: string }> }>();
+  const roles = new Map<string, { id: string; name: string; permissions: Array<{ subject_class: string; action: string }> }>();
   for (const row of rows) {
-    const role = roles.get(row.id) ?? { name: row.name, permissions: [] };
+    const role = roles.get(row.id) ?? { id: row.id, name: row.name, permissions: [] };
     if (row.subject_class && row.action) role.permissions.push({ subject_class: row.subject_class, action: row.action });
     roles.set(row.id, role);
   }

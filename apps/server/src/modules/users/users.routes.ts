@@ -1,8 +1,10 @@
 import {
   invitationsEndpoint,
   inviteUserEndpoint,
+  type ListQuery,
   profileEndpoint,
   removeUserEndpoint,
+  roleChoicesEndpoint,
   updateUserEndpoint,
   userEndpoint,
   usersEndpoint,
@@ -14,7 +16,7 @@ import { endpointRoute, tenantEndpointRoute } from '../../plugins/endpoints.js';
 import { buildProfile } from '../auth/auth.service.js';
 import { listInvitations } from './invitations.repository.js';
 import { inviteMember, withdrawInvitation } from './invitations.service.js';
-import { getUser, listUsers, removeMember, updateMember } from './users.service.js';
+import { getUser, listUsers, removeMember, roleChoices, updateMember } from './users.service.js';
 
 /** A school's people (contracts in shared endpoints/users.ts); the invited person's side is invitations.routes.ts. */
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -27,7 +29,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     return buildProfile(user, context);
   });
 
-  tenantEndpointRoute(app, usersEndpoint, (tx, { query }) => listUsers(tx, query));
+  // The resource's list query (search, paging, excel), typed by its fields here.
+  tenantEndpointRoute(app, usersEndpoint, (tx, { query }) => listUsers(tx, query as ListQuery & { excel: boolean }));
+
+  tenantEndpointRoute(app, roleChoicesEndpoint, (tx, _input, request) => roleChoices(tx, currentTenant(request)));
 
   tenantEndpointRoute(app, userEndpoint, (tx, { params }) => getUser(tx, params));
 

@@ -1,7 +1,9 @@
 import {
   type AppAbility,
   type ListQuery,
+  members,
   RESULT_MESSAGES,
+  type RoleChoice,
   SUPERADMIN_ROLE,
   USER_MESSAGES,
   type User,
@@ -11,6 +13,7 @@ import { recordAudit } from '../../audit/audit.repository.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { forbidden, invalid, notFound, unauthorized } from '../../errors.js';
+import { EXPORT_LIMIT, listWorkbook } from '../../resources/resource-routes.js';
 import { findMember, listMembers, permissionsOfRoles, replaceMemberRoles, rolesByName, toUser } from './users.repository.js';
 
 /*
@@ -31,13 +34,23 @@ export interface Grantor {
  * checks the sender's rights the same way, in the school's tenant (`bindTenant`).
  */
 export async function assertMayHandOut(tx: TenantTx, grantor: Grantor, roleIds: string[]): Promise<void> {
-  if (grantor.isAdmin) return;
-  for (const role of await permissionsOfRoles(tx, roleIds)) {
-    const beyond =
-      role.name.toLowerCase() === SUPERADMIN_ROLE ||
-      role.permissions.some((grant) => !grantor.ability.can(grant.action, grant.subject_class));
-    if (beyond) throw forbidden();
-  }
+  for (const role of await permissionsOfRoles(tx, roleIds)) if (!mayHandOut(grantor, role)) throw forbidden();
+}
+
+type RoleGrants = { name: string; permissions: Array<{ subject_class: string; action: string }> };
+
+/** Whether the grantor may give or take this role (the rule of assertMayHandOut, for one role). */
+function mayHandOut(grantor: Grantor, role: RoleGrants): boolean {
+  if (grantor.isAdmin) return true;
+  return (
+    role.name.toLowerCase() !== SUPERADMIN_ROLE && role.permissions.every((grant) => grantor.ability.can(grant.action, grant.subject_class))
+  );
+}
+
+/** The school's roles for the member form, each marked whether the grantor may hand it out. */
+export async function roleChoices(tx: TenantTx, grantor: Grantor): Promise<{ roles: RoleChoice[] }> {
+  const roles = await permissionsOfRoles(tx);
+  return { roles: roles.map((role) => ({ id: role.id, name: role.name, grantable: mayHandOut(grantor, role) })) };
 }
 
 export async function resolveRoles(tx: TenantTx, names: string[]): Promise<string[]> {
@@ -54,9 +67,18 @@ export function actingUser(tx: TenantTx): string {
   return tx.userId;
 }
 
-/** The school's members, searchable and paged. */
-export function listUsers(tx: TenantTx, query: ListQuery) {
-  return listMembers(tx, { search: query.search, page: query.page, perPage: query.per_page });
+/**
+ * The school's members, searchable and paged; with `excel` every member (to the export limit)
+ * as a spreadsheet of the list's columns, the roles as one cell.
+ */
+export async function listUsers(tx: TenantTx, query: ListQuery & { excel: boolean }) {
+  const paging = query.excel ? { page: 1, perPage: EXPORT_LIMIT } : { page: query.page, perPage: query.per_page };
+  const answer = await listMembers(tx, { search: query.search, ...paging });
+  if (!query.excel) return answer;
+  return listWorkbook(
+    members,
+    answer.users.map((user) => ({ ...user, role_names: user.roles.map((role) => role.name).join(', ') })),
+  );
 }
 
 /** One member of the school; 404 for anyone else. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/tenant.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, joinWithCode, login, TEST_PASSWORD, type TestApp, tokenOf } from '../../test/test-app.js';
+import { EXCEL_ATTACHMENT, valuesOf, workbookOf } from '../settings/settings-fixtures.js';
 
 let t: TestApp;
 let school: { id: string; tenantcode: string };
@@ -400,11 +401,56 @@ describe('/api/users', () => {
     expect(after).toBeUndefined();
   });
 
+  it('finds members by name or e-mail, and downloads the list with excel=1, roles in one cell', async () => {
+    await makeUser(t.database, {
+      name: 'Zakayo Mukasa',
+      email: 'zakayo.mukasa@kabojja.test',
+      memberOf: [{ tenantId: school.id, roles: ['teacher', 'bursar'] }],
+    });
+    const found = await head.get('/api/users?search=MUKASA@');
+    expect(found.statusCode).toBe(200);
+    expect(found.json().users.map((user: { name: string }) => user.name)).toEqual(['Zakayo Mukasa']);
+    expect((await head.get('/api/users?search=zakayo')).json().totalRecords).toBe(1);
+
+    const response = await head.get('/api/users?excel=1&search=zakayo');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toMatch(EXCEL_ATTACHMENT);
+    expect(valuesOf(await workbookOf(response), 3)).toEqual([
+      ['Name', 'Email', 'Roles'],
+      ['Zakayo Mukasa', 'zakayo.mukasa@kabojja.test', 'bursar, teacher'],
+    ]);
+  });
+
+  it('offers the school’s roles for the member form, marking those the asker may not hand out', async () => {
+    const response = await head.get('/api/users/roles');
+    expect(response.statusCode).toBe(200);
+    const roles = response.json().roles as Array<{ id: string; name: string; grantable: boolean }>;
+    const byName = Object.fromEntries(roles.map((role) => [role.name, role.grantable]));
+    // A head teacher hands out teacher, never superadmin (the rule the writes enforce).
+    expect(byName).toMatchObject({ teacher: true, superadmin: false, headteacher: true });
+    expect(roles.map((role) => role.name)).toEqual([...roles.map((role) => role.name)].sort());
+    // What the form offers as grantable is what a write accepts, and the rest is refused.
+    const member = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['teacher'] }] });
+    for (const role of roles) {
+      const answer = await head.put(`/api/users/${member.id}`, { roles: [role.name] });
+      expect(answer.statusCode, `${role.name}: ${answer.body}`).toBe(role.grantable ? 200 : 403);
+    }
+    // Another school's roles are its own: their ids never appear here.
+    const neighbourRoles = await withTenant(t.database.db, { tenantId: neighbour.id }, (trx) =>
+      trx.selectFrom('roles').select('id').execute(),
+    );
+    const ids = new Set(roles.map((role) => role.id));
+    expect(neighbourRoles.length).toBeGreaterThan(0);
+    for (const role of neighbourRoles) expect(ids.has(role.id)).toBe(false);
+  });
+
   it('is closed to teachers: 403', async () => {
     const teacher = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['teacher'] }] });
     const api = caller(t.app, await login(t.app, teacher.email), school.tenantcode);
     expect((await api.get('/api/users')).statusCode).toBe(403);
     expect((await api.get('/api/users/invitations')).statusCode).toBe(403);
+    expect((await api.get('/api/users/roles')).statusCode).toBe(403);
+    expect((await api.get('/api/users?excel=1')).statusCode).toBe(403);
     expect((await api.post('/api/users', { name: 'Sneaky', email: 'sneaky@kabojja.test', roles: ['superadmin'] })).statusCode).toBe(403);
   });
 });

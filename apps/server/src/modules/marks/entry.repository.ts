@@ -1,0 +1,248 @@
+import { ABSENT, cellKey, type MarkValue, type StoredMark } from '@mustard/shared';
+import { sql } from 'kysely';
+import { newId } from '../../db/ids.js';
+import type { TenantTx } from '../../db/tenant.js';
+import { inTenant } from '../../db/tenant-filter.js';
+
+/*
+ * The marks of one grid (issue 14): a class's learners, and for one subject, paper, term and
+ * year their marks by mark type. Reads and writes of the save are batched: one statement per
+ * kind, whatever the size of the grid.
+ */
+
+/** Which marks a grid holds: subject, paper, term, year, and a competency where marks are its scores. */
+export interface GridKey {
+  subject_id: string;
+  term: string;
+  year: number;
+  paper: string;
+  topic_id: string | null;
+}
+
+export interface Learner {
+  id: string;
+  studentid: string;
+  fullname: string;
+}
+
+/** The most learners one grid reads: a stream is some tens, a whole class some hundreds. */
+const LEARNERS_LIMIT = 2000;
+
+/** Active learners of a class (and stream, and category when given), by name. */
+export async function learnersOf(
+  tx: TenantTx,
+  where: { form: string; stream: string | null; studentcategory_id?: string | undefined },
+): Promise<Learner[]> {
+  let query = tx.trx
+    .selectFrom('students')
+    .select(['id', 'studentid', 'firstname', 'othername', 'lastname'])
+    .$call(inTenant(tx.tenantId))
+    .where(sql<boolean>`lower(form) = lower(${where.form})`)
+    .where('status', '=', 'active');
+  if (where.stream !== null) query = query.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${where.stream})`);
+  if (where.studentcategory_id) query = query.where('studentcategory_id', '=', where.studentcategory_id);
+  const rows = await query.orderBy('firstname').orderBy('lastname').orderBy('studentid').limit(LEARNERS_LIMIT).execute();
+  return rows.map((row) => ({
+    id: row.id,
+    studentid: row.studentid,
+    fullname: [row.firstname, row.othername, row.lastname].filter(Boolean).join(' '),
+  }));
+}
+
+/**
+ * Which of these student ids the school has, in any class or state: a sheet's row naming a
+ * learner outside the grid is told so, apart from an id no learner has. A sheet has at most a
+ * grid's 2,000 cells, so at most as many rows.
+ */
+export async function existingStudentids(tx: TenantTx, studentids: readonly string[]): Promise<Set<string>> {
+  const wanted = [...new Set(studentids)].slice(0, LEARNERS_LIMIT);
+  if (wanted.length === 0) return new Set();
+  const rows = await tx.trx
+    .selectFrom('students')
+    .select('studentid')
+    .$call(inTenant(tx.tenantId))
+    .where('studentid', 'in', wanted)
+    .execute();
+  return new Set(rows.map((row) => row.studentid));
+}
+
+/** A stored row's mark as the grid shows it: a number, ABS, or none. */
+export function markOf(row: { mark: number | string | null; absent: boolean }): Exclude<MarkValue, null> {
+  return row.absent ? ABSENT : Number(row.mark);
+}
+
+/** The stored mark as history keeps it: text (67.5, ABS) or none. */
+export function markText(value: MarkValue): string | null {
+  return value === null ? null : String(value);
+}
+
+/** The grid's stored marks by cell; `lock` holds them until the save's transaction ends. */
+export async function storedMarks(
+  tx: TenantTx,
+  key: GridKey,
+  cells: { marktypeIds: readonly string[]; studentIds: readonly string[] },
+  lock = false,
+) {
+  if (cells.marktypeIds.length === 0 || cells.studentIds.length === 0)
+    return new Map<string, StoredMark & { id: string; userId: string | null }>();
+  let query = tx.trx
+    .selectFrom('marks')
+    .select(['id', 'student_id', 'marktype_id', 'mark', 'absent', 'version', 'user_id'])
+    .$call(inTenant(tx.tenantId))
+    .where('subject_id', '=', key.subject_id)
+    .where('term', '=', key.term)
+    .where('year', '=', key.year)
+    .where('paper', '=', key.paper)
+    .where('marktype_id', 'in', cells.marktypeIds)
+    .where('student_id', 'in', cells.studentIds)
+    .where((eb) => (key.topic_id ? eb('topic_id', '=', key.topic_id) : eb('topic_id', 'is', null)));
+  if (lock) query = query.forUpdate();
+  const rows = await query.execute();
+  return new Map(
+    rows.map((row) => [
+      cellKey(row.marktype_id, row.student_id),
+      { id: row.id, value: markOf(row), version: row.version, userId: row.user_id },
+    ]),
+  );
+}
+
+/** Mark types by id with their maximum and state. */
+export async function markTypesByIds(tx: TenantTx, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return tx.trx
+    .selectFrom('mark_types')
+    .select(['id', 'label', 'outof', 'status', 'position'])
+    .$call(inTenant(tx.tenantId))
+    .where('id', 'in', ids)
+    .orderBy(sql`position`, (order) => order.asc().nullsLast())
+    .orderBy('label')
+    .execute();
+}
+
+/** The mark types published for the term (their marks are locked to those who manage marks). */
+export async function publishedMarkTypes(tx: TenantTx, when: { term: string; year: number }): Promise<Set<string>> {
+  const rows = await tx.trx
+    .selectFrom('publish_marks')
+    .select('marktype_id')
+    .$call(inTenant(tx.tenantId))
+    .where('term', '=', when.term)
+    .where('year', '=', when.year)
+    .execute();
+  return new Set(rows.map((row) => row.marktype_id));
+}
+
+/** Names of users by id (who wrote a conflicting mark, who changed a mark). */
+export async function userNames(tx: TenantTx, ids: ReadonlyArray<string | null>): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await tx.trx.selectFrom('users').select(['id', 'name']).where('id', 'in', wanted).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** One change of a mark for the history: the cell, old and new, where it came from. */
+export interface MarkChange {
+  student_id: string;
+  marktype_id: string;
+  old: MarkValue;
+  new: MarkValue;
+}
+
+/** Where a grid's marks are: the class and stream they were entered in. */
+export interface GridPlace extends GridKey {
+  form: string;
+  stream: string | null;
+}
+
+/**
+ * Writes a save's changes: new marks in one insert, changed ones in one update (their version
+ * up by one), cleared ones in one delete, and every change into the history.
+ */
+export async function applyMarkChanges(
+  tx: TenantTx,
+  place: GridPlace,
+  changes: ReadonlyArray<MarkChange & { id?: string }>,
+  source: 'grid' | 'sheet',
+): Promise<void> {
+  const userId = tx.userId;
+  const stored = (value: Exclude<MarkValue, null>) => (value === ABSENT ? { mark: null, absent: true } : { mark: value, absent: false });
+  const added = changes.filter((change) => change.id === undefined && change.new !== null);
+  const changed = changes.filter((change) => change.id !== undefined && change.new !== null);
+  const cleared = changes.filter((change) => change.id !== undefined && change.new === null);
+  if (added.length > 0)
+    await tx.trx
+      .insertInto('marks')
+      .values(
+        added.map((change) => ({
+          tenant_id: tx.tenantId,
+          id: newId(),
+          student_id: change.student_id,
+          subject_id: place.subject_id,
+          marktype_id: change.marktype_id,
+          form: place.form,
+          stream: place.stream,
+          term: place.term,
+          year: place.year,
+          paper: place.paper,
+          topic_id: place.topic_id,
+          user_id: userId,
+          ...stored(change.new as Exclude<MarkValue, null>),
+        })),
+      )
+      .execute();
+  if (changed.length > 0) {
+    const values = sql.join(
+      changed.map((change) => {
+        const { mark, absent } = stored(change.new as Exclude<MarkValue, null>);
+        return sql`(${change.id}::uuid, ${mark}::numeric, ${absent}::boolean)`;
+      }),
+    );
+    await sql`
+      UPDATE marks SET mark = v.mark, absent = v.absent, version = marks.version + 1, user_id = ${userId}, updated_at = now()
+      FROM (VALUES ${values}) AS v (id, mark, absent)
+      WHERE marks.tenant_id = ${tx.tenantId} AND marks.id = v.id
+    `.execute(tx.trx);
+  }
+  if (cleared.length > 0)
+    await tx.trx
+      .deleteFrom('marks')
+      .$call(inTenant(tx.tenantId))
+      .where(
+        'id',
+        'in',
+        cleared.map((change) => change.id as string),
+      )
+      .execute();
+  await recordHistory(tx, place, changes, source);
+}
+
+/** History rows of changes (deletions too), in one insert. */
+export async function recordHistory(
+  tx: TenantTx,
+  place: GridPlace,
+  changes: ReadonlyArray<MarkChange>,
+  source: 'grid' | 'sheet' | 'delete',
+): Promise<void> {
+  if (changes.length === 0) return;
+  await tx.trx
+    .insertInto('mark_history')
+    .values(
+      changes.map((change) => ({
+        tenant_id: tx.tenantId,
+        id: newId(),
+        student_id: change.student_id,
+        subject_id: place.subject_id,
+        marktype_id: change.marktype_id,
+        form: place.form,
+        stream: place.stream,
+        term: place.term,
+        year: place.year,
+        paper: place.paper,
+        topic_id: place.topic_id,
+        old_value: markText(change.old),
+        new_value: markText(change.new),
+        source,
+        user_id: tx.userId,
+      })),
+    )
+    .execute();
+}

@@ -1,0 +1,532 @@
+import {
+  ABSENT,
+  type AppAbility,
+  allows,
+  type CellChange,
+  cellKey,
+  currentTerm,
+  defaultTermDates,
+  localDay,
+  MARK_MESSAGES,
+  MAX_GRID_CELLS,
+  type MarkConflict,
+  type MarkHistoryQuerySchema,
+  type MarksDeleteSchema,
+  type MarksGrid,
+  type MarksGridQuery,
+  type MarksSave,
+  type MarksSaved,
+  type MarkValue,
+  marks,
+  mayEnter,
+  PAPERS,
+  planSave,
+  RESULT_MESSAGES,
+  readMarkValue,
+  type SavePlan,
+  SETTINGS_MESSAGES,
+  TERMS,
+} from '@mustard/shared';
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import { recordAudit } from '../../audit/audit.repository.js';
+import { newId } from '../../db/ids.js';
+import type { TenantTx } from '../../db/tenant.js';
+import { inTenant } from '../../db/tenant-filter.js';
+import { AppError, type FieldErrors, invalid } from '../../errors.js';
+import { EXPORT_LIMIT, listWorkbook } from '../../resources/resource-routes.js';
+import { assignmentsOf } from '../staff/staff.repository.js';
+import { actingUser } from '../users/users.service.js';
+import {
+  applyMarkChanges,
+  existingStudentids,
+  type Learner,
+  learnersOf,
+  markOf,
+  markText,
+  markTypesByIds,
+  publishedMarkTypes,
+  storedMarks,
+  userNames,
+} from './entry.repository.js';
+import { gridFileName, type ReadGridSheet, type SheetAbout, sheetCells } from './grid-sheet.js';
+
+/*
+ * Entering marks (issue 14): the grid's load and its save, and the grid as a sheet (download,
+ * and a filled sheet saved; its layout and reading in grid-sheet.ts). The route opens one
+ * transaction per action; a save decides everything (validation, assignments, published marks,
+ * conflicts) before it writes, so a grid or a sheet is saved whole or not at all.
+ */
+
+/** Who acts: their rights in the school (the assignment rule and the published lock read them). */
+export interface Member {
+  ability: AppAbility;
+}
+
+/** What a grid is about, as the load and the save both name it. */
+interface GridTarget {
+  form: string;
+  stream: string | null;
+  term: (typeof TERMS)[number];
+  year: number;
+  subject_id: string;
+  paper: (typeof PAPERS)[number];
+  topic_id: string | null;
+}
+
+const termIndex = (term: string) => TERMS.indexOf(term as (typeof TERMS)[number]);
+
+/** The school's terms of a year (its own dates, else the Ugandan defaults). */
+async function termsOf(tx: TenantTx, year: number) {
+  const rows = await tx.trx
+    .selectFrom('term_dates')
+    .select(['term', sql<string>`to_char(starts, 'YYYY-MM-DD')`.as('starts'), sql<string>`to_char(ends, 'YYYY-MM-DD')`.as('ends')])
+    .$call(inTenant(tx.tenantId))
+    .where('year', '=', year)
+    .orderBy('starts')
+    .execute();
+  return rows.length > 0 ? rows.map((row) => ({ ...row, term: row.term as (typeof TERMS)[number] })) : defaultTermDates(year);
+}
+
+/**
+ * Checks what a grid names before anything is read or written: the subject and its papers, the
+ * mark types (the school's, active), a term that has begun, and that the member may enter marks
+ * here (their assignments, unless they manage marks). Answers the mark types, in order, and
+ * the subject and topic by name (a sheet writes them).
+ */
+async function checkTarget(tx: TenantTx, target: GridTarget, marktypeIds: readonly string[], member: Member) {
+  const errors: FieldErrors = {};
+  const subject = await tx.trx
+    .selectFrom('subjects')
+    .select(['id', 'name', 'multiple_papers', 'multiple_paper_forms'])
+    .$call(inTenant(tx.tenantId))
+    .where('id', '=', target.subject_id)
+    .executeTakeFirst();
+  if (!subject) errors.subject_id = [SETTINGS_MESSAGES.referenceMissing];
+  if (subject && target.paper !== 'I') {
+    const paperForms = (subject.multiple_paper_forms ?? '').split(',').map((form) => form.trim().toLowerCase());
+    const papers = await tx.trx
+      .selectFrom('subject_papers')
+      .select('papers')
+      .$call(inTenant(tx.tenantId))
+      .where('subject_id', '=', subject.id)
+      .where(sql<boolean>`lower(form) = lower(${target.form})`)
+      .where('term', '=', target.term)
+      .where('year', '=', target.year)
+      .executeTakeFirst();
+    const allowed = subject.multiple_papers && paperForms.includes(target.form.toLowerCase()) ? (papers?.papers ?? PAPERS.length) : 1;
+    if (PAPERS.indexOf(target.paper) + 1 > allowed) errors.paper = [MARK_MESSAGES.paperTooHigh];
+  }
+  // A competency's scores: the topic must be the school's, of this subject.
+  const topic =
+    subject && target.topic_id
+      ? await tx.trx
+          .selectFrom('topics')
+          .select(['id', 'title'])
+          .$call(inTenant(tx.tenantId))
+          .where('id', '=', target.topic_id)
+          .where('subject_id', '=', subject.id)
+          .executeTakeFirst()
+      : undefined;
+  if (target.topic_id && !topic) errors.topic_id = [SETTINGS_MESSAGES.referenceMissing];
+  const unique = [...new Set(marktypeIds)];
+  const types = await markTypesByIds(tx, unique);
+  if (types.length !== unique.length) errors.marktypes = [MARK_MESSAGES.markTypeUnknown];
+  else if (types.some((type) => type.status === 'inactive')) errors.marktypes = [MARK_MESSAGES.markTypeInactive];
+  const today = localDay();
+  const now = currentTerm(today, await termsOf(tx, Number(today.slice(0, 4))));
+  if (target.year > now.year || (target.year === now.year && termIndex(target.term) > termIndex(now.term)))
+    errors.term = [MARK_MESSAGES.futureTerm];
+  if (Object.keys(errors).length > 0 || !subject) throw invalid(errors);
+
+  if (!allows(member.ability, 'manage', 'mark')) {
+    const assignments = await assignmentsOf(tx, actingUser(tx), { term: target.term, year: target.year });
+    const assigned = mayEnter(member.ability, { subjects: assignments.subjects, classes: assignments.classes }, 'marks', target);
+    if (!assigned) throw new AppError(403, MARK_MESSAGES.notAssigned);
+  }
+  return { types, subject, topic: topic ?? null };
+}
+
+/** The grid's target as the load, the save and the sheet name it. */
+const targetOf = (query: Omit<GridTarget, 'topic_id'> & { topic_id?: string | null | undefined }): GridTarget => ({
+  form: query.form,
+  stream: query.stream,
+  term: query.term,
+  year: query.year,
+  subject_id: query.subject_id,
+  paper: query.paper,
+  topic_id: query.topic_id ?? null,
+});
+
+/** The grid and what it is about: the subject and topic by name, for the sheet's header. */
+async function gridOf(tx: TenantTx, query: MarksGridQuery, member: Member): Promise<{ grid: MarksGrid; about: SheetAbout }> {
+  const target = targetOf(query);
+  const { types, subject, topic } = await checkTarget(tx, target, query.marktypes, member);
+  const learners = await learnersOf(tx, query);
+  if (learners.length * types.length > MAX_GRID_CELLS) throw invalid({ marktypes: [MARK_MESSAGES.gridTooLarge] });
+  const stored = await storedMarks(tx, target, {
+    marktypeIds: types.map((type) => type.id),
+    studentIds: learners.map((learner) => learner.id),
+  });
+  const published = await publishedMarkTypes(tx, target);
+  const grid: MarksGrid = {
+    students: learners.map((student) => ({
+      student,
+      marktypes: Object.fromEntries(
+        types.flatMap((type) => {
+          const mark = stored.get(cellKey(type.id, student.id));
+          return mark ? [[type.id, { mark: mark.value, version: mark.version }]] : [];
+        }),
+      ),
+    })),
+    marktypes: types.map((type) => ({ id: type.id, label: type.label, outof: Number(type.outof), published: published.has(type.id) })),
+  };
+  return { grid, about: { ...target, subject: subject.name, topic: topic?.title ?? null } };
+}
+
+/** The grid of a class's learners by mark type, with each mark's version (the save's base). */
+export async function loadGrid(tx: TenantTx, query: MarksGridQuery, member: Member): Promise<MarksGrid> {
+  return (await gridOf(tx, query, member)).grid;
+}
+
+/**
+ * The grid as a sheet to fill offline (grid-sheet.ts says its layout): read in the action's
+ * transaction, written into a workbook by the caller once the connection is given back.
+ */
+export async function loadGridSheet(tx: TenantTx, query: MarksGridQuery, member: Member) {
+  const { grid, about } = await gridOf(tx, query, member);
+  return { grid, about, fileName: gridFileName(about) };
+}
+
+/** The cells of a save, read against each mark type's maximum; every bad cell named by its path. */
+function readCells(body: MarksSave, types: ReadonlyMap<string, { outof: number }>, learners: ReadonlyMap<string, Learner>) {
+  const errors: FieldErrors = {};
+  const cells: CellChange[] = [];
+  for (const [marktypeId, byStudent] of Object.entries(body.marks)) {
+    const type = types.get(marktypeId);
+    for (const [studentId, raw] of Object.entries(byStudent)) {
+      const path = `marks.${marktypeId}.${studentId}`;
+      if (!learners.has(studentId)) {
+        errors[path] = [MARK_MESSAGES.learnerNotInClass];
+        continue;
+      }
+      const read = readMarkValue(raw, type?.outof);
+      if (!read.ok) {
+        errors[path] = [read.error];
+        continue;
+      }
+      cells.push({ marktype_id: marktypeId, student_id: studentId, value: read.value, base: body.base[marktypeId]?.[studentId] ?? 0 });
+    }
+  }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  return cells;
+}
+
+/**
+ * The one way marks are written, for the grid's save and the sheet's alike: the cells' stored
+ * marks locked, the plan made (a conflict is a 409 naming each cell, and nothing is written),
+ * published marks kept to those who manage marks, then every change written with its history
+ * in the action's transaction. Cells without a base (a sheet) overwrite.
+ */
+async function writeCells(
+  tx: TenantTx,
+  target: GridTarget,
+  cells: ReadonlyArray<CellChange>,
+  member: Member,
+  source: 'grid' | 'sheet',
+): Promise<SavePlan> {
+  const where = {
+    marktypeIds: [...new Set(cells.map((cell) => cell.marktype_id))],
+    studentIds: [...new Set(cells.map((cell) => cell.student_id))],
+  };
+  const stored = await storedMarks(tx, target, where, true);
+  const plan = planSave(cells, stored);
+  if (plan.conflicts.length > 0) throw await conflictError(tx, plan.conflicts, stored);
+  if (!allows(member.ability, 'manage', 'mark')) {
+    const published = await publishedMarkTypes(tx, target);
+    if (plan.writes.some((write) => published.has(write.marktype_id))) throw new AppError(403, MARK_MESSAGES.published);
+  }
+  await applyMarkChanges(
+    tx,
+    target,
+    plan.writes.map((write) => ({
+      student_id: write.student_id,
+      marktype_id: write.marktype_id,
+      old: write.before?.value ?? null,
+      new: write.value,
+      id: stored.get(cellKey(write.marktype_id, write.student_id))?.id,
+    })),
+    source,
+  );
+  return plan;
+}
+
+/** §8's words for a save: created when it added a mark (or changed nothing), else updated. */
+const savedMessage = (plan: SavePlan) =>
+  plan.writes.length === 0 || plan.writes.some((write) => !write.before) ? RESULT_MESSAGES.created : RESULT_MESSAGES.updated;
+
+/** The audit's name of a grid: class, stream, subject, paper, term and year. */
+const gridEntity = (target: GridTarget) =>
+  `${target.form}/${target.stream ?? ''}/${target.subject_id}/${target.paper}/${target.term}/${target.year}`;
+
+/**
+ * Saves a grid in the action's one transaction: the same `save_id` again answers what the first
+ * answered and writes nothing; a cell changed by someone since the grid was loaded is a 409
+ * naming each such cell (theirs and yours) and nothing is written; published marks are locked
+ * to those who manage marks. Every change lands in the history.
+ */
+export async function saveMarks(tx: TenantTx, body: MarksSave, member: Member): Promise<MarksSaved> {
+  const userId = actingUser(tx);
+  // The save's key first: a retry sent at once waits here for the first, then finds its answer.
+  const claimed = await tx.trx
+    .insertInto('mark_saves')
+    .values({ tenant_id: tx.tenantId, save_id: body.save_id, user_id: userId, answer: JSON.stringify(null) })
+    .onConflict((oc) => oc.columns(['tenant_id', 'save_id']).doNothing())
+    .returning('save_id')
+    .executeTakeFirst();
+  if (!claimed) {
+    const earlier = await tx.trx
+      .selectFrom('mark_saves')
+      .select(['answer', 'user_id'])
+      .$call(inTenant(tx.tenantId))
+      .where('save_id', '=', body.save_id)
+      .executeTakeFirstOrThrow();
+    if (earlier.user_id !== userId || earlier.answer === null) throw invalid({ save_id: [SETTINGS_MESSAGES.referenceMissing] });
+    return earlier.answer as MarksSaved;
+  }
+
+  const marktypeIds = Object.keys(body.marks);
+  const cellCount = Object.values(body.marks).reduce((sum, byStudent) => sum + Object.keys(byStudent).length, 0);
+  if (cellCount > MAX_GRID_CELLS) throw invalid({ marks: [MARK_MESSAGES.gridTooLarge] });
+  const target = targetOf(body);
+  const { types } = await checkTarget(tx, target, marktypeIds, member);
+  const learners = new Map((await learnersOf(tx, body)).map((learner) => [learner.id, learner]));
+  const cells = readCells(body, new Map(types.map((type) => [type.id, { outof: Number(type.outof) }])), learners);
+  const plan = await writeCells(tx, target, cells, member, 'grid');
+
+  const after = await storedMarks(tx, target, { marktypeIds, studentIds: [...new Set(cells.map((cell) => cell.student_id))] });
+  const marks: MarksSaved['marks'] = {};
+  for (const cell of cells) {
+    const now = after.get(cellKey(cell.marktype_id, cell.student_id));
+    marks[cell.marktype_id] = { ...marks[cell.marktype_id], [cell.student_id]: { mark: now?.value ?? null, version: now?.version ?? 0 } };
+  }
+  const answer: MarksSaved = { saved: plan.writes.length, unchanged: plan.unchanged, marks, message: savedMessage(plan) };
+  if (plan.writes.length > 0)
+    await recordAudit(tx, {
+      action: 'update',
+      entity: 'marks',
+      entityId: gridEntity(target),
+      after: { saved: answer.saved, save_id: body.save_id },
+    });
+  await tx.trx
+    .updateTable('mark_saves')
+    .set({ answer: JSON.stringify(answer) })
+    .$call(inTenant(tx.tenantId))
+    .where('save_id', '=', body.save_id)
+    .execute();
+  return answer;
+}
+
+/**
+ * Saves a filled grid sheet (read and checked against the request's grid by readGridSheet
+ * before the transaction) in the action's one transaction: its mark types checked as a save's
+ * (the school's, active, the member's assignment), every row checked (sheetCells), then written
+ * like a grid's save, overwriting, with 'sheet' in the history. All or nothing.
+ */
+export async function saveGridSheet(
+  tx: TenantTx,
+  query: MarksGridQuery,
+  sheet: ReadGridSheet,
+  member: Member,
+): Promise<{ message: string; saved: number; unchanged: number }> {
+  const target = targetOf(query);
+  const { types } = await checkTarget(tx, target, sheet.marktypeIds, member);
+  const inGrid = new Map((await learnersOf(tx, query)).map((learner) => [learner.studentid, learner]));
+  const strangers = sheet.rows.flatMap((row) => (row.studentid !== null && !inGrid.has(row.studentid) ? [row.studentid] : []));
+  const cells = sheetCells(sheet, new Map(types.map((type) => [type.id, { label: type.label, outof: Number(type.outof) }])), {
+    inGrid,
+    elsewhere: await existingStudentids(tx, strangers),
+  });
+  const plan = await writeCells(tx, target, cells, member, 'sheet');
+  if (plan.writes.length > 0)
+    await recordAudit(tx, { action: 'upload', entity: 'marks', entityId: gridEntity(target), after: { saved: plan.writes.length } });
+  return { message: savedMessage(plan), saved: plan.writes.length, unchanged: plan.unchanged };
+}
+
+/** The 409 of a save: every conflicting cell with theirs (and who wrote it) and yours. */
+async function conflictError(
+  tx: TenantTx,
+  conflicts: ReadonlyArray<MarkConflict>,
+  stored: ReadonlyMap<string, { userId: string | null }>,
+): Promise<AppError> {
+  const writers = conflicts.map((conflict) => stored.get(cellKey(conflict.marktype_id, conflict.student_id))?.userId ?? null);
+  const names = await userNames(tx, writers);
+  return new AppError(409, MARK_MESSAGES.conflict, undefined, {
+    conflicts: conflicts.map((conflict, index) => ({ ...conflict, by: names.get(writers[index] ?? '') ?? null })),
+  });
+}
+
+/** The marks list's query as the route reads it: the resource's filters, paging and `excel`. */
+export type MarksListQuery = z.infer<typeof marks.filters> & { page: number; per_page: number; excel: boolean };
+
+/**
+ * The marks list (`/school/marks`): a school's marks, narrowed by class, stream, term, year,
+ * subject, paper and mark type, as the spec's table shows them; with `excel` every mark the
+ * filter names (to the export limit) as a spreadsheet of the list's columns.
+ */
+export async function listMarks(tx: TenantTx, query: MarksListQuery) {
+  let base = tx.trx
+    .selectFrom('marks as m')
+    .innerJoin('students as st', (join) => join.onRef('st.tenant_id', '=', 'm.tenant_id').onRef('st.id', '=', 'm.student_id'))
+    .innerJoin('subjects as s', (join) => join.onRef('s.tenant_id', '=', 'm.tenant_id').onRef('s.id', '=', 'm.subject_id'))
+    .innerJoin('mark_types as t', (join) => join.onRef('t.tenant_id', '=', 'm.tenant_id').onRef('t.id', '=', 'm.marktype_id'))
+    .leftJoin('users as u', 'u.id', 'm.user_id')
+    .$call(inTenant(tx.tenantId, 'm.tenant_id'));
+  if (query.form) base = base.where(sql<boolean>`lower(m.form) = lower(${query.form})`);
+  if (query.term) base = base.where('m.term', '=', query.term);
+  if (query.year) base = base.where('m.year', '=', query.year);
+  if (query.stream) base = base.where(sql<boolean>`lower(coalesce(m.stream, '')) = lower(${query.stream})`);
+  if (query.subject_id) base = base.where('m.subject_id', '=', query.subject_id);
+  if (query.paper) base = base.where('m.paper', '=', query.paper);
+  if (query.marktype_id) base = base.where('m.marktype_id', '=', query.marktype_id);
+  if (query.topic_id) base = base.where('m.topic_id', '=', query.topic_id);
+  const _paging = query.excel ? { limit: EXPORT_LIMIT, offset: 0 } : { limit: query.per_page, offset: (query.page - 1) * query.per_page };
+  const rows = await base
+    .select([
+      'm.id',
+      'm.student_id',
+      'st.studentid',
+      'st.firstname',
+      'st.othername',
+      'st.lastname',
+      'm.form',
+      'm.stream',
+      'm.term',
+      'm.year',
+      'm.paper',
+      's.name as sub',
+      'u.name as user',
+      't.label as marktype',
+      'm.mark',
+      'm.absent',
+      'm.topic_id',
+    ])
+    .orderBy('st.firstname')
+    .orderBy('st.lastname')
+    .orderBy('s.name')
+    .orderBy('m.paper')
+    .orderBy('t.label')
+    .limit(query.per_page)
+    .offset((query.page - 1) * query.per_page)
+    .execute();
+  const total = await tx.trx
+    .selectFrom(base.select('m.id').as('found'))
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
+  const records = rows.map((row) => ({
+    id: row.id,
+    student: {
+      id: row.student_id,
+      studentid: row.studentid,
+      fullname: [row.firstname, row.othername, row.lastname].filter(Boolean).join(' '),
+    },
+    form: row.form,
+    stream: row.stream,
+    term: row.term,
+    year: row.year,
+    paper: row.paper,
+    sub: row.sub,
+    user: row.user,
+    marktype: row.marktype,
+    mark: markOf(row),
+    topic_id: row.topic_id,
+  }));
+  if (query.excel) return listWorkbook(marks, records);
+  return { marks: records, totalRecords: total.n };
+}
+
+/** The most marks one delete removes: a school's whole year is some tens of thousands. */
+const DELETE_LIMIT = 100_000;
+
+/**
+ * Deletes the marks the filter names (manage on mark), in the action's transaction; each
+ * deleted value stays in the history. Answers how many.
+ */
+export async function deleteMarks(tx: TenantTx, filter: z.infer<typeof MarksDeleteSchema>): Promise<{ records: number }> {
+  let doomed = tx.trx
+    .selectFrom('marks')
+    .select(['id', 'student_id', 'subject_id', 'marktype_id', 'form', 'stream', 'term', 'year', 'paper', 'topic_id', 'mark', 'absent'])
+    .$call(inTenant(tx.tenantId))
+    .where(sql<boolean>`lower(form) = lower(${filter.form})`)
+    .where('term', '=', filter.term)
+    .where('year', '=', filter.year);
+  if (filter.stream !== null) doomed = doomed.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${filter.stream})`);
+  if (filter.paper) doomed = doomed.where('paper', '=', filter.paper);
+  if (filter.subject_id) doomed = doomed.where('subject_id', '=', filter.subject_id);
+  if (filter.marktype_id) doomed = doomed.where('marktype_id', '=', filter.marktype_id);
+  if (filter.topic_id) doomed = doomed.where('topic_id', '=', filter.topic_id);
+  const rows = await doomed.forUpdate().limit(DELETE_LIMIT).execute();
+  if (rows.length === 0) return { records: 0 };
+  await tx.trx
+    .insertInto('mark_history')
+    .values(
+      rows.map((row) => ({
+        tenant_id: tx.tenantId,
+        id: newId(),
+        student_id: row.student_id,
+        subject_id: row.subject_id,
+        marktype_id: row.marktype_id,
+        form: row.form,
+        stream: row.stream,
+        term: row.term,
+        year: row.year,
+        paper: row.paper,
+        topic_id: row.topic_id,
+        old_value: markText(markOf(row)),
+        new_value: null,
+        source: 'delete' as const,
+        user_id: tx.userId,
+      })),
+    )
+    .execute();
+  await tx.trx
+    .deleteFrom('marks')
+    .$call(inTenant(tx.tenantId))
+    .where(
+      'id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .execute();
+  await recordAudit(tx, { action: 'delete', entity: 'marks', before: { filter, records: rows.length } });
+  return { records: rows.length };
+}
+
+/** A cell's history, newest first: who changed it, when, from what to what, and how. */
+export async function markHistory(tx: TenantTx, cell: z.infer<typeof MarkHistoryQuerySchema>) {
+  const rows = await tx.trx
+    .selectFrom('mark_history as h')
+    .leftJoin('users as u', 'u.id', 'h.user_id')
+    .select([
+      'h.old_value',
+      'h.new_value',
+      'h.source',
+      'u.name as user',
+      sql<string>`to_char(h.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`.as('at'),
+    ])
+    .$call(inTenant(tx.tenantId, 'h.tenant_id'))
+    .where('h.student_id', '=', cell.student_id)
+    .where('h.subject_id', '=', cell.subject_id)
+    .where('h.marktype_id', '=', cell.marktype_id)
+    .where('h.term', '=', cell.term)
+    .where('h.year', '=', cell.year)
+    .where('h.paper', '=', cell.paper)
+    .orderBy('h.changed_at', 'desc')
+    .orderBy('h.id')
+    .limit(200)
+    .execute();
+  const value = (text: string | null): MarkValue => (text === null ? null : text === ABSENT ? ABSENT : Number(text));
+  return {
+    history: rows.map((row) => ({ old: value(row.old_value), new: value(row.new_value), source: row.source, user: row.user, at: row.at })),
+  };
+}

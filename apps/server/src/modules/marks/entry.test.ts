@@ -1,0 +1,354 @@
+import { MARK_MESSAGES, markTypes, publishMarks, SETTINGS_MESSAGES, subjectTeachers } from '@mustard/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../db/ids.js';
+import { withTenant } from '../../db/tenant.js';
+import { makeTenant, makeUser } from '../../test/factories.js';
+import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import { EXCEL_ATTACHMENT, newSubject, ok, type Row, valuesOf, workbookOf } from '../settings/settings-fixtures.js';
+
+/*
+ * Entering marks (issue 14) through the API: the grid's load and save, ABS apart from 0, the
+ * same save_id twice, conflicts, published marks, assignments, bad input, the list, deletion
+ * and history; another school sees none of it.
+ */
+
+let t: TestApp;
+let head: Caller;
+let teacher: Caller;
+let other: Caller;
+let school: { id: string; tenantcode: string };
+let maths: Row;
+let english: Row;
+let bot: Row;
+let mot: Row;
+type Learner = { id: string; studentid: string };
+let p5: Learner[];
+let p6: Learner[];
+const YEAR = new Date().getFullYear();
+
+/** Learners of a class and stream, named so the grid's order is known (Amina, Brian, Carol, ...). */
+async function learners(tenantId: string, form: string, stream: string, names: string[]) {
+  const rows = names.map((firstname, index) => ({
+    tenant_id: tenantId,
+    id: newId(),
+    studentid: `${form}-${stream}-${index + 1}`,
+    firstname,
+    lastname: 'Okello',
+    form,
+    stream,
+  }));
+  await withTenant(t.database.db, { tenantId }, (trx) => trx.insertInto('students').values(rows).execute());
+  return rows.map((row) => ({ id: row.id, studentid: row.studentid }));
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  school = await makeTenant(t.database, { name: 'Marks Primary' });
+  const elsewhere = await makeTenant(t.database, { name: 'Other Primary' });
+  const headUser = await makeUser(t.database, { name: 'Head Teacher', memberOf: [{ tenantId: school.id, roles: ['headteacher'] }] });
+  const teacherUser = await makeUser(t.database, { name: 'Grace Auma', memberOf: [{ tenantId: school.id, roles: ['teacher'] }] });
+  const otherUser = await makeUser(t.database, { name: 'Other Head', memberOf: [{ tenantId: elsewhere.id, roles: ['headteacher'] }] });
+  head = caller(t.app, await login(t.app, headUser.email), school.tenantcode);
+  teacher = caller(t.app, await login(t.app, teacherUser.email), school.tenantcode);
+  other = caller(t.app, await login(t.app, otherUser.email), elsewhere.tenantcode);
+  maths = await newSubject(head, { name: 'Mathematics' });
+  english = await newSubject(head, { name: 'English' });
+  bot = ok(await head.post(markTypes.path, { label: 'BOT', category: 'exam', position: 1 }));
+  mot = ok(await head.post(markTypes.path, { label: 'MOT', category: 'exam', position: 2, outof: 50 }));
+  p5 = await learners(school.id, 'P5', 'East', ['Amina', 'Brian', 'Carol']);
+  p6 = await learners(school.id, 'P6', 'East', ['Daniel']);
+  // Grace teaches Mathematics in P5 (every stream) in Term I.
+  ok(
+    await head.post(subjectTeachers.path, { user_id: teacherUser.id, subject_id: maths.id, form: 'P5', stream: '', term: 'I', year: YEAR }),
+  );
+});
+afterAll(() => t.close());
+
+const place = (fields: Record<string, unknown> = {}) => ({
+  form: 'P5',
+  stream: 'East',
+  term: 'I',
+  year: YEAR,
+  subject_id: maths.id,
+  paper: 'I',
+  ...fields,
+});
+const grid = (by: Caller, fields: Record<string, unknown> = {}) =>
+  by.post('/api/school/marks/grid', { ...place(), marktypes: [bot.id, mot.id], ...fields });
+const save = (by: Caller, marks: Record<string, Record<string, unknown>>, base: Record<string, Record<string, number>> = {}, fields = {}) =>
+  by.post('/api/school/marks', { ...place(), save_id: crypto.randomUUID(), marks, base, ...fields });
+const historyOf = async (studentId: string, marktypeId: string, subjectId = maths.id as string) =>
+  ok(
+    await head.get(
+      `/api/school/marks/history?student_id=${studentId}&subject_id=${subjectId}&marktype_id=${marktypeId}&term=I&year=${YEAR}`,
+    ),
+  ).history as Array<{ old: unknown; new: unknown; source: string; user: string | null }>;
+
+describe('the grid', () => {
+  it('lists the class’s learners by mark type, each mark type with its maximum', async () => {
+    const answer = ok(await grid(head));
+    expect(answer.students.map((row: { student: { fullname: string } }) => row.student.fullname)).toEqual([
+      'Amina Okello',
+      'Brian Okello',
+      'Carol Okello',
+    ]);
+    expect(answer.students[0]).toEqual({ student: { id: p5[0]?.id, studentid: 'P5-East-1', fullname: 'Amina Okello' }, marktypes: {} });
+    expect(answer.marktypes).toEqual([
+      { id: bot.id, label: 'BOT', outof: 100, published: false },
+      { id: mot.id, label: 'MOT', outof: 50, published: false },
+    ]);
+  });
+
+  it('takes the mark types as a form sends them: marktypes[] repeated, or one comma-separated text', async () => {
+    const boundary = 'mustardboundary';
+    const fields = { ...place(), 'marktypes[]': [bot.id, mot.id] } as Record<string, unknown>;
+    const parts = Object.entries(fields).flatMap(([name, value]) =>
+      (Array.isArray(value) ? value : [value]).map(
+        (item) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${item}\r\n`,
+      ),
+    );
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/school/marks/grid',
+      headers: {
+        authorization: `Bearer ${head.token}`,
+        tenantcode: school.tenantcode,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: `${parts.join('')}--${boundary}--\r\n`,
+    });
+    expect(ok(response).marktypes).toHaveLength(2);
+    expect(ok(await grid(head, { marktypes: `${bot.id},${mot.id}` })).marktypes).toHaveLength(2);
+  });
+});
+
+describe('saving a grid', () => {
+  it('saves numbers, ABS and clears; ABS is kept apart from 0 and a reload shows each mark with its version', async () => {
+    const [amina, brian, carol] = p5 as [Learner, Learner, Learner];
+    const first = ok(
+      await save(head, { [bot.id]: { [amina.id]: 56, [brian.id]: 'ABS', [carol.id]: 0 }, [mot.id]: { [amina.id]: '40.5' } }),
+    );
+    expect(first).toMatchObject({ saved: 4, unchanged: 0, message: 'Successfully created' });
+    expect(first.marks[bot.id]).toEqual({
+      [amina.id]: { mark: 56, version: 1 },
+      [brian.id]: { mark: 'ABS', version: 1 },
+      [carol.id]: { mark: 0, version: 1 },
+    });
+    const loaded = ok(await grid(head));
+    const byName = Object.fromEntries(
+      loaded.students.map((row: { student: { id: string }; marktypes: unknown }) => [row.student.id, row.marktypes]),
+    );
+    expect(byName[brian.id]).toEqual({ [bot.id]: { mark: 'ABS', version: 1 } });
+    expect(byName[carol.id]).toEqual({ [bot.id]: { mark: 0, version: 1 } });
+    expect(byName[amina.id]).toEqual({ [bot.id]: { mark: 56, version: 1 }, [mot.id]: { mark: 40.5, version: 1 } });
+
+    // A change and a clear, each from the version loaded.
+    const second = ok(await save(head, { [bot.id]: { [amina.id]: 58, [carol.id]: null } }, { [bot.id]: { [amina.id]: 1, [carol.id]: 1 } }));
+    expect(second).toMatchObject({ saved: 2, unchanged: 0, message: 'Successfully updated' });
+    expect(second.marks[bot.id]).toEqual({ [amina.id]: { mark: 58, version: 2 }, [carol.id]: { mark: null, version: 0 } });
+    expect((await historyOf(amina.id, bot.id)).map((entry) => [entry.old, entry.new, entry.source, entry.user])).toEqual([
+      [56, 58, 'grid', 'Head Teacher'],
+      [null, 56, 'grid', 'Head Teacher'],
+    ]);
+    expect((await historyOf(carol.id, bot.id)).map((entry) => [entry.old, entry.new])).toEqual([
+      [0, null],
+      [null, 0],
+    ]);
+  });
+
+  it('answers the same save_id twice with the first answer, writing once, even when both arrive at once', async () => {
+    const [amina] = p5 as [Learner];
+    const body = {
+      ...place({ subject_id: english.id }),
+      save_id: crypto.randomUUID(),
+      marks: { [bot.id]: { [amina.id]: 71 } },
+      base: {},
+    };
+    const [one, two] = await Promise.all([head.post('/api/school/marks', body), head.post('/api/school/marks', body)]);
+    expect(ok(one)).toEqual(ok(two));
+    const again = ok(await head.post('/api/school/marks', body));
+    expect(again).toEqual(ok(one));
+    expect(again.marks[bot.id][amina.id]).toEqual({ mark: 71, version: 1 });
+    expect(await historyOf(amina.id, bot.id, english.id)).toHaveLength(1);
+  });
+
+  it('refuses to overwrite a mark someone changed since the grid was loaded: 409 naming theirs and yours, nothing saved', async () => {
+    const [, brian, carol] = p5 as [Learner, Learner, Learner];
+    // Both open the grid with Brian's MOT empty (version 0); the head saves first.
+    ok(await save(head, { [mot.id]: { [brian.id]: 30 } }, { [mot.id]: { [brian.id]: 0 } }));
+    const late = await save(head, { [mot.id]: { [brian.id]: 35, [carol.id]: 20 } }, { [mot.id]: { [brian.id]: 0, [carol.id]: 0 } });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toMatchObject({
+      message: MARK_MESSAGES.conflict,
+      conflicts: [{ marktype_id: mot.id, student_id: brian.id, theirs: 30, version: 1, yours: 35, by: 'Head Teacher' }],
+    });
+    // Carol's mark was not saved either: a grid saves whole or not at all.
+    const loaded = ok(await grid(head));
+    const carolRow = loaded.students.find((row: { student: { id: string } }) => row.student.id === carol.id);
+    expect(carolRow.marktypes[mot.id]).toBeUndefined();
+    // Keeping mine: sent again from their version.
+    expect(ok(await save(head, { [mot.id]: { [brian.id]: 35 } }, { [mot.id]: { [brian.id]: 1 } })).marks[mot.id][brian.id]).toEqual({
+      mark: 35,
+      version: 2,
+    });
+  });
+
+  it('says which cell is wrong and why, and saves nothing', async () => {
+    const [amina, brian] = p5 as [Learner, Learner];
+    const [daniel] = p6 as [Learner];
+    const bad = await save(head, {
+      [bot.id]: { [amina.id]: 101, [brian.id]: 67.55 },
+      [mot.id]: { [amina.id]: 51, [brian.id]: 'seven', [daniel.id]: 20 },
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors).toEqual({
+      [`marks.${bot.id}.${amina.id}`]: [MARK_MESSAGES.aboveMaximum],
+      [`marks.${bot.id}.${brian.id}`]: [MARK_MESSAGES.oneDecimal],
+      [`marks.${mot.id}.${amina.id}`]: [MARK_MESSAGES.aboveMaximum],
+      [`marks.${mot.id}.${brian.id}`]: [MARK_MESSAGES.notAMark],
+      [`marks.${mot.id}.${daniel.id}`]: [MARK_MESSAGES.learnerNotInClass],
+    });
+    expect((await save(head, { [bot.id]: { [amina.id]: -1 } })).json().errors).toEqual({
+      [`marks.${bot.id}.${amina.id}`]: [MARK_MESSAGES.belowZero],
+    });
+    expect((await save(head, { [bot.id]: { [amina.id]: { mark: 5 } } })).statusCode).toBe(422);
+    expect((await save(head, { [bot.id]: { [amina.id]: true } })).json().errors).toEqual({
+      [`marks.${bot.id}.${amina.id}`]: [MARK_MESSAGES.notAMark],
+    });
+  });
+
+  it('refuses what the grid cannot name: a foreign or unknown mark type or subject, an inactive mark type, a paper too high, a future term', async () => {
+    const [amina] = p5 as [Learner];
+    const inactive = ok(await head.post(markTypes.path, { label: 'Old test', category: 'test', status: 'inactive' }));
+    expect((await save(head, { [inactive.id]: { [amina.id]: 5 } })).json().errors).toEqual({ marktypes: [MARK_MESSAGES.markTypeInactive] });
+    const theirs = ok(await other.post(markTypes.path, { label: 'Their BOT', category: 'exam' }));
+    expect((await save(head, { [theirs.id]: { [amina.id]: 5 } })).json().errors).toEqual({ marktypes: [MARK_MESSAGES.markTypeUnknown] });
+    const theirSubject = ok(await other.post('/api/school/subjects', { name: 'Their maths', category: 'general' }));
+    expect((await grid(head, { subject_id: theirSubject.id })).json().errors).toEqual({ subject_id: [SETTINGS_MESSAGES.referenceMissing] });
+    expect((await grid(head, { paper: 'II' })).json().errors).toEqual({ paper: [MARK_MESSAGES.paperTooHigh] });
+    expect((await grid(head, { paper: 'VII' })).statusCode).toBe(422);
+    expect((await grid(head, { year: YEAR + 1 })).json().errors).toEqual({ term: [MARK_MESSAGES.futureTerm] });
+    expect((await grid(head, { marktypes: [] })).statusCode).toBe(422);
+    expect((await grid(head, { form: 'P5\u0000' })).statusCode).toBe(422);
+    expect((await grid(head, { stream: 'E'.repeat(10_000) })).statusCode).toBe(422);
+    expect((await head.post('/api/school/marks', { ...place(), marks: {} })).json().errors).toHaveProperty('save_id');
+  });
+
+  it('refuses a grid of more than 2,000 cells', async () => {
+    const many = Object.fromEntries(Array.from({ length: 2001 }, () => [crypto.randomUUID(), 50]));
+    const response = await save(head, { [bot.id]: many });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toEqual({ marks: [MARK_MESSAGES.gridTooLarge] });
+  });
+});
+
+describe('who may enter what', () => {
+  it('a teacher enters marks where assigned (P5 Mathematics), not elsewhere: 403 saying why', async () => {
+    const [amina] = p5 as [Learner];
+    const [daniel] = p6 as [Learner];
+    ok(await grid(teacher, { marktypes: [bot.id] }));
+    ok(await save(teacher, { [bot.id]: { [amina.id]: 77 } }, { [bot.id]: { [amina.id]: 2 } }));
+    const p6Grid = await grid(teacher, { form: 'P6', marktypes: [bot.id] });
+    expect(p6Grid.statusCode).toBe(403);
+    expect(p6Grid.json().message).toBe(MARK_MESSAGES.notAssigned);
+    expect((await save(teacher, { [bot.id]: { [daniel.id]: 50 } }, {}, { form: 'P6' })).statusCode).toBe(403);
+    expect((await grid(teacher, { subject_id: english.id })).statusCode).toBe(403);
+    expect((await grid(teacher, { term: 'II' })).statusCode).toBe(403);
+  });
+
+  it('published marks: a teacher may no longer change them (403 saying they are published); the head may', async () => {
+    const [amina] = p5 as [Learner];
+    ok(await head.post(publishMarks.path, { term: 'I', year: YEAR, marktype_id: bot.id }));
+    expect(ok(await grid(teacher, { marktypes: [bot.id] })).marktypes[0].published).toBe(true);
+    const refused = await save(teacher, { [bot.id]: { [amina.id]: 80 } }, { [bot.id]: { [amina.id]: 3 } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(MARK_MESSAGES.published);
+    // Unchanged cells of a published mark type are no change: the rest of the grid saves.
+    ok(
+      await save(
+        teacher,
+        { [bot.id]: { [amina.id]: 77 }, [mot.id]: { [amina.id]: 41 } },
+        { [bot.id]: { [amina.id]: 3 }, [mot.id]: { [amina.id]: 1 } },
+      ),
+    );
+    ok(await save(head, { [bot.id]: { [amina.id]: 80 } }, { [bot.id]: { [amina.id]: 3 } }));
+    expect((await historyOf(amina.id, bot.id))[0]).toMatchObject({ old: 77, new: 80, user: 'Head Teacher' });
+  });
+});
+
+describe('the marks list, deletion and another school', () => {
+  it('lists a class’s marks of a term with student, subject, user, mark type and mark (ABS as ABS)', async () => {
+    const answer = ok(await head.get(`/api/school/marks?form=P5&term=I&year=${YEAR}&subject_id=${maths.id}&marktype_id=${bot.id}`));
+    const brian = answer.marks.find((row: { student: { studentid: string } }) => row.student.studentid === 'P5-East-2');
+    expect(brian).toMatchObject({
+      sub: 'Mathematics',
+      marktype: 'BOT',
+      mark: 'ABS',
+      user: 'Head Teacher',
+      paper: 'I',
+      form: 'P5',
+      term: 'I',
+    });
+    expect(answer.totalRecords).toBe(answer.marks.length);
+    expect(ok(await other.get(`/api/school/marks?form=P5&term=I&year=${YEAR}`)).totalRecords).toBe(0);
+  });
+
+  it('downloads the list with excel=1 (read back), and lists the whole school’s term without a class', async () => {
+    const response = await head.get(`/api/school/marks?term=I&year=${YEAR}&marktype_id=${bot.id}&subject_id=${maths.id}&excel=1`);
+    expect(response.headers['content-disposition']).toMatch(EXCEL_ATTACHMENT);
+    const sheet = valuesOf(await workbookOf(response), 11);
+    expect(sheet[0]).toEqual(['Student ID', 'Student', 'Class', 'Stream', 'Term', 'Year', 'Paper', 'Subject', 'User', 'Mark type', 'Mark']);
+    expect(sheet.find((row) => row[0] === 'P5-East-2')).toEqual([
+      'P5-East-2',
+      'Brian Okello',
+      'P5',
+      'East',
+      'I',
+      YEAR,
+      'I',
+      'Mathematics',
+      'Head Teacher',
+      'BOT',
+      'ABS',
+    ]);
+    const all = ok(await head.get(`/api/school/marks?term=I&year=${YEAR}`));
+    expect(all.totalRecords).toBeGreaterThan(0);
+    expect(ok(await head.get(`/api/school/marks?term=I&year=${YEAR}&per_page=1`)).marks).toHaveLength(1);
+  });
+
+  it('another school cannot load, save into or read the history of this school’s grid', async () => {
+    const [amina] = p5 as [Learner];
+    expect((await grid(other, { marktypes: [bot.id] })).statusCode).toBe(422);
+    const into = await other.post('/api/school/marks', {
+      ...place(),
+      save_id: crypto.randomUUID(),
+      marks: { [bot.id]: { [amina.id]: 1 } },
+      base: {},
+    });
+    expect(into.statusCode).toBe(422);
+    expect(
+      ok(
+        await other.get(
+          `/api/school/marks/history?student_id=${amina.id}&subject_id=${maths.id}&marktype_id=${bot.id}&term=I&year=${YEAR}`,
+        ),
+      ).history,
+    ).toEqual([]);
+  });
+
+  it('deletes the marks the filter names in one go, counting them; the values stay in the history; teachers may not', async () => {
+    const [amina] = p5 as [Learner];
+    expect((await teacher.post('/api/school/marks/bulkdelete', { form: 'P5', stream: 'East', term: 'I', year: YEAR })).statusCode).toBe(
+      403,
+    );
+    const before = ok(await head.get(`/api/school/marks?form=P5&term=I&year=${YEAR}&marktype_id=${mot.id}`)).totalRecords;
+    expect(before).toBeGreaterThan(0);
+    const deleted = ok(
+      await head.post('/api/school/marks/bulkdelete', { form: 'P5', stream: 'East', term: 'I', year: YEAR, marktype_id: mot.id }),
+    );
+    expect(deleted).toEqual({ records: before });
+    expect(ok(await head.get(`/api/school/marks?form=P5&term=I&year=${YEAR}&marktype_id=${mot.id}`)).totalRecords).toBe(0);
+    expect(ok(await head.get(`/api/school/marks?form=P5&term=I&year=${YEAR}&marktype_id=${bot.id}`)).totalRecords).toBeGreaterThan(0);
+    expect((await historyOf(amina.id, mot.id))[0]).toMatchObject({ old: 41, new: null, source: 'delete' });
+    expect(ok(await other.post('/api/school/marks/bulkdelete', { form: 'P5', stream: '', term: 'I', year: YEAR }))).toEqual({ records: 0 });
+  });
+});

@@ -1,0 +1,270 @@
+import { Button, Card, Checkbox, FileInput, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  classOptions,
+  type MarksGrid as Grid,
+  type MarksGridQuery,
+  MarksGridQuerySchema,
+  marksGridEndpoint,
+  markTypes,
+  myAssignmentsEndpoint,
+  PAPERS,
+  RESULT_MESSAGES,
+  studentCategories,
+  subjects,
+  TERMS,
+} from '@mustard/shared';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PAGES } from '../../app/routes.js';
+import { useAccess } from '../../lib/access.js';
+import { ApiError, api, call, withQuery } from '../../lib/api.js';
+import { useAuth } from '../../lib/auth.js';
+import { useCurrentTerm } from '../../lib/calendar.js';
+import { translateMessage } from '../../lib/messages.js';
+import { notifyError, runLongAction } from '../../lib/notify.js';
+import { MarksGrid } from './MarksGrid.js';
+
+/** Every subject, mark type and category of a school fits one answer. */
+const ALL = 1000;
+
+type Filter = {
+  form: string | null;
+  stream: string;
+  studentcategory_id: string | null;
+  term: string;
+  year: number;
+  paper: string;
+  subject_id: string | null;
+  marktypes: string[];
+  excel: boolean;
+  file: File | null;
+};
+
+/**
+ * Create marks (`/marks/create`, spec §2): the filter (class, stream, category, term, year,
+ * paper, a filled sheet to upload, subject, download excel, mark types), then the grid. A
+ * teacher is offered only the classes and subjects they may enter (issue 13's assignments).
+ */
+export function MarksEntryPage() {
+  const { t } = useTranslation();
+  const { session } = useAuth();
+  const { can } = useAccess();
+  const current = useCurrentTerm();
+  const [filter, setFilter] = useState<Filter>({
+    form: null,
+    stream: '',
+    studentcategory_id: null,
+    term: current.term,
+    year: current.year,
+    paper: 'I',
+    subject_id: null,
+    marktypes: [],
+    excel: false,
+    file: null,
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [loaded, setLoaded] = useState<{ grid: Grid; query: MarksGridQuery; at: number } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof Filter>(name: K, value: Filter[K]) => setFilter((now) => ({ ...now, [name]: value }));
+
+  const list = <T,>(path: string, listKey: string) =>
+    useQuery({
+      queryKey: ['choices', listKey, session?.tenant?.id],
+      queryFn: async () => ((await api.get<Record<string, unknown>>(withQuery(path, { per_page: ALL }))).data[listKey] ?? []) as T[],
+      staleTime: 60_000,
+    });
+  const subjectRows = list<{ id: string; name: string; active: boolean }>(subjects.path, subjects.listKey);
+  const typeRows = list<{ id: string; label: string; status: string }>(markTypes.path, markTypes.listKey);
+  const categoryRows = list<{ id: string; name: string }>(studentCategories.path, studentCategories.listKey);
+  const mine = useQuery({
+    queryKey: ['my-assignments', session?.tenant?.id, filter.term, filter.year],
+    queryFn: () => call(myAssignmentsEndpoint, { query: { term: filter.term as MarksGridQuery['term'], year: filter.year } }),
+  });
+
+  // Only what the member may enter: everything for those who manage marks, else their assignments.
+  const assigned = mine.data?.reach.marks === 'assigned' ? mine.data.subjects : null;
+  const classes = useMemo(() => {
+    const all = classOptions(session?.tenant ?? {});
+    if (!assigned) return all;
+    const held = new Set(assigned.map((row) => row.form.toLowerCase()));
+    return all.filter((form) => held.has(form.toLowerCase()));
+  }, [session?.tenant, assigned]);
+  const subjectChoices = (subjectRows.data ?? [])
+    .filter((subject) => subject.active)
+    .filter(
+      (subject) =>
+        !assigned ||
+        assigned.some((row) => row.subject_id === subject.id && (!filter.form || row.form.toLowerCase() === filter.form.toLowerCase())),
+    )
+    .map((subject) => ({ value: subject.id, label: subject.name }));
+  const activeTypes = (typeRows.data ?? []).filter((type) => type.status !== 'inactive');
+
+  const next = async (event: FormEvent) => {
+    event.preventDefault();
+    const fields = { ...filter, form: filter.form ?? '', subject_id: filter.subject_id ?? '', excel: filter.excel ? '1' : '0' };
+    const { file, ...sent } = fields;
+    const parsed = MarksGridQuerySchema.safeParse(sent);
+    if (!parsed.success) {
+      setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), translateMessage(issue.message)])));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      if (file) {
+        // A filled sheet: read back and saved on the server, all or nothing.
+        const form = new FormData();
+        for (const [name, value] of Object.entries(sent)) {
+          if (Array.isArray(value)) for (const item of value) form.append(`${name}[]`, item);
+          else if (value !== null && value !== '') form.set(name, String(value));
+        }
+        form.set('file', file, file.name);
+        await runLongAction(api.post<{ message: string }>(marksGridEndpoint.path, form), (answer) => translateMessage(answer.data.message));
+      } else if (filter.excel) {
+        await runLongAction(api.download(marksGridEndpoint.path, { ...sent, excel: '1' }), translateMessage(RESULT_MESSAGES.excelReady));
+        return;
+      }
+      const answer = await call(marksGridEndpoint, { body: { ...parsed.data, excel: undefined } as never });
+      if ('students' in answer) setLoaded({ grid: answer, query: parsed.data, at: Date.now() });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403)
+        notifyError(new ApiError(422, error.data?.message ?? error.message, error.data));
+      else if (error instanceof ApiError && error.data?.errors)
+        setErrors(
+          Object.fromEntries(
+            Object.entries(error.data.errors).map(([name, texts]) => [name.split('.')[0] ?? name, translateMessage(texts[0] ?? '')]),
+          ),
+        );
+      else notifyError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Stack>
+      <Card withBorder padding="md">
+        <Stack>
+          <Title order={1} size="h3">
+            {t(PAGES.createMarks.title)}
+          </Title>
+          <form onSubmit={next} aria-label={t('marks.filter')} noValidate>
+            <Stack>
+              <SimpleGrid cols={{ base: 1, sm: 3, md: 4 }}>
+                <Select
+                  label={t('fields.form')}
+                  data={classes}
+                  value={filter.form}
+                  onChange={(value) => set('form', value)}
+                  error={errors.form}
+                  searchable
+                  withAsterisk
+                />
+                <TextInput
+                  label={t('fields.stream')}
+                  value={filter.stream}
+                  onChange={(event) => set('stream', event.currentTarget.value)}
+                  error={errors.stream}
+                />
+                <Select
+                  label={t('fields.studentcategory_id')}
+                  data={(categoryRows.data ?? []).map((row) => ({ value: row.id, label: row.name }))}
+                  value={filter.studentcategory_id}
+                  onChange={(value) => set('studentcategory_id', value)}
+                  clearable
+                />
+                <Select
+                  label={t('fields.term')}
+                  data={[...TERMS]}
+                  value={filter.term}
+                  onChange={(value) => value && set('term', value)}
+                  error={errors.term}
+                  allowDeselect={false}
+                />
+                <NumberInput
+                  label={t('fields.year')}
+                  value={filter.year}
+                  onChange={(value) => set('year', Number(value))}
+                  error={errors.year}
+                  allowDecimal={false}
+                />
+                <Select
+                  label={t('fields.paper')}
+                  data={[...PAPERS]}
+                  value={filter.paper}
+                  onChange={(value) => value && set('paper', value)}
+                  error={errors.paper}
+                  allowDeselect={false}
+                />
+                <Select
+                  label={t('fields.subject')}
+                  data={subjectChoices}
+                  value={filter.subject_id}
+                  onChange={(value) => set('subject_id', value)}
+                  error={errors.subject_id}
+                  searchable
+                  withAsterisk
+                  nothingFoundMessage={t('list.nothingFound')}
+                />
+                <FileInput
+                  label={t('marks.uploadFile')}
+                  accept=".xlsx"
+                  value={filter.file}
+                  onChange={(file) => set('file', file)}
+                  clearable
+                  placeholder={t('marks.chooseFile')}
+                  error={errors.file}
+                />
+              </SimpleGrid>
+              <Checkbox
+                label={t('list.downloadExcel')}
+                checked={filter.excel}
+                onChange={(event) => set('excel', event.currentTarget.checked)}
+              />
+              <Stack gap={4}>
+                <Text size="sm" fw={500}>
+                  {t('marks.markTypes')}
+                </Text>
+                <Group>
+                  {activeTypes.map((type) => (
+                    <Checkbox
+                      key={type.id}
+                      label={type.label}
+                      checked={filter.marktypes.includes(type.id)}
+                      onChange={(event) => {
+                        const checked = event.currentTarget.checked;
+                        set('marktypes', checked ? [...filter.marktypes, type.id] : filter.marktypes.filter((id) => id !== type.id));
+                      }}
+                    />
+                  ))}
+                </Group>
+                {errors.marktypes && (
+                  <Text size="xs" c="red">
+                    {errors.marktypes}
+                  </Text>
+                )}
+              </Stack>
+              <Group justify="flex-end">
+                <Button type="submit" loading={busy}>
+                  {t('marks.next')}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Stack>
+      </Card>
+      {loaded && session?.tenant && (
+        <Card withBorder padding="md">
+          <MarksGrid
+            key={`${JSON.stringify(loaded.query)}:${loaded.at}`}
+            grid={loaded.grid}
+            query={loaded.query}
+            owner={{ tenantId: session.tenant.id, userId: session.user.id }}
+            mayChangePublished={can('manage', 'mark')}
+          />
+        </Card>
+      )}
+    </Stack>
+  );
+}

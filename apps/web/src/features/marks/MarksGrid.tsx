@@ -1,0 +1,434 @@
+import { Alert, Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  formatMark,
+  type MarksGrid as Grid,
+  MARK_MESSAGES,
+  type MarksGridQuery,
+  type MarksSaved,
+  type MarkValue,
+  markHistoryEndpoint,
+  saveMarksEndpoint,
+} from '@mustard/shared';
+import { useQuery } from '@tanstack/react-query';
+import { type ClipboardEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, call } from '../../lib/api.js';
+import { translateMessage } from '../../lib/messages.js';
+import { errorText } from '../../lib/notify.js';
+import { draftKey, dropDraft, findDraft, keepDraft, type MarksDraft } from './drafts.js';
+import {
+  applySaved,
+  cellErrors,
+  cellText,
+  type GridState,
+  gridFrom,
+  keyOf,
+  type Move,
+  moveFrom,
+  pasteAt,
+  resolveConflict,
+  saveBody,
+  typeInto,
+  unsavedKeys,
+} from './grid.js';
+
+/** A 409's cell as the grid shows it. */
+interface Conflict {
+  marktype_id: string;
+  student_id: string;
+  theirs: MarkValue;
+  version: number;
+  yours: MarkValue;
+  by: string | null;
+}
+
+type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'waiting'; offline: boolean; attempt: number };
+
+/** Waits before the next try of a save that got no answer: 1, 2, 4, 8 s, then every 15 s. */
+const retryDelay = (attempt: number) => Math.min(15_000, 1000 * 2 ** attempt);
+
+const KEYS: Record<string, Move> = { ArrowUp: 'up', ArrowDown: 'down', Enter: 'down', ArrowLeft: 'left', ArrowRight: 'right' };
+
+/**
+ * The marks grid (issue 14): learners by mark type, typed like a spreadsheet (arrows, Enter
+ * down the column, Tab across, Esc undoes the cell, Home/End, paste of a block), checked as
+ * typed, kept in the browser at every change, saved whole with retries that never save twice,
+ * and a conflict shown cell by cell with both values.
+ */
+export function MarksGrid({
+  grid,
+  query,
+  owner,
+  mayChangePublished,
+}: {
+  grid: Grid;
+  query: MarksGridQuery;
+  owner: { tenantId: string; userId: string };
+  mayChangePublished: boolean;
+}) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<GridState>(() => gridFrom(grid, mayChangePublished));
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const key = useMemo(() => draftKey(owner, query), [owner, query]);
+  const [found, setFound] = useState<MarksDraft | null>(null);
+  const [kept, setKept] = useState(true);
+  const [saving, setSaving] = useState<SaveState>({ kind: 'idle' });
+  const saveIdRef = useRef<string | null>(null);
+  const [conflicts, setConflicts] = useState<Conflict[]>([]);
+  const [wrongCount, setWrongCount] = useState<number | null>(null);
+  const [focused, setFocused] = useState<{ row: number; column: number } | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const cells = useRef(new Map<string, HTMLInputElement>());
+  const editStart = useRef<string>('');
+
+  const errors = useMemo(() => cellErrors(state), [state]);
+  const unsaved = useMemo(() => new Set(unsavedKeys(state)), [state]);
+  const names = useMemo(() => new Map(grid.students.map((row) => [row.student.id, row.student.fullname])), [grid]);
+  const labels = useMemo(() => new Map(grid.marktypes.map((type) => [type.id, type.label])), [grid]);
+
+  // A draft of this grid from before (a reload, a crash, another day) is offered, not forced.
+  useEffect(() => {
+    let live = true;
+    void findDraft(key).then((draft) => {
+      if (live && draft && Object.keys(draft.typed).length > 0) setFound(draft);
+    });
+    return () => {
+      live = false;
+    };
+  }, [key]);
+
+  /** Every change is kept at once: the draft is the grid's typed cells and the save on its way. */
+  const change = useCallback(
+    (next: GridState) => {
+      setState(next);
+      setWrongCount(null);
+      const typed = Object.fromEntries(unsavedKeys(next).map((cell) => [cell, next.typed[cell] ?? '']));
+      if (Object.keys(typed).length === 0 && !saveIdRef.current) void dropDraft(key);
+      else void keepDraft(key, { typed, base: next.base, saveId: saveIdRef.current, at: Date.now() }).then(setKept);
+    },
+    [key],
+  );
+
+  const restore = () => {
+    if (!found) return;
+    saveIdRef.current = found.saveId;
+    change({ ...stateRef.current, base: { ...stateRef.current.base, ...found.base }, typed: found.typed });
+    setFound(null);
+  };
+
+  const focusCell = (row: number, column: number) => {
+    const learner = state.rows[row];
+    const type = state.columns[column];
+    if (learner && type) cells.current.get(keyOf(learner, type.id))?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>, row: number, column: number) => {
+    let move: Move | undefined = KEYS[event.key];
+    if (event.key === 'Home') move = event.ctrlKey ? 'first' : 'home';
+    if (event.key === 'End') move = event.ctrlKey ? 'last' : 'end';
+    if (event.key === 'Enter' && event.shiftKey) move = 'up';
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      const learner = state.rows[row] as string;
+      const type = state.columns[column]?.id as string;
+      change(typeInto(state, keyOf(learner, type), editStart.current));
+      return;
+    }
+    if (!move) return;
+    event.preventDefault();
+    const to = moveFrom(state, { row, column }, move);
+    focusCell(to.row, to.column);
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLInputElement>, row: number, column: number) => {
+    const text = event.clipboardData.getData('text/plain');
+    // One value typed in by paste is ordinary typing; a block fills down and across.
+    if (!/[\t\n]/.test(text.trim())) return;
+    event.preventDefault();
+    const pasted = pasteAt(state, { row, column }, text);
+    change(pasted.state);
+    notifications.show({
+      message:
+        t('marks.pasted', { count: pasted.filled }) + (pasted.skipped > 0 ? ` ${t('marks.pasteSkipped', { count: pasted.skipped })}` : ''),
+    });
+  };
+
+  /**
+   * Sends the unsaved cells with one save_id for every try: a timeout or a dropped connection
+   * is tried again (after the connection is back), and the server answers a repeat as the first.
+   */
+  const save = async () => {
+    const wrong = Object.keys(errors).length;
+    if (wrong > 0) {
+      setWrongCount(wrong);
+      return;
+    }
+    const { marks, base } = saveBody(stateRef.current);
+    if (Object.keys(marks).length === 0) {
+      notifications.show({ message: t('marks.nothingToSave') });
+      return;
+    }
+    saveIdRef.current ??= crypto.randomUUID();
+    const saveId = saveIdRef.current;
+    change(stateRef.current);
+    const { marktypes: _types, studentcategory_id: _category, excel: _excel, ...place } = query;
+    for (let attempt = 0; ; attempt++) {
+      setSaving({ kind: 'saving' });
+      try {
+        const answer: MarksSaved = await call(saveMarksEndpoint, { body: { ...place, save_id: saveId, marks, base } });
+        saveIdRef.current = null;
+        change(applySaved(stateRef.current, marks, answer));
+        setConflicts([]);
+        setSaving({ kind: 'idle' });
+        notifications.show({ color: 'green', message: translateMessage(answer.message) });
+        return;
+      } catch (error) {
+        const unanswered =
+          error instanceof ApiError && (error.status === null || error.status === 503 || error.status === 502 || error.status === 504);
+        if (unanswered) {
+          const offline = typeof navigator !== 'undefined' && !navigator.onLine;
+          setSaving({ kind: 'waiting', offline, attempt });
+          if (offline) await new Promise((resolve) => window.addEventListener('online', resolve, { once: true }));
+          else await new Promise((resolve) => window.setTimeout(resolve, retryDelay(attempt)));
+          continue;
+        }
+        // Answered: this save is over; the next one is new.
+        saveIdRef.current = null;
+        change(stateRef.current);
+        setSaving({ kind: 'idle' });
+        if (error instanceof ApiError && error.status === 409) {
+          setConflicts(((error.data as { conflicts?: Conflict[] } | undefined)?.conflicts ?? []) as Conflict[]);
+          return;
+        }
+        const message = error instanceof ApiError && error.status === 403 ? translateMessage(error.data?.message ?? '') : errorText(error);
+        notifications.show({ color: 'red', message });
+        return;
+      }
+    }
+  };
+
+  const keep = (conflict: Conflict, which: 'theirs' | 'mine') => {
+    change(resolveConflict(stateRef.current, conflict, which));
+    setConflicts((all) => all.filter((other) => other !== conflict));
+  };
+
+  const focusedKey = focused ? keyOf(state.rows[focused.row] ?? '', state.columns[focused.column]?.id ?? '') : null;
+
+  return (
+    <Stack data-testid="marks-grid">
+      {found && (
+        <Alert color="yellow" title={t('marks.draftTitle')} data-testid="draft-found">
+          <Stack gap="xs">
+            <Text size="sm">
+              {t('marks.draftText', { count: Object.keys(found.typed).length, when: new Date(found.at).toLocaleString('en-US') })}
+            </Text>
+            <Group>
+              <Button size="xs" onClick={restore}>
+                {t('marks.restoreDraft')}
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => {
+                  void dropDraft(key);
+                  setFound(null);
+                }}
+              >
+                {t('marks.discardDraft')}
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
+      {conflicts.length > 0 && (
+        <Alert color="red" title={translateMessage(MARK_MESSAGES.conflict)} data-testid="conflicts">
+          <Stack gap="xs">
+            {conflicts.map((conflict) => (
+              <Group
+                key={keyOf(conflict.student_id, conflict.marktype_id)}
+                justify="space-between"
+                data-conflict={names.get(conflict.student_id)}
+              >
+                <Text size="sm">
+                  {t('marks.conflictLine', {
+                    type: labels.get(conflict.marktype_id) ?? '',
+                    learner: names.get(conflict.student_id) ?? '',
+                    theirs: formatMark(conflict.theirs) || t('marks.empty'),
+                    by: conflict.by ?? t('marks.someone'),
+                    yours: formatMark(conflict.yours) || t('marks.empty'),
+                  })}
+                </Text>
+                <Group gap="xs">
+                  <Button size="xs" variant="default" onClick={() => keep(conflict, 'theirs')}>
+                    {t('marks.keepTheirs')}
+                  </Button>
+                  <Button size="xs" onClick={() => keep(conflict, 'mine')}>
+                    {t('marks.keepMine')}
+                  </Button>
+                </Group>
+              </Group>
+            ))}
+          </Stack>
+        </Alert>
+      )}
+      <Group justify="space-between">
+        <Group gap="xs">
+          <Badge color={unsaved.size > 0 ? 'yellow' : 'gray'} variant="light" data-testid="unsaved-count">
+            {t('marks.unsaved', { count: unsaved.size })}
+          </Badge>
+          {saving.kind === 'waiting' && (
+            <Badge color="orange" variant="light" data-testid="save-waiting">
+              {saving.offline ? t('marks.offlineRetry') : t('marks.retrying')}
+            </Badge>
+          )}
+          {!kept && (
+            <Badge color="red" variant="light">
+              {t('marks.notKept')}
+            </Badge>
+          )}
+        </Group>
+        <Group gap="xs">
+          <Button variant="default" disabled={!focusedKey} onClick={() => setHistoryOpen(true)}>
+            {t('marks.history')}
+          </Button>
+          <Button onClick={() => void save()} loading={saving.kind !== 'idle'} data-testid="save-marks">
+            {t('marks.save')}
+          </Button>
+        </Group>
+      </Group>
+      {wrongCount !== null && (
+        <Alert color="red" data-testid="wrong-cells">
+          {t('marks.wrongCells', { count: wrongCount })}
+        </Alert>
+      )}
+      <Table.ScrollContainer minWidth={320}>
+        <Table withTableBorder withColumnBorders role="grid" aria-label={t('marks.gridLabel')} aria-rowcount={state.rows.length + 1}>
+          <Table.Thead>
+            <Table.Tr role="row">
+              <Table.Th role="columnheader">{t('fields.studentid')}</Table.Th>
+              <Table.Th role="columnheader">{t('fields.fullname')}</Table.Th>
+              {grid.marktypes.map((type, index) => (
+                <Table.Th key={type.id} role="columnheader" ta="center">
+                  {type.label} / {type.outof}
+                  {state.columns[index]?.locked && (
+                    <Text span size="xs" c="dimmed">
+                      {' '}
+                      ({t('marks.published')})
+                    </Text>
+                  )}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {grid.students.map(({ student }, row) => (
+              <Table.Tr key={student.id} role="row" data-learner={student.fullname}>
+                <Table.Td role="gridcell">{student.studentid}</Table.Td>
+                <Table.Td role="rowheader">{student.fullname}</Table.Td>
+                {state.columns.map((column, index) => {
+                  const cell = keyOf(student.id, column.id);
+                  const error = errors[cell];
+                  const conflicted = conflicts.some((conflict) => keyOf(conflict.student_id, conflict.marktype_id) === cell);
+                  return (
+                    <Table.Td
+                      key={column.id}
+                      role="gridcell"
+                      p={0}
+                      bg={error || conflicted ? 'red.0' : unsaved.has(cell) ? 'yellow.0' : undefined}
+                    >
+                      <input
+                        ref={(element) => {
+                          if (element) cells.current.set(cell, element);
+                          else cells.current.delete(cell);
+                        }}
+                        className="marks-cell"
+                        value={cellText(state, cell)}
+                        readOnly={column.locked}
+                        inputMode="decimal"
+                        autoComplete="off"
+                        aria-label={`${labels.get(column.id)}, ${student.fullname}`}
+                        aria-invalid={error ? true : undefined}
+                        title={error ? translateMessage(error) : undefined}
+                        data-cell={`${row}:${index}`}
+                        data-unsaved={unsaved.has(cell) ? 'yes' : undefined}
+                        onFocus={(event) => {
+                          editStart.current = cellText(state, cell);
+                          setFocused({ row, column: index });
+                          event.currentTarget.select();
+                        }}
+                        onChange={(event) => change(typeInto(state, cell, event.currentTarget.value))}
+                        onKeyDown={(event) => onKeyDown(event, row, index)}
+                        onPaste={(event) => onPaste(event, row, index)}
+                      />
+                      {error && (
+                        <Text size="xs" c="red" px={4} role="alert">
+                          {translateMessage(error)}
+                        </Text>
+                      )}
+                    </Table.Td>
+                  );
+                })}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {historyOpen && focused && (
+        <CellHistory
+          onClose={() => setHistoryOpen(false)}
+          title={`${labels.get(state.columns[focused.column]?.id ?? '')}, ${names.get(state.rows[focused.row] ?? '')}`}
+          cell={{
+            student_id: state.rows[focused.row] ?? '',
+            marktype_id: state.columns[focused.column]?.id ?? '',
+            subject_id: query.subject_id,
+            term: query.term,
+            year: query.year,
+            paper: query.paper,
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
+
+/** A cell's history: every change, newest first, with who made it and how. */
+function CellHistory({
+  cell,
+  title,
+  onClose,
+}: {
+  cell: {
+    student_id: string;
+    marktype_id: string;
+    subject_id: string;
+    term: MarksGridQuery['term'];
+    year: number;
+    paper: MarksGridQuery['paper'];
+  };
+  title: string;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const history = useQuery({ queryKey: ['mark-history', cell], queryFn: () => call(markHistoryEndpoint, { query: cell }) });
+  return (
+    <Modal opened onClose={onClose} title={t('marks.historyOf', { cell: title })} closeButtonProps={{ 'aria-label': t('list.close') }}>
+      <Stack data-testid="mark-history">
+        {history.isPending && <Text c="dimmed">{t('app.loading')}</Text>}
+        {history.data?.history.length === 0 && <Text c="dimmed">{t('marks.noHistory')}</Text>}
+        {history.data?.history.map((entry, index) => (
+          <Text key={`${entry.at}-${index}`} size="sm" data-history-entry>
+            {t('marks.historyLine', {
+              old: formatMark(entry.old) || t('marks.empty'),
+              new: formatMark(entry.new) || t('marks.empty'),
+              user: entry.user ?? t('marks.someone'),
+              when: new Date(entry.at).toLocaleString('en-US'),
+              source: t(`marks.source.${entry.source}`),
+            })}
+          </Text>
+        ))}
+      </Stack>
+    </Modal>
+  );
+}

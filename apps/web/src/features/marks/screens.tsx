@@ -1,0 +1,189 @@
+import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { classOptions, deleteMarksEndpoint, marks, markTypes, PAPERS, subjects, TERMS } from '@mustard/shared';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PAGES } from '../../app/routes.js';
+import { ApiError, call } from '../../lib/api.js';
+import { useAuth } from '../../lib/auth.js';
+import { useCurrentTerm } from '../../lib/calendar.js';
+import { translateMessage } from '../../lib/messages.js';
+import { notifyError } from '../../lib/notify.js';
+import { useChoices } from '../../resources/choices.js';
+import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { defineScreen, type FieldSpec } from '../../resources/screen.js';
+
+/*
+ * The marks view and the delete marks page (issue 14 points 4 and 5): marks are entered in the
+ * grid; here they are looked through (the common list screen) and deleted by filter.
+ */
+
+const subjectField = {
+  name: 'subject_id',
+  label: 'fields.subject',
+  kind: 'select',
+  choices: { resource: subjects, label: 'name' },
+} as const;
+const markTypeField = {
+  name: 'marktype_id',
+  label: 'marks.markType',
+  kind: 'select',
+  choices: { resource: markTypes, label: 'label' },
+} as const;
+
+export const marksScreen = defineScreen({
+  resource: marks,
+  page: PAGES.marks,
+  columns: [
+    { field: 'student.fullname', label: 'fields.student' },
+    { field: 'form' },
+    { field: 'term' },
+    { field: 'year', plain: true },
+    { field: 'paper' },
+    { field: 'sub', label: 'fields.subject' },
+    { field: 'user', label: 'fields.user' },
+    { field: 'marktype', label: 'marks.markType' },
+    { field: 'mark', label: 'fields.mark' },
+  ],
+  fields: [],
+  filters: [
+    { name: 'form', kind: 'select', choices: 'classes' },
+    { name: 'stream', kind: 'text' },
+    { name: 'term', kind: 'select', choices: 'terms' },
+    { name: 'year', kind: 'year' },
+    subjectField,
+    { name: 'paper', kind: 'select', choices: 'papers' },
+    markTypeField,
+  ] satisfies ReadonlyArray<FieldSpec<'form' | 'stream' | 'term' | 'year' | 'subject_id' | 'paper' | 'marktype_id'>>,
+  search: false,
+  editable: false,
+  deletable: false,
+  addActions: [{ label: 'marks.uploadMarks', to: PAGES.createMarks.path }],
+});
+
+export function MarksPage() {
+  return <ResourceListPage screen={marksScreen} />;
+}
+
+/**
+ * Delete marks (`/marks/delete`, manage on mark): the filter names the marks, DELETE asks
+ * "Do you really want to delete the marks", and the server deletes them in one transaction,
+ * keeping each value in the history; the answer counts them.
+ */
+export function DeleteMarksPage() {
+  const { t } = useTranslation();
+  const { session } = useAuth();
+  const current = useCurrentTerm();
+  const subjectChoices = useChoices(subjectField.choices);
+  const typeChoices = useChoices(markTypeField.choices);
+  const [filter, setFilter] = useState({
+    form: null as string | null,
+    stream: '',
+    term: current.term as string,
+    year: current.year,
+    paper: null as string | null,
+    subject_id: null as string | null,
+    marktype_id: null as string | null,
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = (name: keyof typeof filter, value: unknown) => setFilter((now) => ({ ...now, [name]: value }));
+
+  const remove = async () => {
+    try {
+      const body = {
+        ...filter,
+        form: filter.form ?? '',
+        term: filter.term as (typeof TERMS)[number],
+        paper: (filter.paper ?? undefined) as (typeof PAPERS)[number] | undefined,
+        subject_id: filter.subject_id ?? undefined,
+        marktype_id: filter.marktype_id ?? undefined,
+      };
+      const answer = await call(deleteMarksEndpoint, { body });
+      setErrors({});
+      notifications.show({ color: 'green', message: t('marks.deletedCount', { count: answer.records }) });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422 && error.data?.errors)
+        setErrors(Object.fromEntries(Object.entries(error.data.errors).map(([name, texts]) => [name, translateMessage(texts[0] ?? '')])));
+      else notifyError(error);
+    }
+  };
+
+  const confirm = (event: FormEvent) => {
+    event.preventDefault();
+    modals.openConfirmModal({
+      title: t('pages.deleteMarks'),
+      children: t('marks.deleteConfirm'),
+      labels: { confirm: t('marks.delete'), cancel: t('list.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => void remove(),
+    });
+  };
+
+  return (
+    <Card withBorder padding="md">
+      <Stack>
+        <Title order={1} size="h3">
+          {t(PAGES.deleteMarks.title)}
+        </Title>
+        <form onSubmit={confirm} aria-label={t('marks.filter')} noValidate>
+          <Stack>
+            <SimpleGrid cols={{ base: 1, sm: 3, md: 4 }}>
+              <Select
+                label={t('fields.form')}
+                data={classOptions(session?.tenant ?? {})}
+                value={filter.form}
+                onChange={(value) => set('form', value)}
+                error={errors.form}
+                withAsterisk
+                searchable
+              />
+              <TextInput label={t('fields.stream')} value={filter.stream} onChange={(event) => set('stream', event.currentTarget.value)} />
+              <Select
+                label={t('fields.term')}
+                data={[...TERMS]}
+                value={filter.term}
+                onChange={(value) => value && set('term', value)}
+                allowDeselect={false}
+              />
+              <NumberInput
+                label={t('fields.year')}
+                value={filter.year}
+                onChange={(value) => set('year', Number(value))}
+                error={errors.year}
+                allowDecimal={false}
+              />
+              <Select
+                label={t('fields.paper')}
+                data={[...PAPERS]}
+                value={filter.paper}
+                onChange={(value) => set('paper', value)}
+                clearable
+              />
+              <Select
+                label={t('fields.subject')}
+                data={subjectChoices}
+                value={filter.subject_id}
+                onChange={(value) => set('subject_id', value)}
+                clearable
+                searchable
+              />
+              <Select
+                label={t('marks.markType')}
+                data={typeChoices}
+                value={filter.marktype_id}
+                onChange={(value) => set('marktype_id', value)}
+                clearable
+              />
+            </SimpleGrid>
+            <Group justify="flex-end">
+              <Button type="submit" color="red">
+                {t('marks.delete')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Stack>
+    </Card>
+  );
+}
