@@ -211,6 +211,11 @@ export const MARK_MESSAGES = {
   futureTerm: 'Marks cannot be entered for a term that has not started',
   sheetWrongGrid: 'This sheet belongs to another class, subject, term or year',
   sheetNoMarks: 'The sheet has no student id column or no mark type column',
+  sheetNoValues: 'The sheet has no Student ID column or no column to save',
+  totalDaysInvalid: 'Enter the total days of the term: a whole number from 1 to 366',
+  daysInvalid: 'Days attended is a whole number from 0 to the total days',
+  daysAboveTotal: 'Days attended cannot be more than the total days',
+  targetInvalid: 'A target is a number from 0 to 100 with at most one decimal',
 } as const;
 
 /**

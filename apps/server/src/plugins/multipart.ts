@@ -16,6 +16,8 @@ export function registerMultipart(app: FastifyInstance): Promise<void> {
 
 /** The most values one listed field takes (the form's field count bounds a multipart one anyway). */
 const MAX_LIST_ITEMS = 100;
+/** The most entries one keyed field takes: a value for each learner of the largest grid. */
+const MAX_MAP_ENTRIES = 2000;
 
 export interface UploadedFile {
   field: string;
@@ -24,8 +26,12 @@ export interface UploadedFile {
 }
 
 export interface MultipartForm {
-  /** Text fields; a list where the form repeats a `name[]` field or JSON sends a list of plain values. */
-  fields: Record<string, string | string[]>;
+  /**
+   * Text fields; a list where the form repeats a `name[]` field or JSON sends a list of plain
+   * values; texts by key where the form sends `name[key]` fields or JSON an object of plain
+   * values (a value for each learner of a class, say).
+   */
+  fields: Record<string, string | string[] | Record<string, string>>;
   file: UploadedFile | null;
 }
 
@@ -42,19 +48,20 @@ export async function readForm(request: FastifyRequest): Promise<MultipartForm> 
   if (!request.isMultipart()) {
     const body = request.body ?? {};
     if (typeof body !== 'object' || Array.isArray(body)) throw new AppError(400, ERROR_MESSAGES[400]);
-    const fields: Record<string, string | string[]> = {};
+    const fields: MultipartForm['fields'] = {};
     const errors: FieldErrors = {};
     const plain = (value: unknown) => value === null || typeof value !== 'object';
+    const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
     for (const [key, value] of Object.entries(body)) {
-      if (Array.isArray(value) && value.length <= MAX_LIST_ITEMS && value.every(plain))
-        fields[key] = value.map((item) => String(item ?? ''));
+      if (Array.isArray(value) && value.length <= MAX_LIST_ITEMS && value.every(plain)) fields[key] = value.map(text);
+      else if (isKeyedTexts(value)) fields[key] = Object.fromEntries(Object.entries(value).map(([name, item]) => [name, text(item)]));
       else if (!plain(value)) errors[key] = [INPUT_MESSAGES.valueInvalid];
       else fields[key] = value === null || value === undefined ? '' : String(value);
     }
     if (Object.keys(errors).length > 0) throw invalid(errors);
     return { fields, file: null };
   }
-  const fields: Record<string, string | string[]> = Object.create(null);
+  const fields: MultipartForm['fields'] = Object.create(null);
   let file: UploadedFile | null = null;
   try {
     for await (const part of request.parts()) {
@@ -64,10 +71,16 @@ export async function readForm(request: FastifyRequest): Promise<MultipartForm> 
       } else {
         const value = typeof part.value === 'string' ? part.value : String(part.value ?? '');
         // `marktypes[]` repeated is one list `marktypes` (the multipart form's way of sending one).
+        const keyed = KEYED_FIELD.exec(part.fieldname);
         if (part.fieldname.endsWith('[]')) {
           const name = part.fieldname.slice(0, -2);
           const list = fields[name];
           fields[name] = Array.isArray(list) ? [...list, value] : [value];
+        } else if (keyed) {
+          // `daysattended[<learner id>]`: one value of the field `daysattended`, by key.
+          const [, name = '', key = ''] = keyed;
+          const map = fields[name];
+          fields[name] = { ...(typeof map === 'object' && !Array.isArray(map) ? map : {}), [key]: value };
         } else fields[part.fieldname] = value;
       }
     }
@@ -83,6 +96,16 @@ export async function readForm(request: FastifyRequest): Promise<MultipartForm> 
   return { fields: { ...fields }, file };
 }
 
+/** `name[key]`: a keyed field's part in a multipart form. */
+const KEYED_FIELD = /^([^[\]]+)\[([^[\]]+)\]$/;
+
+/** A JSON object of plain values, within the keyed field's bound. */
+function isKeyedTexts(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const entries = Object.values(value);
+  return entries.length <= MAX_MAP_ENTRIES && entries.every((item) => item === null || typeof item !== 'object');
+}
+
 /** Fields checked against a shared schema; a 422 naming the fields when they do not pass. */
 export function parseFields<Schema extends z.ZodType>(schema: Schema, fields: Record<string, unknown>): z.infer<Schema> {
   const result = schema.safeParse(fields);
@@ -92,8 +115,9 @@ export function parseFields<Schema extends z.ZodType>(schema: Schema, fields: Re
     // The same words as the JSON routes' validation (plugins/errors.ts) for a field not accepted.
     const names =
       issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.') || '_'];
-    // A list where the form has one value (`lastname: ["a"]`): the value is refused as such, not as missing.
-    const listForOne = issue.code === 'invalid_type' && issue.path.length === 1 && Array.isArray(fields[String(issue.path[0])]);
+    // A list or keyed texts where the form has one value (`lastname: ["a"]`, `lastname: {a: 1}`): the value is refused as such, not as missing.
+    const sent = fields[String(issue.path[0])];
+    const listForOne = issue.code === 'invalid_type' && issue.path.length === 1 && sent !== null && typeof sent === 'object';
     const message =
       issue.code === 'unrecognized_keys' ? INPUT_MESSAGES.fieldNotAccepted : listForOne ? INPUT_MESSAGES.valueInvalid : issue.message;
     for (const name of names) errors[name] = [...(errors[name] ?? []), message];

@@ -87,6 +87,8 @@ interface Ids {
   gradefoot: string;
   reportfooter: string;
   subjectpaper: string;
+  /** The marked learner's target in the side's subject. */
+  target: string;
 }
 interface Side {
   name: SideName;
@@ -367,6 +369,10 @@ async function seed(side: Side) {
   // A mark saved through the grid, so the learner's mark has a history.
   ids.marked = await gridLearner(side);
   ok(await side.c.post('/api/school/marks', markSave(side)));
+  // The marked learner's attendance and target.
+  ok(await side.c.post('/api/school/attendances', { ...classTerm(), totaldays: 60, daysattended: { [ids.marked]: 55 } }));
+  ok(await side.c.post('/api/school/marktargets', { ...classTerm(), subject_id: ids.subject, target: { [ids.marked]: 70 } }));
+  ids.target = ok(await side.c.get('/api/school/marktargets?form=P2&term=I&year=2026')).marktargets[0].id;
 }
 
 beforeAll(async () => {
@@ -667,6 +673,15 @@ const LISTS: Record<string, ListFixture> = {
       `/api/school/marks?form=P2&term=I&year=2026&marktype_id=${B.ids.marktype}`,
     ],
   },
+  '/api/school/marktargets': {
+    urls: () => [
+      '/api/school/marktargets?per_page=1000',
+      '/api/school/marktargets?form=P2&term=I&year=2026',
+      '/api/school/marktargets?excel=1',
+    ],
+    own: () => [A.ids.target],
+    foreignFilters: () => [`/api/school/marktargets?subject_id=${B.ids.subject}`],
+  },
   '/api/school/marks/history': {
     urls: () => [markHistoryUrl(A)],
     check: async () => {
@@ -814,6 +829,9 @@ function markSave(side: Side, { term = 'I', student = side.ids.marked, mark = (5
   return { ...where, save_id: crypto.randomUUID(), marks: { [side.ids.marktype]: { [student]: mark } }, base: {} };
 }
 const MARK_TABLES = ['marks', 'mark_history', 'mark_saves'];
+/** The class of a side's P2 learners, Term I 2026, as the attendance and targets pages name it. */
+const classTerm = () => ({ form: 'P2', stream: '', term: 'I', year: 2026 });
+const CLASS_RECORD_TABLES = ['attendances', 'mark_targets'];
 
 const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
   'POST /api/school/marks/grid': async () => {
@@ -844,6 +862,30 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     );
     // B's learner's mark stays what B saved.
     expect(ok(await send(B, 'GET', markHistoryUrl(B))).history[0].new).not.toBe(50);
+  },
+  'POST /api/school/attendances': async () => {
+    const learner = await gridLearner(A);
+    const rows = ok(await send(A, 'POST', '/api/school/attendances', classTerm()));
+    expect(rows.students.map((row: { student: { id: string } }) => row.student.id)).toContain(learner);
+    expectNothingOfB(JSON.stringify(rows), 'POST /api/school/attendances');
+    await landsInA(
+      'POST',
+      '/api/school/attendances',
+      { ...classTerm(), totaldays: 60, daysattended: { [learner]: 40 } },
+      CLASS_RECORD_TABLES,
+    );
+    const intoB = { ...classTerm(), totaldays: 60, daysattended: { [B.ids.marked]: 1 } };
+    await refusesForeign('POST', '/api/school/attendances', intoB, B.ids.marked, CLASS_RECORD_TABLES);
+  },
+  'POST /api/school/marktargets': async () => {
+    const learner = await gridLearner(A);
+    const rows = ok(await send(A, 'POST', '/api/school/marktargets', { ...classTerm(), subject_id: A.ids.subject }));
+    expect(rows.map((row: { student: { id: string } }) => row.student.id)).toContain(learner);
+    expectNothingOfB(JSON.stringify(rows), 'POST /api/school/marktargets');
+    const save = { ...classTerm(), subject_id: A.ids.subject, target: { [learner]: 65 } };
+    await landsInA('POST', '/api/school/marktargets', save, CLASS_RECORD_TABLES);
+    await refusesForeign('POST', '/api/school/marktargets', { ...save, subject_id: B.ids.subject }, 'subject_id', CLASS_RECORD_TABLES);
+    await refusesForeign('POST', '/api/school/marktargets', { ...save, target: { [B.ids.marked]: 1 } }, B.ids.marked, CLASS_RECORD_TABLES);
   },
   'POST /api/school/marks/bulkdelete': async () => {
     ok(await send(A, 'POST', '/api/school/marks', markSave(A, { term: 'II', student: await gridLearner(A) })));

@@ -45,6 +45,7 @@ const learners = () => import('../features/students/pages.js');
 const people = () => import('../features/people/screens.js');
 const marks = () => import('../features/marks/MarksEntryPage.js');
 const marksLists = () => import('../features/marks/screens.js');
+const classValues = () => import('../features/marks/ClassValuesPage.js');
 const PAGE_COMPONENTS: Record<string, ComponentType> = {
   [PAGES.dashboard.path]: page(home, (m) => m.HomePage),
   [PAGES.studentCategories.path]: page(settings, (m) => m.StudentCategoriesPage),
@@ -55,6 +56,9 @@ const PAGE_COMPONENTS: Record<string, ComponentType> = {
   [PAGES.createMarks.path]: page(marks, (m) => m.MarksEntryPage),
   [PAGES.marks.path]: page(marksLists, (m) => m.MarksPage),
   [PAGES.deleteMarks.path]: page(marksLists, (m) => m.DeleteMarksPage),
+  [PAGES.markTargets.path]: page(marksLists, (m) => m.MarkTargetsPage),
+  [PAGES.createMarkTargets.path]: page(classValues, (m) => m.CreateMarkTargetsPage),
+  [PAGES.attendance.path]: page(classValues, (m) => m.AttendancePage),
   [PAGES.markTypes.path]: page(settings, (m) => m.MarkTypesPage),
   [PAGES.proportions.path]: page(settings, (m) => m.ProportionsPage),
   [PAGES.publishMarks.path]: page(settings, (m) => m.PublishMarksPage),

@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { MarksListQuerySchema, MarksListSchema } from '../resources/marks.js';
+import { MarksListQuerySchema, MarksListSchema, MarkTargetsListQuerySchema, MarkTargetsListSchema } from '../resources/marks.js';
 import { IdParamsSchema } from '../schemas/common.js';
 import {
+  AttendanceRequestSchema,
+  AttendanceRowsSchema,
+  LearnerValuesSavedSchema,
   MarkHistoryQuerySchema,
   MarkHistorySchema,
   MarksDeletedSchema,
@@ -11,6 +14,8 @@ import {
   MarksSavedSchema,
   MarksSaveSchema,
   MarksUploadResultSchema,
+  MarkTargetRequestSchema,
+  MarkTargetRowsSchema,
   StudentResultsSchema,
 } from '../schemas/marks.js';
 import { defineEndpoint } from './definition.js';
@@ -75,4 +80,47 @@ export const markHistoryEndpoint = defineEndpoint({
   access: 'member',
   query: MarkHistoryQuerySchema,
   response: MarkHistorySchema,
+});
+
+/**
+ * A class's attendance for a term (`/attendance/create`, manage on remark): without
+ * `daysattended` the learners with their days (`excel=1`: as a sheet to fill; a `file`: such a
+ * sheet read back and saved, all or nothing); with `daysattended` and `totaldays`, saved.
+ */
+export const attendanceEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/school/attendances',
+  access: { action: 'manage', subject: 'remark' },
+  body: AttendanceRequestSchema,
+  file: { field: 'file', required: false },
+  response: z.union([AttendanceRowsSchema, LearnerValuesSavedSchema]),
+  spreadsheet: true,
+});
+
+/** Setting targets is managing marks (spec §7). */
+const manageMarks = { action: 'manage', subject: 'mark' } as const;
+
+/** A school's mark targets, narrowed by class, stream, term, year and subject; `excel=1` for a spreadsheet. */
+export const markTargetsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/school/marktargets',
+  access: manageMarks,
+  query: MarkTargetsListQuerySchema,
+  response: MarkTargetsListSchema,
+  spreadsheet: true,
+});
+
+/**
+ * A class's targets in a subject (`/school/marktargets/create`): without `target` the learners
+ * with their targets (`excel=1`: Mark_Targets-<timestamp>.xlsx to fill; a `file`: such a sheet
+ * read back and saved, all or nothing, answering a message); with `target`, saved.
+ */
+export const markTargetGridEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/school/marktargets',
+  access: manageMarks,
+  body: MarkTargetRequestSchema,
+  file: { field: 'file', required: false },
+  response: z.union([MarkTargetRowsSchema, LearnerValuesSavedSchema]),
+  spreadsheet: true,
 });

@@ -1,2 +1,3 @@
 export * from './cells.js';
+export * from './learner-values.js';
 export * from './plan.js';

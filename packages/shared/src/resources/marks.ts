@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PAPERS, TERMS } from '../constants.js';
 import { IN_USE_MESSAGES } from '../messages.js';
 import { text } from '../schemas/common.js';
-import { MarkRecordSchema } from '../schemas/marks.js';
+import { MarkRecordSchema, MarkTargetRecordSchema } from '../schemas/marks.js';
 import { defineResource, listQuerySchema, listResponseSchema } from './definition.js';
 
 /**
@@ -54,3 +54,45 @@ export const marks = defineResource({
 
 export const MarksListQuerySchema = listQuerySchema(marks);
 export const MarksListSchema = listResponseSchema(marks);
+
+/**
+ * The mark targets list (`/school/marktargets`, spec §2 "Mark Targets", manage on mark): a
+ * class's targets narrowed by stream, term, year and subject, 100 a page, with excel=1. Targets
+ * are set on the create page, a class at a time, so this list only reads (its route by hand).
+ */
+export const markTargets = defineResource({
+  name: 'marktargets',
+  path: '/api/school/marktargets',
+  listKey: 'marktargets',
+  record: MarkTargetRecordSchema,
+  input: z.strictObject({}),
+  filters: z.object({
+    form: text().trim().max(40).optional(),
+    stream: text().trim().max(40).optional(),
+    term: z.enum(TERMS).optional(),
+    year: z.coerce.number().int().min(2000).max(2100).optional(),
+    subject_id: z.uuid().optional(),
+  }),
+  searchFields: [],
+  sort: [
+    ['student.fullname', 'asc'],
+    ['subject', 'asc'],
+  ],
+  pageSize: 100,
+  subject: 'mark',
+  // Never answered: targets are cleared on the create page.
+  inUse: IN_USE_MESSAGES.staff,
+  exportColumns: [
+    ['student.studentid', 'Student ID'],
+    ['student.fullname', 'Student'],
+    ['form', 'Class'],
+    ['stream', 'Stream'],
+    ['term', 'Term'],
+    ['year', 'Year'],
+    ['subject', 'Subject'],
+    ['target', 'Target'],
+  ],
+});
+
+export const MarkTargetsListQuerySchema = listQuerySchema(markTargets);
+export const MarkTargetsListSchema = listResponseSchema(markTargets);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAPERS, TERMS } from '../constants.js';
-import { ABSENT } from '../marks/cells.js';
+import { ABSENT, MAX_GRID_CELLS } from '../marks/cells.js';
 import { MARK_MESSAGES, SETTINGS_MESSAGES } from '../messages.js';
 import { form, term, year } from '../resources/fields.js';
 import { text } from './common.js';
@@ -193,4 +193,71 @@ export const MarkHistorySchema = z.object({
       at: z.string(),
     }),
   ),
+});
+
+/*
+ * Attendance and mark targets (issue 14 points 6 and 7): one value per learner of a class for a
+ * term, read by the rules of marks/learner-values.ts. Each page has one POST: without values it
+ * loads the learners (or, with excel=1, a sheet to fill; with a file, reads one back and saves
+ * it); with values it saves them. A value map is keyed by the learner's id; empty clears.
+ */
+
+/** A learner as the class pages list them. */
+export const LearnerRefSchema = z.object({ id: z.uuid(), studentid: z.string(), fullname: z.string() });
+
+/** Values by learner id: as many as a class has, each a number, its text, or empty. */
+const learnerValues = z
+  .record(z.uuid(), z.union([z.string().max(20), z.number(), z.null()]))
+  .refine((values) => Object.keys(values).length <= MAX_GRID_CELLS, MARK_MESSAGES.gridTooLarge);
+
+/** Attendance (`POST /api/school/attendances`): the class and term; `daysattended` and `totaldays` to save. */
+export const AttendanceRequestSchema = z.strictObject({
+  form,
+  stream: streamField,
+  term,
+  year,
+  excel: flag,
+  totaldays: z.preprocess((value) => (value === '' || value === null ? undefined : value), z.unknown().optional()),
+  daysattended: learnerValues.optional(),
+});
+export type AttendanceRequest = z.infer<typeof AttendanceRequestSchema>;
+
+/** A class's attendance: each learner's days (none if not yet recorded), and the term's total days as recorded. */
+export const AttendanceRowsSchema = z.object({
+  students: z.array(z.object({ student: LearnerRefSchema, daysattended: z.number().nullable() })),
+  totaldays: z.number().nullable(),
+});
+export type AttendanceRows = z.infer<typeof AttendanceRowsSchema>;
+
+/** What a save or an upload of a class's values did: values written, and unchanged. */
+export const LearnerValuesSavedSchema = z.object({ message: z.string(), saved: z.number(), unchanged: z.number() });
+export type LearnerValuesSaved = z.infer<typeof LearnerValuesSavedSchema>;
+
+/** Mark targets (`POST /api/school/marktargets`): the class, term and subject; `target` to save. */
+export const MarkTargetRequestSchema = z.strictObject({
+  form,
+  stream: streamField,
+  term,
+  year,
+  subject_id: z.uuid({ error: SETTINGS_MESSAGES.subjectRequired }),
+  excel: flag,
+  target: learnerValues.optional(),
+});
+export type MarkTargetRequest = z.infer<typeof MarkTargetRequestSchema>;
+
+/** A class's targets in a subject (spec §4): each learner with `targets.target`, or `targets` null if none is set. */
+export const MarkTargetRowsSchema = z.array(z.object({ student: LearnerRefSchema, targets: z.object({ target: z.number() }).nullable() }));
+export type MarkTargetRows = z.infer<typeof MarkTargetRowsSchema>;
+
+/** A target as the list shows it (spec §3 "Mark target"). */
+export const MarkTargetRecordSchema = z.object({
+  id: z.uuid(),
+  student: LearnerRefSchema,
+  form: z.string(),
+  stream: z.string().nullable(),
+  term: z.string(),
+  year: z.number(),
+  subject: z.string(),
+  subject_id: z.uuid(),
+  target: z.number(),
 });

@@ -390,7 +390,7 @@ export async function listMarks(tx: TenantTx, query: MarksListQuery) {
   if (query.paper) base = base.where('m.paper', '=', query.paper);
   if (query.marktype_id) base = base.where('m.marktype_id', '=', query.marktype_id);
   if (query.topic_id) base = base.where('m.topic_id', '=', query.topic_id);
-  const _paging = query.excel ? { limit: EXPORT_LIMIT, offset: 0 } : { limit: query.per_page, offset: (query.page - 1) * query.per_page };
+  const paging = query.excel ? { limit: EXPORT_LIMIT, offset: 0 } : { limit: query.per_page, offset: (query.page - 1) * query.per_page };
   const rows = await base
     .select([
       'm.id',
@@ -416,8 +416,8 @@ export async function listMarks(tx: TenantTx, query: MarksListQuery) {
     .orderBy('s.name')
     .orderBy('m.paper')
     .orderBy('t.label')
-    .limit(query.per_page)
-    .offset((query.page - 1) * query.per_page)
+    .limit(paging.limit)
+    .offset(paging.offset)
     .execute();
   const total = await tx.trx
     .selectFrom(base.select('m.id').as('found'))

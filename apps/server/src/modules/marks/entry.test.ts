@@ -314,6 +314,9 @@ describe('the marks list, deletion and another school', () => {
     const all = ok(await head.get(`/api/school/marks?term=I&year=${YEAR}`));
     expect(all.totalRecords).toBeGreaterThan(0);
     expect(ok(await head.get(`/api/school/marks?term=I&year=${YEAR}&per_page=1`)).marks).toHaveLength(1);
+    // The download holds every mark the filter names, not one page of them.
+    const whole = valuesOf(await workbookOf(await head.get(`/api/school/marks?term=I&year=${YEAR}&per_page=1&excel=1`)), 11);
+    expect(whole.length - 1).toBe(all.totalRecords);
   });
 
   it('another school cannot load, save into or read the history of this school’s grid', async () => {

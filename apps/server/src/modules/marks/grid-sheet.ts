@@ -9,8 +9,9 @@ import {
   STUDENT_MESSAGES,
 } from '@mustard/shared';
 import ExcelJS from 'exceljs';
-import { AppError, type FieldErrors } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
+import { cellValue, learnerOfRow, RowErrors, type SheetLearners, sheetKey } from './learner-sheet.js';
 
 /*
  * The marks grid as a spreadsheet (issue 14 point 3): downloaded to fill offline, read back
@@ -87,8 +88,7 @@ export interface SheetAbout extends SheetGrid {
   topic: string | null;
 }
 
-/** "Student ID", "student_id" and "STUDENTID" are one key. */
-const normalise = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, '');
+const normalise = sheetKey;
 const KEY = {
   form: normalise(SHEET_KEYS.form),
   stream: normalise(SHEET_KEYS.stream),
@@ -298,19 +298,6 @@ export function readGridSheet(sheet: Sheet, grid: SheetGrid): ReadGridSheet {
   return { marktypeIds, rows: learners };
 }
 
-/** What the upload knows of the school's learners when it checks the rows. */
-export interface SheetLearners {
-  /** The grid's learners (class, stream, category; active), by student id. */
-  inGrid: ReadonlyMap<string, { id: string }>;
-  /** Student ids of the school's other learners (named by the sheet, outside the grid). */
-  elsewhere: ReadonlySet<string>;
-}
-
-/** A cell as a mark: a text cell goes through the typed rule (ABS, "67,5"), a number through the number's. */
-function markOfCell(cell: Cell, maximum: number) {
-  return readMarkValue(cell instanceof Date || typeof cell === 'boolean' ? String(cell) : cell, maximum);
-}
-
 /**
  * The marks of the sheet's rows as the save's cells (no base: the sheet overwrites), every
  * row checked first: a student id of no learner of the school (learnerUnknown) or of one
@@ -323,42 +310,26 @@ export function sheetCells(
   types: ReadonlyMap<string, { label: string; outof: number }>,
   learners: SheetLearners,
 ): CellChange[] {
-  const errors: FieldErrors = Object.create(null);
-  const add = (row: number, field: string, message: string) => {
-    const key = `${row}.${field}`;
-    errors[key] = [...(errors[key] ?? []), message];
-  };
+  const errors = new RowErrors();
   const cells: CellChange[] = [];
   const seen = new Set<string>();
   for (const row of read.rows) {
     const filled = row.marks.flatMap(({ marktype_id, cell }) => {
       const type = types.get(marktype_id);
       if (!type) return [];
-      const mark = markOfCell(cell, type.outof);
+      const mark = readMarkValue(cellValue(cell), type.outof);
       if (!mark.ok) {
-        add(row.number, type.label, mark.error);
+        errors.add(row.number, type.label, mark.error);
         return [];
       }
       // An empty cell is no change (see above).
       return mark.value === null ? [] : [{ marktype_id, value: mark.value as MarkValue }];
     });
-    if (row.studentid === null) {
-      // A row of notes without marks is passed by; marks need a learner.
-      if (filled.length > 0) add(row.number, 'studentid', MARK_MESSAGES.learnerUnknown);
-      continue;
-    }
-    const learner = learners.inGrid.get(row.studentid);
-    if (!learner) {
-      add(row.number, 'studentid', learners.elsewhere.has(row.studentid) ? MARK_MESSAGES.learnerNotInClass : MARK_MESSAGES.learnerUnknown);
-      continue;
-    }
-    if (seen.has(learner.id)) {
-      add(row.number, 'studentid', STUDENT_MESSAGES.studentidRepeated);
-      continue;
-    }
-    seen.add(learner.id);
-    for (const mark of filled) cells.push({ marktype_id: mark.marktype_id, student_id: learner.id, value: mark.value });
+    // A row of notes without marks is passed by; marks need a learner.
+    if (row.studentid === null && filled.length === 0) continue;
+    const learner = learnerOfRow(row, learners, seen, errors);
+    if (learner) for (const mark of filled) cells.push({ marktype_id: mark.marktype_id, student_id: learner.id, value: mark.value });
   }
-  if (Object.keys(errors).length > 0) throw new AppError(422, STUDENT_MESSAGES.rowsInvalid, { ...errors });
+  errors.throwIfAny();
   return cells;
 }

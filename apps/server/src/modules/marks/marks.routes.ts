@@ -1,8 +1,12 @@
 import {
+  attendanceEndpoint,
   deleteMarksEndpoint,
+  MAX_GRID_CELLS,
   markHistoryEndpoint,
   marksEndpoint,
   marksGridEndpoint,
+  markTargetGridEndpoint,
+  markTargetsEndpoint,
   saveMarksEndpoint,
   studentResultsEndpoint,
 } from '@mustard/shared';
@@ -12,6 +16,22 @@ import { currentTenant } from '../../plugins/access.js';
 import { endpointRoute, spreadsheetAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
 import { readSpreadsheet } from '../../resources/spreadsheet.js';
 import { findStudent } from '../students/students.repository.js';
+import {
+  ATTENDANCE_SHEET,
+  attendanceSheet,
+  attendanceSheetIdentity,
+  listTargets,
+  loadAttendance,
+  loadTargets,
+  type MarkTargetsListQuery,
+  saveAttendance,
+  saveAttendanceSheet,
+  saveTargets,
+  saveTargetsSheet,
+  TARGETS_SHEET,
+  targetsSheet,
+  targetsSheetIdentity,
+} from './class-records.service.js';
 import {
   deleteMarks,
   listMarks,
@@ -23,6 +43,7 @@ import {
   saveMarks,
 } from './entry.service.js';
 import { gridWorkbook, readGridSheet } from './grid-sheet.js';
+import { learnerWorkbook, readLearnerSheet } from './learner-sheet.js';
 import { studentResults } from './results.repository.js';
 
 /** Marks and what they add up to: the entry grid and its save, the marks list, deletion and history. */
@@ -63,4 +84,43 @@ export const marksRoutes: FastifyPluginAsyncZod = async (app) => {
   tenantEndpointRoute(app, deleteMarksEndpoint, (tx, { body }) => deleteMarks(tx, body));
 
   tenantEndpointRoute(app, markHistoryEndpoint, (tx, { query }) => markHistory(tx, query));
+
+  /*
+   * Attendance and mark targets, one POST each (spec §4): with values, a save; with a `file`,
+   * a filled sheet read (and checked to be of this class and term) before the transaction holds
+   * a connection, then saved in it; with `excel=1`, the sheet written after the transaction;
+   * else the class's learners with their values.
+   */
+  endpointRoute(app, attendanceEndpoint, async ({ body, file }, request) => {
+    if (body.daysattended !== undefined) return withRequestTx(app, request, (tx) => saveAttendance(tx, body));
+    if (file) {
+      const sheet = readLearnerSheet(
+        await readSpreadsheet(file.buffer),
+        ATTENDANCE_SHEET.header,
+        attendanceSheetIdentity(body),
+        MAX_GRID_CELLS,
+      );
+      return withRequestTx(app, request, (tx) => saveAttendanceSheet(tx, body, sheet));
+    }
+    if (body.excel) {
+      const { sheet, fileName } = await withRequestTx(app, request, (tx) => attendanceSheet(tx, body));
+      return spreadsheetAnswer(fileName, await learnerWorkbook(sheet));
+    }
+    return withRequestTx(app, request, (tx) => loadAttendance(tx, body));
+  });
+
+  tenantEndpointRoute(app, markTargetsEndpoint, (tx, { query }) => listTargets(tx, query as MarkTargetsListQuery));
+
+  endpointRoute(app, markTargetGridEndpoint, async ({ body, file }, request) => {
+    if (body.target !== undefined) return withRequestTx(app, request, (tx) => saveTargets(tx, body));
+    if (file) {
+      const sheet = readLearnerSheet(await readSpreadsheet(file.buffer), TARGETS_SHEET.header, targetsSheetIdentity(body), MAX_GRID_CELLS);
+      return withRequestTx(app, request, (tx) => saveTargetsSheet(tx, body, sheet));
+    }
+    if (body.excel) {
+      const { sheet, fileName } = await withRequestTx(app, request, (tx) => targetsSheet(tx, body));
+      return spreadsheetAnswer(fileName, await learnerWorkbook(sheet));
+    }
+    return withRequestTx(app, request, (tx) => loadTargets(tx, body));
+  });
 };

@@ -1,7 +1,7 @@
 import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { classOptions, deleteMarksEndpoint, marks, markTypes, PAPERS, subjects, TERMS } from '@mustard/shared';
+import { classOptions, deleteMarksEndpoint, marks, markTargets, markTypes, PAPERS, subjects, TERMS } from '@mustard/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
@@ -64,6 +64,37 @@ export const marksScreen = defineScreen({
 
 export function MarksPage() {
   return <ResourceListPage screen={marksScreen} />;
+}
+
+/** The mark targets list (`/school/marktargets`, manage on mark); targets are set a class at a time on the create page. */
+export const markTargetsScreen = defineScreen({
+  resource: markTargets,
+  page: PAGES.markTargets,
+  columns: [
+    { field: 'student.fullname', label: 'fields.student' },
+    { field: 'form' },
+    { field: 'term' },
+    { field: 'year', plain: true },
+    { field: 'subject', label: 'fields.subject' },
+    { field: 'target', label: 'classValues.target' },
+  ],
+  fields: [],
+  filters: [
+    { name: 'form', kind: 'select', choices: 'classes' },
+    { name: 'stream', kind: 'text' },
+    { name: 'term', kind: 'select', choices: 'terms' },
+    { name: 'year', kind: 'year' },
+    subjectField,
+  ] satisfies ReadonlyArray<FieldSpec<'form' | 'stream' | 'term' | 'year' | 'subject_id'>>,
+  search: false,
+  editable: false,
+  deletable: false,
+  loadingText: 'classValues.loadingTargets',
+  addActions: [{ label: 'marks.uploadMarks', to: PAGES.createMarkTargets.path }],
+});
+
+export function MarkTargetsPage() {
+  return <ResourceListPage screen={markTargetsScreen} />;
 }
 
 /**

@@ -1,0 +1,457 @@
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  FileInput,
+  Group,
+  Loader,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import {
+  AttendanceRequestSchema,
+  attendanceEndpoint,
+  classOptions,
+  type LearnerValuesSaved,
+  MarkTargetRequestSchema,
+  markTargetGridEndpoint,
+  RESULT_MESSAGES,
+  type ReadLearnerValue,
+  readDaysAttended,
+  readTarget,
+  readTotalDays,
+  subjects,
+  TERMS,
+} from '@mustard/shared';
+import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PAGES, type RouteDefinition } from '../../app/routes.js';
+import { ApiError, api } from '../../lib/api.js';
+import { useAuth } from '../../lib/auth.js';
+import { useCurrentTerm } from '../../lib/calendar.js';
+import { translateMessage } from '../../lib/messages.js';
+import { notifyError, runLongAction } from '../../lib/notify.js';
+import { useChoices } from '../../resources/choices.js';
+
+/*
+ * A class's one value per learner for a term (issue 14 points 6 and 7): the attendance page
+ * (days attended out of the term's total days) and the mark targets page (a target per learner
+ * in a subject). One page for both: the filter (class, stream, term, year, and the subject for
+ * targets; a filled sheet to upload; Download Excel; Next), then the learners with a value
+ * each, checked as typed by the shared rules the server applies, and the save.
+ */
+
+interface Learner {
+  id: string;
+  studentid: string;
+  fullname: string;
+}
+
+/** What the page is for: its endpoint, texts and rules. */
+interface ClassValuesKind {
+  page: RouteDefinition;
+  /** The filter's rule (the request's schema): what the server would refuse is named before sending. */
+  schema: typeof AttendanceRequestSchema | typeof MarkTargetRequestSchema;
+  path: string;
+  /** The field the save sends, by learner id. */
+  field: 'daysattended' | 'target';
+  /** The value column's heading (i18n key). */
+  column: string;
+  withSubject: boolean;
+  /** The term's total days, typed once for the class (attendance). */
+  withTotal: boolean;
+  saveLabel: string;
+  loadingText: string;
+  uploadLabel: string;
+  read: (text: string, total: number) => ReadLearnerValue;
+  /** The answer's learners with their values, and the recorded total. */
+  rowsOf: (answer: unknown) => { learners: Learner[]; values: Record<string, string>; total: number | null };
+}
+
+const text = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));
+
+const ATTENDANCE: ClassValuesKind = {
+  page: PAGES.attendance,
+  schema: AttendanceRequestSchema,
+  path: attendanceEndpoint.path,
+  field: 'daysattended',
+  column: 'classValues.daysAttended',
+  withSubject: false,
+  withTotal: true,
+  saveLabel: 'marks.save',
+  loadingText: 'classValues.loadingLearners',
+  uploadLabel: 'marks.uploadFile',
+  read: (typed, total) => readDaysAttended(typed, total),
+  rowsOf: (answer) => {
+    const rows = answer as { students: Array<{ student: Learner; daysattended: number | null }>; totaldays: number | null };
+    return {
+      learners: rows.students.map((row) => row.student),
+      values: Object.fromEntries(rows.students.map((row) => [row.student.id, text(row.daysattended)])),
+      total: rows.totaldays,
+    };
+  },
+};
+
+const TARGETS: ClassValuesKind = {
+  page: PAGES.createMarkTargets,
+  schema: MarkTargetRequestSchema,
+  path: markTargetGridEndpoint.path,
+  field: 'target',
+  column: 'classValues.target',
+  withSubject: true,
+  withTotal: false,
+  saveLabel: 'classValues.createTargets',
+  loadingText: 'classValues.loadingTargets',
+  uploadLabel: 'classValues.uploadExcel',
+  read: (typed) => readTarget(typed),
+  rowsOf: (answer) => {
+    const rows = answer as Array<{ student: Learner; targets: { target: number } | null }>;
+    return {
+      learners: rows.map((row) => row.student),
+      values: Object.fromEntries(rows.map((row) => [row.student.id, text(row.targets?.target)])),
+      total: null,
+    };
+  },
+};
+
+type Filter = { form: string | null; stream: string; term: string; year: number; subject_id: string | null; excel: boolean };
+
+function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
+  const { t } = useTranslation();
+  const { session } = useAuth();
+  const current = useCurrentTerm();
+  const subjectChoices = useChoices({ resource: subjects, label: 'name' });
+  const [filter, setFilter] = useState<Filter>({
+    form: null,
+    stream: '',
+    term: current.term,
+    year: current.year,
+    subject_id: null,
+    excel: false,
+  });
+  const [file, setFile] = useState<File | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [loaded, setLoaded] = useState<{ about: Filter; learners: Learner[]; stored: Record<string, string> } | null>(null);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [total, setTotal] = useState('');
+  const [cellErrors, setCellErrors] = useState<Record<string, string>>({});
+  const [wrongCount, setWrongCount] = useState(0);
+  const inputs = useRef<Array<HTMLInputElement | null>>([]);
+  const set = <K extends keyof Filter>(name: K, value: Filter[K]) => setFilter((now) => ({ ...now, [name]: value }));
+
+  const fieldsOf = (about: Filter) => ({
+    form: about.form ?? '',
+    stream: about.stream,
+    term: about.term,
+    year: String(about.year),
+    ...(kind.withSubject ? { subject_id: about.subject_id ?? '' } : {}),
+  });
+
+  /** A 422's field errors beside the filter's fields (a file's or a row's under the file). */
+  const showErrors = (error: unknown) => {
+    if (error instanceof ApiError && error.status === 422 && error.data?.errors) {
+      const shown: Record<string, string> = {};
+      const rows: string[] = [];
+      for (const [name, texts] of Object.entries(error.data.errors)) {
+        const message = translateMessage(texts[0] ?? '');
+        if (/^\d+\./.test(name)) rows.push(t('classValues.rowError', { row: name.split('.')[0], message }));
+        else shown[name.split('.')[0] ?? name] = message;
+      }
+      if (rows.length > 0) shown.file = rows.slice(0, 5).join(' · ') + (rows.length > 5 ? ' …' : '');
+      setErrors(shown);
+    } else notifyError(error);
+  };
+
+  const load = async (about: Filter) => {
+    setLoading(true);
+    const answer = await api.post<unknown>(kind.path, fieldsOf(about)).finally(() => setLoading(false));
+    const rows = kind.rowsOf(answer.data);
+    setLoaded({ about, learners: rows.learners, stored: rows.values });
+    setValues(rows.values);
+    setTotal(text(rows.total));
+    setCellErrors({});
+    setWrongCount(0);
+  };
+
+  const next = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = kind.schema.safeParse(fieldsOf(filter));
+    if (!parsed.success) {
+      setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), translateMessage(issue.message)])));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      if (file) {
+        const form = new FormData();
+        for (const [name, value] of Object.entries(fieldsOf(filter))) form.set(name, value);
+        form.set('file', file, file.name);
+        await runLongAction(api.post<LearnerValuesSaved>(kind.path, form), (answer) => translateMessage(answer.data.message));
+        setFile(null);
+      } else if (filter.excel) {
+        await runLongAction(api.download(kind.path, { ...fieldsOf(filter), excel: '1' }), translateMessage(RESULT_MESSAGES.excelReady));
+        return;
+      }
+      await load(filter);
+    } catch (error) {
+      showErrors(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const totalDays = kind.withTotal ? readTotalDays(total) : ({ ok: true, value: 100 } as const);
+  const check = (typed: string) => (totalDays.ok && totalDays.value !== null ? kind.read(typed, totalDays.value) : null);
+  const errorOf = (id: string) => {
+    if (cellErrors[id]) return cellErrors[id];
+    const read = check(values[id] ?? '');
+    return read && !read.ok ? translateMessage(read.error) : undefined;
+  };
+
+  const save = async () => {
+    if (!loaded) return;
+    const wrong = loaded.learners.filter((learner) => errorOf(learner.id)).length;
+    setWrongCount(wrong);
+    if (kind.withTotal && !totalDays.ok) {
+      setErrors({ totaldays: translateMessage(totalDays.error) });
+      return;
+    }
+    if (wrong > 0) return;
+    setBusy(true);
+    try {
+      const body = {
+        ...fieldsOf(loaded.about),
+        ...(kind.withTotal ? { totaldays: total } : {}),
+        [kind.field]: Object.fromEntries(loaded.learners.map((learner) => [learner.id, (values[learner.id] ?? '').trim()])),
+      };
+      await runLongAction(api.post<LearnerValuesSaved>(kind.path, body), (answer) => translateMessage(answer.data.message));
+      setErrors({});
+      await load(loaded.about);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422 && error.data?.errors) {
+        const byLearner: Record<string, string> = {};
+        const others: Record<string, string> = {};
+        for (const [name, texts] of Object.entries(error.data.errors)) {
+          const [field, id] = name.split('.');
+          if (field === kind.field && id) byLearner[id] = translateMessage(texts[0] ?? '');
+          else others[field ?? name] = translateMessage(texts[0] ?? '');
+        }
+        setCellErrors(byLearner);
+        setErrors(others);
+        setWrongCount(Object.keys(byLearner).length);
+      } else notifyError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** Enter and the arrows move down and up the column, as in a spreadsheet. */
+  const move = (event: KeyboardEvent<HTMLInputElement>, index: number) => {
+    const step = event.key === 'ArrowDown' || event.key === 'Enter' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
+    if (step === 0) return;
+    const target = inputs.current[index + step];
+    if (!target) return;
+    event.preventDefault();
+    target.focus();
+    target.select();
+  };
+
+  const unsaved = loaded ? loaded.learners.filter((learner) => (values[learner.id] ?? '') !== (loaded.stored[learner.id] ?? '')).length : 0;
+
+  return (
+    <Stack>
+      <Card withBorder padding="md">
+        <Stack>
+          <Title order={1} size="h3">
+            {t(kind.page.title)}
+          </Title>
+          <form onSubmit={next} aria-label={t('classValues.filter')} noValidate>
+            <Stack>
+              <SimpleGrid cols={{ base: 1, sm: 3, md: 4 }}>
+                <Select
+                  label={t('fields.form')}
+                  data={classOptions(session?.tenant ?? {})}
+                  value={filter.form}
+                  onChange={(value) => set('form', value)}
+                  error={errors.form}
+                  searchable
+                  withAsterisk
+                />
+                <TextInput
+                  label={t('fields.stream')}
+                  value={filter.stream}
+                  onChange={(event) => set('stream', event.currentTarget.value)}
+                  error={errors.stream}
+                />
+                <Select
+                  label={t('fields.term')}
+                  data={[...TERMS]}
+                  value={filter.term}
+                  onChange={(value) => value && set('term', value)}
+                  error={errors.term}
+                  allowDeselect={false}
+                />
+                <NumberInput
+                  label={t('fields.year')}
+                  value={filter.year}
+                  onChange={(value) => set('year', Number(value))}
+                  error={errors.year}
+                  allowDecimal={false}
+                />
+                {kind.withSubject && (
+                  <Select
+                    label={t('fields.subject')}
+                    data={subjectChoices}
+                    value={filter.subject_id}
+                    onChange={(value) => set('subject_id', value)}
+                    error={errors.subject_id}
+                    searchable
+                    withAsterisk
+                    nothingFoundMessage={t('list.nothingFound')}
+                  />
+                )}
+                <FileInput
+                  label={t(kind.uploadLabel)}
+                  accept=".xlsx"
+                  value={file}
+                  onChange={setFile}
+                  clearable
+                  placeholder={t('marks.chooseFile')}
+                  error={errors.file}
+                />
+              </SimpleGrid>
+              <Checkbox
+                label={t('list.downloadExcel')}
+                checked={filter.excel}
+                onChange={(event) => set('excel', event.currentTarget.checked)}
+              />
+              <Group justify="flex-end">
+                <Button type="submit" loading={busy}>
+                  {t('marks.next')}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Stack>
+      </Card>
+      {loading && (
+        <Group gap="xs" role="status">
+          <Loader size="sm" />
+          <Text>{t(kind.loadingText)}</Text>
+        </Group>
+      )}
+      {loaded && (
+        <Card withBorder padding="md">
+          <Stack>
+            <Text fw={500}>
+              {[
+                loaded.about.form,
+                loaded.about.stream || t('classValues.allStreams'),
+                `${t('fields.term')} ${loaded.about.term}`,
+                loaded.about.year,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </Text>
+            {kind.withTotal && (
+              <NumberInput
+                label={t('classValues.totalDays')}
+                value={total}
+                onChange={(value) => {
+                  setTotal(String(value));
+                  setErrors((now) => ({ ...now, totaldays: '' }));
+                }}
+                error={errors.totaldays}
+                allowDecimal={false}
+                min={1}
+                max={366}
+                w={200}
+                withAsterisk
+              />
+            )}
+            {loaded.learners.length === 0 ? (
+              <Text c="dimmed">{t('classValues.noLearners')}</Text>
+            ) : (
+              <Table.ScrollContainer minWidth={420}>
+                <Table striped withTableBorder aria-label={t(kind.column)}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('fields.studentid')}</Table.Th>
+                      <Table.Th>{t('fields.student')}</Table.Th>
+                      <Table.Th>{t(kind.column)}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {loaded.learners.map((learner, index) => {
+                      const error = errorOf(learner.id);
+                      const changed = (values[learner.id] ?? '') !== (loaded.stored[learner.id] ?? '');
+                      return (
+                        <Table.Tr key={learner.id} data-studentid={learner.studentid}>
+                          <Table.Td>{learner.studentid}</Table.Td>
+                          <Table.Td>{learner.fullname}</Table.Td>
+                          <Table.Td>
+                            <TextInput
+                              ref={(element) => {
+                                inputs.current[index] = element;
+                              }}
+                              aria-label={`${t(kind.column)}: ${learner.fullname}`}
+                              value={values[learner.id] ?? ''}
+                              onChange={(event) => {
+                                const typed = event.currentTarget.value;
+                                setValues((now) => ({ ...now, [learner.id]: typed }));
+                                setCellErrors(({ [learner.id]: _dropped, ...rest }) => rest);
+                              }}
+                              onKeyDown={(event) => move(event, index)}
+                              inputMode="decimal"
+                              error={error}
+                              data-unsaved={changed || undefined}
+                              w={140}
+                              size="xs"
+                            />
+                          </Table.Td>
+                        </Table.Tr>
+                      );
+                    })}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+            {wrongCount > 0 && (
+              <Alert color="red" role="alert">
+                {t('classValues.wrongCells', { count: wrongCount })}
+              </Alert>
+            )}
+            <Group justify="space-between">
+              <Text size="sm" c="dimmed">
+                {unsaved > 0 ? t('marks.unsaved', { count: unsaved }) : ''}
+              </Text>
+              <Button onClick={() => void save()} loading={busy} disabled={loaded.learners.length === 0}>
+                {t(kind.saveLabel)}
+              </Button>
+            </Group>
+          </Stack>
+        </Card>
+      )}
+    </Stack>
+  );
+}
+
+/** Record attendance (`/attendance/create`, manage on remark). */
+export function AttendancePage() {
+  return <ClassValuesPage kind={ATTENDANCE} />;
+}
+
+/** Set a class's targets in a subject (`/school/marktargets/create`, manage on mark). */
+export function CreateMarkTargetsPage() {
+  return <ClassValuesPage kind={TARGETS} />;
+}
