@@ -208,7 +208,7 @@ export const MARK_MESSAGES = {
   markTypeInactive: 'This mark type is inactive',
   markTypeUnknown: 'Choose at least one mark type of the school',
   paperTooHigh: 'The subject has fewer papers than this',
-  futureTerm: 'Marks cannot be entered for a term that has not started',
+  futureTerm: 'Marks cannot be entered for a term after the current one',
   sheetWrongGrid: 'This sheet belongs to another class, subject, term or year',
   sheetNoMarks: 'The sheet has no student id column or no mark type column',
   sheetNoValues: 'The sheet has no Student ID column or no column to save',

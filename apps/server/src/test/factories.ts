@@ -121,7 +121,8 @@ export async function makeMarks(
     form: string;
     term: string;
     year: number;
-    mark: number;
+    /** A number, or ABS for an absence. */
+    mark: number | 'ABS';
     paper?: string;
     topicId?: string;
   }>,
@@ -141,7 +142,8 @@ export async function makeMarks(
           term: mark.term,
           year: mark.year,
           paper: mark.paper ?? 'I',
-          mark: mark.mark,
+          mark: mark.mark === 'ABS' ? null : mark.mark,
+          absent: mark.mark === 'ABS',
           topic_id: mark.topicId ?? null,
           user_id: null,
         })),

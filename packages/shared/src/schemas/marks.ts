@@ -14,7 +14,12 @@ export const SubjectResultSchema = z.object({
   category: z.string(),
   mark: z.number().nullable(),
   score: z.string().nullable(),
-  papers: z.array(z.object({ paper: z.string(), mark: z.number(), score: z.string().nullable() })).optional(),
+  /** Absent from the exam (ABS): no mark and no grade, never counted as 0. */
+  absent: z.boolean().optional(),
+  papers: z
+    .array(z.object({ paper: z.string(), mark: z.number().nullable(), score: z.string().nullable(), absent: z.boolean().optional() }))
+    .optional(),
+  /** The papers' marks added up; an absent paper adds nothing. */
   total: z.number().optional(),
 });
 export type SubjectResult = z.infer<typeof SubjectResultSchema>;

@@ -90,8 +90,10 @@ async function termsOf(tx: TenantTx, year: number) {
 
 /**
  * Checks what a grid names before anything is read or written: the subject and its papers, the
- * mark types (the school's, active), a term that has begun, and that the member may enter marks
- * here (their assignments, unless they manage marks). Answers the mark types, in order, and
+ * mark types (the school's, active), a term no later than the current one (the school's calendar;
+ * in the holidays the coming term, which every term filter starts with, so the page's defaults
+ * are never refused), and that the member may enter marks here (their assignments, unless they
+ * manage marks). Answers the mark types, in order, and
  * the subject and topic by name (a sheet writes them).
  */
 async function checkTarget(tx: TenantTx, target: GridTarget, marktypeIds: readonly string[], member: Member) {

@@ -33,12 +33,11 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
       'c.title as topic',
       't.label as marktype',
       't.position as marktype_position',
-      sql<number>`m.mark::float8`.as('mark'),
+      sql<number | null>`m.mark::float8`.as('mark'),
+      'm.absent',
     ])
     .$call(inTenant(tenantId, 'm.tenant_id'))
     .where('m.student_id', '=', studentId)
-    // An absence is no mark: it earns no grade here (the grid and the mark sheets show ABS).
-    .where('m.absent', '=', false)
     .orderBy('m.year', 'desc')
     .orderBy(sql`CASE m.term WHEN 'III' THEN 3 WHEN 'II' THEN 2 ELSE 1 END`, 'desc')
     .orderBy(sql`t.position`, (order) => order.asc().nullsLast())
@@ -48,7 +47,8 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
     .orderBy(sql`c.created_at`, (order) => order.asc().nullsFirst())
     .execute();
   const gradeSets = await gradeSetsOfMarks(trx, tenantId, studentId);
-  const gradeOf = (row: (typeof rows)[number]) => gradeFor(gradeSets.get(gradeSetKey(row)) ?? [], row.mark);
+  // An absence (ABS) is no mark: shown as absent, with no grade, never counted as 0 (grading.md).
+  const gradeOf = (row: (typeof rows)[number]) => (row.mark === null ? null : gradeFor(gradeSets.get(gradeSetKey(row)) ?? [], row.mark));
 
   const results: StudentResults['results'] = [];
   for (const row of rows) {
@@ -58,6 +58,8 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
       results.push(record);
     }
     if (row.topic_id) {
+      // A competency a learner missed has no score to average.
+      if (row.mark === null) continue;
       // A competency score (1 to 3) of the new curriculum: grouped by subject, not by exam.
       let subject = record.ncresults.find((candidate) => candidate.subject_id === row.subject_id);
       if (!subject) {
@@ -84,11 +86,12 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
       exam.subjects.push(subject);
     }
     if (perPaper && subject.papers) {
-      subject.papers.push({ paper: row.paper as string, mark: row.mark, score: gradeOf(row) });
-      subject.total = (subject.total ?? 0) + row.mark;
+      subject.papers.push({ paper: row.paper as string, mark: row.mark, score: gradeOf(row), ...(row.absent ? { absent: true } : {}) });
+      subject.total = (subject.total ?? 0) + (row.mark ?? 0);
     } else {
       subject.mark = row.mark;
       subject.score = gradeOf(row);
+      if (row.absent) subject.absent = true;
     }
   }
 

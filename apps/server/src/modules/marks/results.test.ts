@@ -108,4 +108,27 @@ describe('grades of a learner’s results', () => {
     expect(s4?.exams[0]?.subjects[0]).toMatchObject({ mark: 50, score: 'P7' });
     expect(s4?.exams[0]?.subjects[0]?.papers).toBeUndefined();
   });
+
+  it('an absence (ABS) shows as absent, with no mark and no grade, and adds nothing to a total', async () => {
+    const physics = await newSubject(head, { multiple_papers: true, multiple_paper_forms: 'S5' });
+    const english = await newSubject(head);
+    const exam = await newMarkType(head);
+    ok(await head.post('/api/school/grades', gradeSet(english.id, { form: 'S5', term: 'II', year: 2026 })));
+    const id = await learner('S5');
+    await makeMarks(t.database, tenantId, id, [
+      { subjectId: physics.id, marktypeId: exam.id, form: 'S5', term: 'II', year: 2026, mark: 70, paper: 'I' },
+      { subjectId: physics.id, marktypeId: exam.id, form: 'S5', term: 'II', year: 2026, mark: 'ABS', paper: 'II' },
+      { subjectId: english.id, marktypeId: exam.id, form: 'S5', term: 'II', year: 2026, mark: 'ABS' },
+    ]);
+    const results: StudentResults = ok(await head.get(`/api/school/students/${id}/results`));
+    const subjects = results.results[0]?.exams[0]?.subjects ?? [];
+    expect(subjects.find((subject) => subject.subject_id === physics.id)).toMatchObject({
+      papers: [
+        { paper: 'I', mark: 70 },
+        { paper: 'II', mark: null, score: null, absent: true },
+      ],
+      total: 70,
+    });
+    expect(subjects.find((subject) => subject.subject_id === english.id)).toMatchObject({ mark: null, score: null, absent: true });
+  });
 });

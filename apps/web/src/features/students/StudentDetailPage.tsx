@@ -1,5 +1,6 @@
 import { Avatar, Button, Card, Flex, Grid, Modal, NavLink, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import {
+  ABSENT,
   type StatementLine,
   type Student,
   type StudentResults,
@@ -100,7 +101,7 @@ function SubjectHistory({ results, subject, onClose }: { results: Record[]; subj
                 <Table.Tr key={`${record.form}-${record.term}-${record.year}-${exam}`}>
                   <Table.Td>{t('students.recordLabel', record)}</Table.Td>
                   <Table.Td>{exam}</Table.Td>
-                  <Table.Td>{found.total ?? found.mark ?? ''}</Table.Td>
+                  <Table.Td>{found.total ?? found.mark ?? (found.absent ? ABSENT : '')}</Table.Td>
                   <Table.Td>
                     {found.papers ? found.papers.map((paper) => `${paper.paper}: ${paper.score ?? ''}`).join(', ') : (found.score ?? '')}
                   </Table.Td>
@@ -156,12 +157,21 @@ function RecordTables({ record, onSubject }: { record: Record; onSubject(subject
                     {perPaper && (
                       <Table.Td>
                         {(subject.papers ?? [])
-                          .map((paper) => `${paper.paper}: ${NUMBER.format(paper.mark)} (${paper.score ?? '—'})`)
+                          .map(
+                            (paper) =>
+                              `${paper.paper}: ${paper.mark === null ? ABSENT : `${NUMBER.format(paper.mark)} (${paper.score ?? '—'})`}`,
+                          )
                           .join(' · ')}
                       </Table.Td>
                     )}
                     <Table.Td>
-                      {subject.papers ? NUMBER.format(subject.total ?? 0) : subject.mark === null ? '' : NUMBER.format(subject.mark)}
+                      {subject.papers
+                        ? NUMBER.format(subject.total ?? 0)
+                        : subject.mark === null
+                          ? subject.absent
+                            ? ABSENT
+                            : ''
+                          : NUMBER.format(subject.mark)}
                     </Table.Td>
                     {!perPaper && <Table.Td>{subject.score ?? ''}</Table.Td>}
                   </Table.Tr>
