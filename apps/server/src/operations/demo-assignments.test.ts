@@ -1,7 +1,8 @@
-import { type MyAssignments, TERMS } from '@mustard/shared';
+import { defaultTermDates, localDay, MARK_MESSAGES, type MyAssignments, TERMS } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../db/tenant.js';
 import { DEMO_TEACHER_EMAIL, seedDemo } from '../seed/demo.js';
+import { marksTerm } from '../seed/demo-marks.js';
 import { DEMO_STAFF, staffEmail } from '../seed/demo-staff.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/test-app.js';
 
@@ -111,5 +112,30 @@ describe('a demo staff member’s assignments', () => {
         403,
       );
     }
+  });
+});
+
+describe('what the demo teacher may enter', () => {
+  it('P5 Mathematics marks, and not P6’s: the assignments are what the marks grid keeps to', async () => {
+    const school = teacher.in('demo-primary');
+    const { term, year } = marksTerm(localDay(), defaultTermDates);
+    const types = (await school.get('/api/school/marktypes?per_page=100')).json().marktypes as Array<{ id: string; label: string }>;
+    const eot = types.find((type) => type.label === 'EOT')?.id as string;
+    const grid = { stream: 'East', term, year, paper: 'I', subject_id: subjectIds['demo-primary']!.Mathematics, marktypes: [eot] };
+    const p5 = await school.post('/api/school/marks/grid', { ...grid, form: 'P5' });
+    expect(p5.statusCode, p5.body).toBe(200);
+    const [first] = p5.json().students as Array<{ student: { id: string } }>;
+    const { marktypes: _types, ...where } = grid;
+    const saved = await school.post('/api/school/marks', {
+      ...where,
+      form: 'P5',
+      save_id: crypto.randomUUID(),
+      marks: { [eot]: { [first!.student.id]: 64 } },
+      base: {},
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const p6 = await school.post('/api/school/marks/grid', { ...grid, form: 'P6' });
+    expect(p6.statusCode).toBe(403);
+    expect(p6.json().message).toBe(MARK_MESSAGES.notAssigned);
   });
 });
