@@ -211,6 +211,7 @@ export const MARK_MESSAGES = {
   futureTerm: 'Marks cannot be entered for a term after the current one',
   sheetWrongGrid: 'This sheet belongs to another class, subject, term or year',
   sheetNoMarks: 'The sheet has no student id column or no mark type column',
+  sheetRepeatedMarkType: 'The sheet has one mark type in two columns: keep one of them',
   sheetNoValues: 'The sheet has no Student ID column or no column to save',
   totalDaysInvalid: 'Enter the total days of the term: a whole number from 1 to 366',
   daysInvalid: 'Days attended is a whole number from 0 to the total days',

@@ -259,7 +259,7 @@ function namesGrid(about: ReadonlyMap<string, string | null>, grid: SheetGrid): 
  * Reads an uploaded sheet (resources/spreadsheet.ts bounds it: at most 5,000 rows of 100
  * columns) as the layout above says, and checks it is of `grid`. Refuses with 422: no "Student
  * ID" header or no mark column (sheetNoMarks); a sheet naming another grid, or one mark type in
- * two columns, which could save either of two marks (sheetWrongGrid); no learner rows; more
+ * two columns, which could save either of two marks (sheetRepeatedMarkType); no learner rows; more
  * cells than a grid holds (the grid's own limit).
  */
 export function readGridSheet(sheet: Sheet, grid: SheetGrid): ReadGridSheet {
@@ -285,7 +285,8 @@ export function readGridSheet(sheet: Sheet, grid: SheetGrid): ReadGridSheet {
   if (columns.length === 0) throw noMarks();
   if (!namesGrid(about, grid)) throw wrongGrid();
   const marktypeIds = columns.map((column) => column.marktype_id);
-  if (new Set(marktypeIds).size !== marktypeIds.length) throw wrongGrid();
+  if (new Set(marktypeIds).size !== marktypeIds.length)
+    throw new AppError(422, MARK_MESSAGES.sheetRepeatedMarkType, { file: [MARK_MESSAGES.sheetRepeatedMarkType] });
 
   const learners: SheetLearnerRow[] = rows.slice(headerAt + 1).map((row) => ({
     number: row.number,
