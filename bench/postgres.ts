@@ -21,7 +21,8 @@ export function postgresReachable(): Promise<boolean> {
   });
 }
 
-async function withAdmin<T>(database: string, work: (db: Kysely<any>) => Promise<T>): Promise<T> {
+/** Runs `work` on `database` as the superuser (who reads every tenant's rows: row-level security binds the app only). */
+export async function withAdmin<T>(database: string, work: (db: Kysely<any>) => Promise<T>): Promise<T> {
   const url = new URL(POSTGRES);
   url.pathname = `/${database}`;
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 1 }) }) });

@@ -12,6 +12,10 @@
  *   The class list's bytes on the wire, uncompressed (as before) and with gzip and brotli, with
  *   the server's time for each (class-list-bytes.ts). Target: brotli <= 0.2 of the bytes.
  *   The gzipped JavaScript of a cold /login and /dashboard (needs the built web app and Chromium).
+ *   Saving a 60 × 3 grid of marks vs one plain multi-row INSERT of the same 180 rows, on the
+ *   embedded database and on PostgreSQL (marks-save.ts). Target: p95 <= 100 ms.
+ *   Exam week on PostgreSQL: 200 teachers loading and saving grids of their own for 60 s
+ *   (marks-load.ts). Targets: p95 < 500 ms, p99 < 1 s, no errors, every mark saved in the database.
  *
  * `--quick` shortens each measurement (CI uses it to prove the benchmark runs).
  */
@@ -23,6 +27,8 @@ import { students } from '@mustard/shared';
 import autocannon from 'autocannon';
 import { measureBundles } from './bundle.js';
 import { reportClassListBytes } from './class-list-bytes.js';
+import { reportExamWeek } from './marks-load.js';
+import { reportMarksSave } from './marks-save.js';
 import { benchDatabase, POSTGRES, postgresReachable } from './postgres.js';
 import { reportStudentUpload } from './students-upload.js';
 import { reportUploadMemory } from './upload-memory.js';
@@ -90,6 +96,9 @@ try {
       `${result.path.padEnd(12)} ${result.kb.toFixed(0).padStart(5)} KB  (target <= ${result.target} KB: ${result.kb <= result.target ? 'met' : 'NOT MET'})`,
     );
   }
+
+  await reportMarksSave(quick);
+  await reportExamWeek(quick);
 } finally {
   await targets.stop();
 }

@@ -1,5 +1,6 @@
 import { currentTerm, defaultTermDates, localDay, type Term, termDatesEndpoint } from '@mustard/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { call } from './api.js';
 import { useAuth } from './auth.js';
 
@@ -42,4 +43,27 @@ export function calendarDefaults(names: ReadonlyArray<{ name: string }>, current
   const values: Record<string, unknown> = {};
   for (const { name } of names) if (name === 'term' || name === 'year') values[name] = current[name];
   return values;
+}
+
+/**
+ * A page's own term and year filter that starts at the school's current term: `start` is called
+ * with it once the school's calendar is known (the defaults stand in meanwhile, so a school with
+ * its own dates is not left on the Ugandan term), unless the person chose a term or year first;
+ * call the returned `chosen` when they do.
+ */
+export function useTermStart(start: (current: { term: Term; year: number }) => void): { current: CurrentTerm; chosen: () => void } {
+  const current = useCurrentTerm();
+  const picked = useRef(false);
+  const starter = useRef(start);
+  starter.current = start;
+  const known = !current.pending;
+  useEffect(() => {
+    if (known && !picked.current) starter.current({ term: current.term, year: current.year });
+  }, [known, current.term, current.year]);
+  return {
+    current,
+    chosen: () => {
+      picked.current = true;
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ABSENT } from './cells.js';
-import { cellKey, planSave, type StoredMark } from './plan.js';
+import { type CellChange, cellKey, planSave, type StoredMark, savedCells } from './plan.js';
 
 const stored = (entries: Array<[string, string, StoredMark]>) =>
   new Map(entries.map(([marktype, student, mark]) => [cellKey(marktype, student), mark]));
@@ -62,5 +62,31 @@ describe('planning a save', () => {
   it('overwrites without a base (a sheet upload), and keeps what it replaces', () => {
     const plan = planSave([{ marktype_id: 'bot', student_id: 'amina', value: 80 }], stored([['bot', 'amina', { value: 58, version: 4 }]]));
     expect(plan.writes).toEqual([{ marktype_id: 'bot', student_id: 'amina', value: 80, before: { value: 58, version: 4 } }]);
+  });
+});
+
+describe('what a save answers', () => {
+  it('each cell as now stored: new at version 1, changed one up, cleared at 0, unchanged as it was', () => {
+    const before = stored([
+      ['bot', 'brian', { value: 61, version: 2 }],
+      ['bot', 'carol', { value: 40, version: 1 }],
+      ['bot', 'dan', { value: ABSENT, version: 4 }],
+    ]);
+    const cells: CellChange[] = [
+      { marktype_id: 'bot', student_id: 'amina', value: 56, base: 0 },
+      { marktype_id: 'bot', student_id: 'brian', value: 70, base: 2 },
+      { marktype_id: 'bot', student_id: 'carol', value: null, base: 1 },
+      { marktype_id: 'bot', student_id: 'dan', value: ABSENT, base: 4 },
+      { marktype_id: 'mot', student_id: 'amina', value: null, base: 0 },
+    ];
+    expect(savedCells(cells, planSave(cells, before), before)).toEqual({
+      bot: {
+        amina: { mark: 56, version: 1 },
+        brian: { mark: 70, version: 3 },
+        carol: { mark: null, version: 0 },
+        dan: { mark: ABSENT, version: 4 },
+      },
+      mot: { amina: { mark: null, version: 0 } },
+    });
   });
 });

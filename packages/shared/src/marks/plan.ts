@@ -71,3 +71,33 @@ export function planSave(cells: ReadonlyArray<CellChange>, stored: ReadonlyMap<s
   }
   return plan;
 }
+
+/** A cell as a save answers it: the value now stored and its version (0: no mark). */
+export interface SavedCell {
+  mark: MarkValue;
+  version: number;
+}
+
+/**
+ * What every cell of a save holds once its plan is written, without reading it back: a written
+ * cell its new value, at version 1 if new, one up if changed, 0 if cleared (the write path
+ * bumps a changed mark's version by one under the plan's lock); any other its stored mark.
+ */
+export function savedCells(
+  cells: ReadonlyArray<Pick<CellChange, 'marktype_id' | 'student_id'>>,
+  plan: Pick<SavePlan, 'writes'>,
+  stored: ReadonlyMap<string, StoredMark>,
+): Record<string, Record<string, SavedCell>> {
+  const written = new Map(plan.writes.map((write) => [cellKey(write.marktype_id, write.student_id), write]));
+  const answer: Record<string, Record<string, SavedCell>> = {};
+  for (const cell of cells) {
+    const key = cellKey(cell.marktype_id, cell.student_id);
+    const write = written.get(key);
+    const before = stored.get(key);
+    const now: SavedCell = write
+      ? { mark: write.value, version: write.value === null ? 0 : (write.before?.version ?? 0) + 1 }
+      : { mark: before?.value ?? null, version: before?.version ?? 0 };
+    answer[cell.marktype_id] = { ...answer[cell.marktype_id], [cell.student_id]: now };
+  }
+  return answer;
+}

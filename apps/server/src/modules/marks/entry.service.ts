@@ -25,6 +25,8 @@ import {
   readMarkValue,
   type SavePlan,
   SETTINGS_MESSAGES,
+  type StoredMark,
+  savedCells,
   TERMS,
 } from '@mustard/shared';
 import { sql } from 'kysely';
@@ -236,7 +238,7 @@ async function writeCells(
   cells: ReadonlyArray<CellChange>,
   member: Member,
   source: 'grid' | 'sheet',
-): Promise<SavePlan> {
+): Promise<{ plan: SavePlan; stored: Map<string, StoredMark & { id: string; userId: string | null }> }> {
   const where = {
     marktypeIds: [...new Set(cells.map((cell) => cell.marktype_id))],
     studentIds: [...new Set(cells.map((cell) => cell.student_id))],
@@ -260,7 +262,7 @@ async function writeCells(
     })),
     source,
   );
-  return plan;
+  return { plan, stored };
 }
 
 /** §8's words for a save: created when it added a mark (or changed nothing), else updated. */
@@ -304,14 +306,9 @@ export async function saveMarks(tx: TenantTx, body: MarksSave, member: Member): 
   const { types } = await checkTarget(tx, target, marktypeIds, member);
   const learners = new Map((await learnersOf(tx, body)).map((learner) => [learner.id, learner]));
   const cells = readCells(body, new Map(types.map((type) => [type.id, { outof: Number(type.outof) }])), learners);
-  const plan = await writeCells(tx, target, cells, member, 'grid');
-
-  const after = await storedMarks(tx, target, { marktypeIds, studentIds: [...new Set(cells.map((cell) => cell.student_id))] });
-  const marks: MarksSaved['marks'] = {};
-  for (const cell of cells) {
-    const now = after.get(cellKey(cell.marktype_id, cell.student_id));
-    marks[cell.marktype_id] = { ...marks[cell.marktype_id], [cell.student_id]: { mark: now?.value ?? null, version: now?.version ?? 0 } };
-  }
+  const { plan, stored } = await writeCells(tx, target, cells, member, 'grid');
+  // The grid's new base, known from the plan under its lock: no read back.
+  const marks = savedCells(cells, plan, stored);
   const answer: MarksSaved = { saved: plan.writes.length, unchanged: plan.unchanged, marks, message: savedMessage(plan) };
   if (plan.writes.length > 0)
     await recordAudit(tx, {
@@ -349,7 +346,7 @@ export async function saveGridSheet(
     inGrid,
     elsewhere: await existingStudentids(tx, strangers),
   });
-  const plan = await writeCells(tx, target, cells, member, 'sheet');
+  const { plan } = await writeCells(tx, target, cells, member, 'sheet');
   if (plan.writes.length > 0)
     await recordAudit(tx, { action: 'upload', entity: 'marks', entityId: gridEntity(target), after: { saved: plan.writes.length } });
   return { message: savedMessage(plan), saved: plan.writes.length, unchanged: plan.unchanged };

@@ -35,7 +35,7 @@ import { useTranslation } from 'react-i18next';
 import { PAGES, type RouteDefinition } from '../../app/routes.js';
 import { ApiError, api } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
-import { useCurrentTerm } from '../../lib/calendar.js';
+import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
@@ -147,6 +147,12 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
   const [wrongCount, setWrongCount] = useState(0);
   const inputs = useRef<Array<HTMLInputElement | null>>([]);
   const set = <K extends keyof Filter>(name: K, value: Filter[K]) => setFilter((now) => ({ ...now, [name]: value }));
+
+  const { chosen } = useTermStart((start) => setFilter((now) => ({ ...now, ...start })));
+  const choose = <K extends 'term' | 'year'>(name: K, value: Filter[K]) => {
+    chosen();
+    set(name, value);
+  };
 
   const fieldsOf = (about: Filter) => ({
     form: about.form ?? '',
@@ -297,14 +303,14 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
                   label={t('fields.term')}
                   data={[...TERMS]}
                   value={filter.term}
-                  onChange={(value) => value && set('term', value)}
+                  onChange={(value) => value && choose('term', value)}
                   error={errors.term}
                   allowDeselect={false}
                 />
                 <NumberInput
                   label={t('fields.year')}
                   value={filter.year}
-                  onChange={(value) => set('year', Number(value))}
+                  onChange={(value) => choose('year', Number(value))}
                   error={errors.year}
                   allowDecimal={false}
                 />
@@ -370,11 +376,14 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
                 onChange={(value) => {
                   setTotal(String(value));
                   setErrors((now) => ({ ...now, totaldays: '' }));
+                  setWrongCount(0);
                 }}
                 error={errors.totaldays}
                 allowDecimal={false}
                 min={1}
                 max={366}
+                // Out of range is named by the rule at SAVE, not clamped unseen on blur (400 becoming 366).
+                clampBehavior="none"
                 w={200}
                 withAsterisk
               />
@@ -410,6 +419,8 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
                                 const typed = event.currentTarget.value;
                                 setValues((now) => ({ ...now, [learner.id]: typed }));
                                 setCellErrors(({ [learner.id]: _dropped, ...rest }) => rest);
+                                // The count of wrong cells is SAVE's answer: a change makes it stale, as in the marks grid.
+                                setWrongCount(0);
                               }}
                               onKeyDown={(event) => move(event, index)}
                               inputMode="decimal"

@@ -20,7 +20,7 @@ import { PAGES } from '../../app/routes.js';
 import { useAccess } from '../../lib/access.js';
 import { ApiError, api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
-import { useCurrentTerm } from '../../lib/calendar.js';
+import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
 import { MarksGrid } from './MarksGrid.js';
@@ -67,6 +67,8 @@ export function MarksEntryPage() {
   const [loaded, setLoaded] = useState<{ grid: Grid; query: MarksGridQuery; at: number } | null>(null);
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof Filter>(name: K, value: Filter[K]) => setFilter((now) => ({ ...now, [name]: value }));
+  // The term and year start at the school's own current term once its calendar is known.
+  const { chosen } = useTermStart((start) => setFilter((now) => ({ ...now, ...start })));
 
   const list = <T,>(path: string, listKey: string) =>
     useQuery({
@@ -178,14 +180,21 @@ export function MarksEntryPage() {
                   label={t('fields.term')}
                   data={[...TERMS]}
                   value={filter.term}
-                  onChange={(value) => value && set('term', value)}
+                  onChange={(value) => {
+                    if (!value) return;
+                    chosen();
+                    set('term', value);
+                  }}
                   error={errors.term}
                   allowDeselect={false}
                 />
                 <NumberInput
                   label={t('fields.year')}
                   value={filter.year}
-                  onChange={(value) => set('year', Number(value))}
+                  onChange={(value) => {
+                    chosen();
+                    set('year', Number(value));
+                  }}
                   error={errors.year}
                   allowDecimal={false}
                 />

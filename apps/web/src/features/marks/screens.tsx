@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
-import { useCurrentTerm } from '../../lib/calendar.js';
+import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
@@ -119,6 +119,8 @@ export function DeleteMarksPage() {
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (name: keyof typeof filter, value: unknown) => setFilter((now) => ({ ...now, [name]: value }));
+  // The term and year start at the school's own current term once its calendar is known.
+  const { chosen } = useTermStart((start) => setFilter((now) => ({ ...now, ...start })));
 
   const remove = async () => {
     try {
@@ -174,13 +176,20 @@ export function DeleteMarksPage() {
                 label={t('fields.term')}
                 data={[...TERMS]}
                 value={filter.term}
-                onChange={(value) => value && set('term', value)}
+                onChange={(value) => {
+                  if (!value) return;
+                  chosen();
+                  set('term', value);
+                }}
                 allowDeselect={false}
               />
               <NumberInput
                 label={t('fields.year')}
                 value={filter.year}
-                onChange={(value) => set('year', Number(value))}
+                onChange={(value) => {
+                  chosen();
+                  set('year', Number(value));
+                }}
                 error={errors.year}
                 allowDecimal={false}
               />
