@@ -8,8 +8,9 @@ import { dropTables, enableTenantSecurity, runStatements } from './tenant-tables
  *
  * - `mark_history`: every change of a mark (who, when, old and new, from the grid, a sheet or a
  *   deletion), kept when the mark itself is deleted.
- * - `mark_saves`: the answer of each save by its `save_id`, so a save retried after a timeout
- *   answers the same and writes nothing twice (the primary key holds a retry sent at once).
+ * - `mark_saves`: each save's `save_id` with what it answered (its counts), so a save retried
+ *   after a timeout answers the same and writes nothing twice (the primary key holds a retry
+ *   sent at once); kept 30 days, dropped by later saves (the expiry index).
  * - `attendances`: days a learner attended out of the term's total.
  * - `mark_targets`: the mark a learner aims at in a subject.
  */
@@ -53,6 +54,7 @@ const TABLES_SQL = `
       saved_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (tenant_id, save_id)
     );
+    CREATE INDEX mark_saves_expiry_idx ON mark_saves (tenant_id, saved_at);
 
     CREATE TABLE attendances (
       tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,

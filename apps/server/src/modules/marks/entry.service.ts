@@ -273,6 +273,9 @@ const savedMessage = (plan: SavePlan) =>
 const gridEntity = (target: GridTarget) =>
   `${target.form}/${target.stream ?? ''}/${target.subject_id}/${target.paper}/${target.term}/${target.year}`;
 
+/** How long a save's key answers a retry: a draft kept in the browser may be sent again days later. */
+const SAVE_ID_DAYS = 30;
+
 /**
  * Saves a grid in the action's one transaction: the same `save_id` again answers what the first
  * answered and writes nothing; a cell changed by someone since the grid was loaded is a 409
@@ -281,8 +284,18 @@ const gridEntity = (target: GridTarget) =>
  */
 export async function saveMarks(tx: TenantTx, body: MarksSave, member: Member): Promise<MarksSaved> {
   const userId = actingUser(tx);
+  const marktypeIds = Object.keys(body.marks);
+  const cellCount = Object.values(body.marks).reduce((sum, byStudent) => sum + Object.keys(byStudent).length, 0);
+  if (cellCount > MAX_GRID_CELLS) throw invalid({ marks: [MARK_MESSAGES.gridTooLarge] });
   // The save's key first: a retry sent at once waits here for the first, then finds its answer.
+  // Keys older than a retry can be are dropped in the same statement (the table stays small).
   const claimed = await tx.trx
+    .with('expired', (db) =>
+      db
+        .deleteFrom('mark_saves')
+        .where('tenant_id', '=', tx.tenantId)
+        .where(sql<boolean>`saved_at < now() - make_interval(days => ${SAVE_ID_DAYS})`),
+    )
     .insertInto('mark_saves')
     .values({ tenant_id: tx.tenantId, save_id: body.save_id, user_id: userId, answer: JSON.stringify(null) })
     .onConflict((oc) => oc.columns(['tenant_id', 'save_id']).doNothing())
@@ -296,12 +309,17 @@ export async function saveMarks(tx: TenantTx, body: MarksSave, member: Member): 
       .where('save_id', '=', body.save_id)
       .executeTakeFirstOrThrow();
     if (earlier.user_id !== userId || earlier.answer === null) throw invalid({ save_id: [SETTINGS_MESSAGES.referenceMissing] });
-    return earlier.answer as MarksSaved;
+    // What the first save answered, and the cells as they are now: the grid's base to carry on from.
+    const cells = Object.entries(body.marks).flatMap(([marktype_id, byStudent]) =>
+      Object.keys(byStudent).map((student_id) => ({ marktype_id, student_id })),
+    );
+    const now = await storedMarks(tx, targetOf(body), {
+      marktypeIds,
+      studentIds: [...new Set(cells.map((cell) => cell.student_id))],
+    });
+    return { ...(earlier.answer as Omit<MarksSaved, 'marks'>), marks: savedCells(cells, { writes: [] }, now) };
   }
 
-  const marktypeIds = Object.keys(body.marks);
-  const cellCount = Object.values(body.marks).reduce((sum, byStudent) => sum + Object.keys(byStudent).length, 0);
-  if (cellCount > MAX_GRID_CELLS) throw invalid({ marks: [MARK_MESSAGES.gridTooLarge] });
   const target = targetOf(body);
   const { types } = await checkTarget(tx, target, marktypeIds, member);
   const learners = new Map((await learnersOf(tx, body)).map((learner) => [learner.id, learner]));
@@ -317,9 +335,11 @@ export async function saveMarks(tx: TenantTx, body: MarksSave, member: Member): 
       entityId: gridEntity(target),
       after: { saved: answer.saved, save_id: body.save_id },
     });
+  // The key keeps the counts only: a retry reads the cells as they are then.
+  const { marks: _cells, ...kept } = answer;
   await tx.trx
     .updateTable('mark_saves')
-    .set({ answer: JSON.stringify(answer) })
+    .set({ answer: JSON.stringify(kept) })
     .$call(inTenant(tx.tenantId))
     .where('save_id', '=', body.save_id)
     .execute();

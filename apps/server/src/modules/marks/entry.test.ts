@@ -1,4 +1,5 @@
 import { MARK_MESSAGES, markTypes, publishMarks, SETTINGS_MESSAGES, subjectTeachers } from '@mustard/shared';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
@@ -170,6 +171,48 @@ describe('saving a grid', () => {
     expect(again).toEqual(ok(one));
     expect(again.marks[bot.id][amina.id]).toEqual({ mark: 71, version: 1 });
     expect(await historyOf(amina.id, bot.id, english.id)).toHaveLength(1);
+  });
+
+  it('answers a retry that comes after someone else’s change with the cells as they are now, still writing nothing', async () => {
+    const [, brian] = p5 as [Learner, Learner];
+    const body = { ...place({ subject_id: english.id }), save_id: crypto.randomUUID(), marks: { [mot.id]: { [brian.id]: 22 } }, base: {} };
+    const first = ok(await head.post('/api/school/marks', body));
+    ok(await save(head, { [mot.id]: { [brian.id]: 25 } }, { [mot.id]: { [brian.id]: 1 } }, { subject_id: english.id }));
+    const retried = ok(await head.post('/api/school/marks', body));
+    expect(retried).toEqual({ ...first, marks: { [mot.id]: { [brian.id]: { mark: 25, version: 2 } } } });
+    expect(await historyOf(brian.id, mot.id, english.id)).toHaveLength(2);
+  });
+
+  it('drops save keys older than 30 days as later saves come, keeping the recent ones', async () => {
+    const [amina] = p5 as [Learner];
+    const [old, recent] = [crypto.randomUUID(), crypto.randomUUID()];
+    await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx
+        .insertInto('mark_saves')
+        .values([
+          {
+            tenant_id: school.id,
+            save_id: old,
+            user_id: null,
+            answer: JSON.stringify({}),
+            saved_at: sql`now() - interval '31 days'`,
+          },
+          {
+            tenant_id: school.id,
+            save_id: recent,
+            user_id: null,
+            answer: JSON.stringify({}),
+            saved_at: sql`now() - interval '29 days'`,
+          },
+        ])
+        .execute(),
+    );
+    // Any save claims its key, and drops the expired ones in the same statement.
+    ok(await save(head, { [bot.id]: { [amina.id]: 71 } }, {}, { subject_id: english.id }));
+    const kept = await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx.selectFrom('mark_saves').select('save_id').where('save_id', 'in', [old, recent]).execute(),
+    );
+    expect(kept.map((row) => row.save_id)).toEqual([recent]);
   });
 
   it('refuses to overwrite a mark someone changed since the grid was loaded: 409 naming theirs and yours, nothing saved', async () => {
