@@ -143,7 +143,7 @@ describe('recording attendance', () => {
       if (request.method() === 'POST' && request.url().endsWith('/api/school/attendances')) sent.push(request.postData() ?? '');
     });
     await page.getByRole('button', { name: 'SAVE' }).click();
-    await page.getByRole('alert').getByText('1 values are not valid', { exact: false }).waitFor();
+    await page.getByRole('alert').getByText('Values that are not valid: 1.', { exact: false }).waitFor();
     expect(sent).toHaveLength(0);
     await expect(attendanceOf(page, 'Zeta')).resolves.toEqual({
       days: { Abeja: null, Bwire: null, Chandiru: null, Dembe: null },
@@ -153,7 +153,7 @@ describe('recording attendance', () => {
     // Corrected, the cell and the count no longer say it is wrong.
     await daysCell(page, 'Bwire').fill('59');
     await expect(daysCell(page, 'Bwire').getAttribute('aria-invalid')).resolves.not.toBe('true');
-    await expect(page.getByText('values are not valid', { exact: false }).count()).resolves.toBe(0);
+    await expect(page.getByText('Values that are not valid', { exact: false }).count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'SAVE' }).click();
     await toast(page, 'Successfully created');
     await expect(attendanceOf(page, 'Zeta')).resolves.toEqual({
@@ -321,7 +321,7 @@ describe('mark targets', () => {
     await expect(targetCell(page, 'Bwire').getAttribute('aria-invalid')).resolves.toBe('true');
     await page.getByText('A target is a number from 0 to 100 with at most one decimal').waitFor();
     await page.getByRole('button', { name: 'Create MarkTarget' }).click();
-    await page.getByRole('alert').getByText('1 values are not valid', { exact: false }).waitFor();
+    await page.getByRole('alert').getByText('Values that are not valid: 1.', { exact: false }).waitFor();
     expect(sent).toHaveLength(0);
     await expect(targetsOf(page, maths)).resolves.toEqual({ Abeja: null, Bwire: null, Chandiru: null, Dembe: null });
 

@@ -116,7 +116,7 @@ describe('the marks grid', () => {
     await page.keyboard.type('abc');
     await expect(cell(page, 0, 1).getAttribute('aria-invalid')).resolves.toBe('true');
     await page.getByTestId('save-marks').click();
-    await page.getByTestId('wrong-cells').getByText('1 cells are not marks', { exact: false }).waitFor();
+    await page.getByTestId('wrong-cells').getByText('Cells that are not marks: 1.', { exact: false }).waitFor();
     await expect(marksOf(page, types[0] as string)).resolves.toHaveLength(0);
 
     await cell(page, 0, 1).fill('45');

@@ -50,5 +50,7 @@ export function useChoices(choices: Choices | undefined): Choice[] {
   if (choices === 'papers') return PAPERS.map((paper) => ({ value: paper, label: paper }));
   if ('values' in choices) return choices.values.map((value) => ({ value, label: t(`options.${value}`) }));
   const rows = (records.data?.[choices.resource.listKey] as Array<Record<string, unknown>> | undefined) ?? [];
-  return rows.map((row) => ({ value: String(row.id), label: String(row[choices.label] ?? '') }));
+  return rows
+    .filter((row) => !choices.activeOnly || row.active !== false)
+    .map((row) => ({ value: String(row.id), label: String(row[choices.label] ?? '') }));
 }

@@ -16,8 +16,8 @@ export type Choices =
   | 'teachers'
   /** The school's roles by name, those the member may not hand out disabled (GET /api/users/roles). */
   | 'roles'
-  /** Records of another resource: its id, shown by `label`. */
-  | { resource: ResourceDefinition; label: string };
+  /** Records of another resource: its id, shown by `label`; with `activeOnly`, none marked inactive (`active: false`). */
+  | { resource: ResourceDefinition; label: string; activeOnly?: boolean };
 
 /** One input of a form or of a list's filter bar; labelled `fields.<name>`, a field of the resource's input or filters. */
 export interface FieldSpec<Name extends string = string> {

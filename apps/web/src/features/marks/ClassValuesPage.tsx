@@ -121,13 +121,16 @@ const TARGETS: ClassValuesKind = {
   },
 };
 
+const SUBJECT_CHOICES = { resource: subjects, label: 'name', activeOnly: true } as const;
+
 type Filter = { form: string | null; stream: string; term: string; year: number; subject_id: string | null; excel: boolean };
 
 function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
   const { t } = useTranslation();
   const { session } = useAuth();
   const current = useCurrentTerm();
-  const subjectChoices = useChoices({ resource: subjects, label: 'name' });
+  // Targets are set in the subjects the school teaches now; attendance names none.
+  const subjectChoices = useChoices(kind.withSubject ? SUBJECT_CHOICES : undefined);
   const [filter, setFilter] = useState<Filter>({
     form: null,
     stream: '',
