@@ -54,9 +54,12 @@ async function startTargets(databaseUrl?: string) {
   /** Stops the targets and waits until they have let go of their database. */
   const stop = async () => {
     const exited = child.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // Closing its stdin lets it close its database and remove its data folder; a SIGTERM would
+    // reach tsx's wrapper first, which exits before the targets clean up (a folder left per run).
     child.stdin?.end();
-    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGTERM'), 15_000);
     await exited;
+    clearTimeout(timer);
   };
   return { ...targets, stop };
 }

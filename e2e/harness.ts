@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { buildApp } from '../apps/server/src/app.js';
 import { type Database, openDatabase } from '../apps/server/src/db/connect.js';
 import { seedDemo } from '../apps/server/src/seed/demo.js';
@@ -230,4 +230,23 @@ export async function callApi(page: Page, method: string, path: string, body?: u
     },
     { method, path, body },
   );
+}
+
+/**
+ * Picks an option of a multi-select the way a person does when its choices are still on their
+ * way: click the box, and if the option is not there after a moment, click again (a select
+ * whose choices arrive after the click stays closed). The pills box around the input takes the
+ * click, hence `force`.
+ */
+export async function pickOption(page: Page, box: Locator, name: string): Promise<void> {
+  const option = page.getByRole('option', { name, exact: true });
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await box.click({ force: true });
+    const shown = await option.waitFor({ timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) break;
+  }
+  await option.click();
 }

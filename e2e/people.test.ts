@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Harness, TEACHER, useHarness } from './harness.js';
+import { ADMIN, type Harness, pickOption, TEACHER, useHarness } from './harness.js';
 
 /*
  * The school's people behind the Admin Console link (issue 13 point 5): a head teacher adds a
@@ -29,8 +29,7 @@ describe('the school’s people', () => {
     const form = page.getByRole('dialog').getByTestId('resource-form');
     await form.getByRole('textbox', { name: 'Name' }).fill('Harriet Nalwoga');
     await form.getByRole('textbox', { name: 'Email' }).fill('harriet.nalwoga@example.ug');
-    await form.getByRole('combobox', { name: 'Roles' }).click({ force: true }); // the pills box around it takes the click, as for a person
-    await page.getByRole('option', { name: 'teacher', exact: true }).click();
+    await pickOption(page, form.getByRole('combobox', { name: 'Roles' }), 'teacher');
     await page.keyboard.press('Escape');
     await form.getByRole('button', { name: 'Save' }).click();
     const notice = page.getByTestId('invitation-code');
@@ -59,8 +58,7 @@ describe('the school’s people', () => {
     const edit = page.getByRole('dialog').getByTestId('resource-form');
     await edit.getByRole('button', { name: 'Update' }).waitFor();
     await expect(edit.getByRole('textbox', { name: 'Email' }).count()).resolves.toBe(0);
-    await edit.getByRole('combobox', { name: 'Roles' }).click({ force: true }); // the pills box around it takes the click, as for a person
-    await page.getByRole('option', { name: 'bursar', exact: true }).click();
+    await pickOption(page, edit.getByRole('combobox', { name: 'Roles' }), 'bursar');
     await page.keyboard.press('Escape');
     await edit.getByRole('button', { name: 'Update' }).click();
     await edit.waitFor({ state: 'detached' });
