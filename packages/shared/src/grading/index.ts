@@ -6,11 +6,14 @@
  * - grade-sets.ts  the checks of a grade set (overlaps, gaps, reversed bounds)
  * - descriptors.ts the new curriculum's competency descriptors
  * - classes.ts     which classes are graded per paper (A level)
+ * - engine/        a school's grading rules (data with the guide's defaults, their schema) and
+ *                  the computations with an explanation for each number: subject totals, PLE
+ *                  and UCE aggregates and divisions, UACE letters and points, positions, means
  *
- * Next (a later issue): aggregates.ts and divisions.ts (PLE, UCE), uace.ts (paper grades to a
- * subject letter and points). Rules are data with a default; functions here take the data.
+ * Rules are data with a default; functions here take the data.
  */
 export * from './bands.js';
 export * from './classes.js';
 export * from './descriptors.js';
+export * from './engine/index.js';
 export * from './grade-sets.js';

@@ -1,0 +1,180 @@
+/*
+ * Why a number is what it is (guide grading.md: "a published result keeps the rule set it was
+ * computed with, so it can be recomputed and explained later"). An explanation is data, not
+ * prose: a code from a closed list, the numbers it speaks of, and the explanations it rests on.
+ * The web translates each code; explainText gives the English sentence (the PDF, the tests).
+ */
+
+/** Every kind of explanation the engine gives. A new code needs a sentence in explainText. */
+export const EXPLANATION_CODES = [
+  // Marks to a subject total
+  'mark.scaled',
+  'mark.absent',
+  'mark.missing',
+  'subjectTotal.weighted',
+  'subjectTotal.weightedPart',
+  'subjectTotal.proportionsNot100',
+  'subjectTotal.notWeighted',
+  'subjectTotal.single',
+  'subjectTotal.average',
+  'subjectTotal.leftOut',
+  'subjectTotal.incomplete',
+  'subjectTotal.noMarks',
+  // Subject total to a grade
+  'grade.band',
+  'grade.noBand',
+  'grade.noMark',
+  'grade.unknownLabel',
+  // Primary (PLE)
+  'primary.subject',
+  'primary.subjectNoMark',
+  'primary.categoryMissing',
+  'primary.aggregate',
+  'primary.division',
+  'primary.divisionNoMark',
+  'primary.divisionNone',
+  // O level (UCE)
+  'olevel.subjectCounted',
+  'olevel.subjectLeftOut',
+  'olevel.subjectNoMark',
+  'olevel.aggregate',
+  'olevel.division',
+  'olevel.divisionNone',
+  'olevel.divisionTried',
+  'olevel.condition.aggregate',
+  'olevel.condition.subjects',
+  'olevel.condition.category',
+  'olevel.condition.creditIn',
+  'olevel.condition.anyOf',
+  'olevel.condition.passesCredits',
+  // A level (UACE)
+  'alevel.paper',
+  'alevel.paperNoMark',
+  'alevel.incomplete',
+  'alevel.rule',
+  'alevel.otherwise',
+  'alevel.tableOfFewerPapers',
+  'alevel.noTable',
+  'alevel.schoolScore',
+  'alevel.schoolScoreMissing',
+  'alevel.points',
+  'alevel.principal',
+  'alevel.subsidiary',
+  'alevel.subsidiaryNoMark',
+  'alevel.totalPoints',
+  // Positions and means
+  'position.rank',
+  'position.unranked',
+  'mean.value',
+  'mean.none',
+] as const;
+export type ExplanationCode = (typeof EXPLANATION_CODES)[number];
+
+/** A value an explanation speaks of: a number, a label, a yes/no, or nothing (no mark). */
+export type ExplanationParam = string | number | boolean | null | ReadonlyArray<string | number>;
+
+export interface Explanation {
+  code: ExplanationCode;
+  params: Record<string, ExplanationParam>;
+  /** The explanations this one rests on, in reading order. */
+  parts?: Explanation[];
+}
+
+/** A computed value with the reason for it. */
+export interface Explained<Value> {
+  value: Value;
+  explain: Explanation;
+}
+
+/** Builds an explanation, leaving `parts` out when there are none (tests compare shapes). */
+export function explanation(code: ExplanationCode, params: Record<string, ExplanationParam> = {}, parts?: Explanation[]): Explanation {
+  return parts && parts.length > 0 ? { code, params, parts } : { code, params };
+}
+
+/** Numbers as a report prints them: at most two decimals, no trailing zeros. */
+function show(value: ExplanationParam | undefined): string {
+  if (value === null || value === undefined) return '-';
+  if (typeof value === 'number') return String(Math.round(value * 100) / 100);
+  if (Array.isArray(value)) return value.map((item) => show(item)).join(', ');
+  return String(value);
+}
+
+/** "1 point", "5 points". */
+const points = (value: ExplanationParam | undefined) => `${show(value)} ${value === 1 ? 'point' : 'points'}`;
+
+type Sentence = (p: Record<string, ExplanationParam>) => string;
+
+/** The English sentence of each code; a Record so that a code without a sentence fails to compile. */
+const SENTENCES: Record<ExplanationCode, Sentence> = {
+  'mark.scaled': (p) => `${show(p.markType)}: ${show(p.raw)} out of ${show(p.maximum)} is ${show(p.percent)}%.`,
+  'mark.absent': (p) => `${show(p.markType)}: absent (ABS), not counted as 0.`,
+  'mark.missing': (p) => `${show(p.markType)}: no mark entered, not counted as 0.`,
+  'subjectTotal.weighted': (p) => `The total ${show(p.total)} is the sum of each mark type weighted by its proportion.`,
+  'subjectTotal.weightedPart': (p) =>
+    `${show(p.markType)}: ${show(p.percent)}% weighted ${show(p.proportion)}% gives ${show(p.contribution)}.`,
+  'subjectTotal.proportionsNot100': (p) => `The proportions add up to ${show(p.sum)}%, not 100%; the total is not scaled.`,
+  'subjectTotal.notWeighted': (p) => `${show(p.markType)} has no proportion and is not part of the total.`,
+  'subjectTotal.single': (p) => `The total ${show(p.total)} is the ${show(p.markType)} mark.`,
+  'subjectTotal.average': (p) => `The total ${show(p.total)} is the average of ${show(p.count)} marks: ${show(p.marks)}.`,
+  'subjectTotal.leftOut': (p) => `${show(p.markType)} has no mark and is left out of the average.`,
+  'subjectTotal.incomplete': (p) => `No total: ${show(p.markTypes)} has no mark, and a missing mark is not counted as 0.`,
+  'subjectTotal.noMarks': () => 'No total: there is no mark.',
+  'grade.band': (p) => `${show(p.mark)} is in ${show(p.grade)} (${show(p.lower)} to ${show(p.upper)}), value ${show(p.value)}.`,
+  'grade.noBand': (p) => `${show(p.mark)} is below every band of the grade set: no grade.`,
+  'grade.noMark': () => 'No mark, so no grade.',
+  'grade.unknownLabel': (p) => `The grade ${show(p.grade)} has no value in the grading rules.`,
+  'primary.subject': (p) => `${show(p.subject)}: grade value ${show(p.value)}.`,
+  'primary.subjectNoMark': (p) => `${show(p.subject)} has no mark (${show(p.reason)}).`,
+  'primary.categoryMissing': (p) => `No ${show(p.category)} subject is counted.`,
+  'primary.aggregate': (p) => `Aggregate ${show(p.aggregate)}: the sum of the grade values ${show(p.values)}.`,
+  'primary.division': (p) => `Aggregate ${show(p.aggregate)} is at most ${show(p.atMost)}: Division ${show(p.division)}.`,
+  'primary.divisionNoMark': (p) => `A counted subject has no mark: Division ${show(p.division)}.`,
+  'primary.divisionNone': (p) => `Aggregate ${show(p.aggregate)} is above ${show(p.atMost)}: Division ${show(p.division)}.`,
+  'olevel.subjectCounted': (p) => `${show(p.subject)}: grade value ${show(p.value)}, among the best ${show(p.best)}.`,
+  'olevel.subjectLeftOut': (p) => `${show(p.subject)}: grade value ${show(p.value)}, not among the best ${show(p.best)}.`,
+  'olevel.subjectNoMark': (p) => `${show(p.subject)} has no mark (${show(p.reason)}) and is not counted.`,
+  'olevel.aggregate': (p) => `Aggregate ${show(p.aggregate)}: the sum of the best ${show(p.counted)} of ${show(p.graded)} graded subjects.`,
+  'olevel.division': (p) => `Division ${show(p.division)}: the first division whose conditions all hold.`,
+  'olevel.divisionNone': (p) => `No division's conditions hold: ${show(p.division)}.`,
+  'olevel.divisionTried': (p) => `Division ${show(p.division)}: ${p.held ? 'every condition holds' : 'a condition fails'}.`,
+  'olevel.condition.aggregate': (p) => `Aggregate ${show(p.aggregate)} ${p.held ? 'is' : 'is not'} at most ${show(p.atMost)}.`,
+  'olevel.condition.subjects': (p) => `${show(p.count)} graded subjects, ${p.held ? 'at least' : 'fewer than'} ${show(p.atLeast)}.`,
+  'olevel.condition.category': (p) => `${p.held ? 'A' : 'No'} ${show(p.category)} subject is graded.`,
+  'olevel.condition.creditIn': (p) =>
+    `${show(p.category)} ${p.held ? 'is' : 'is not'} a credit (grade value ${show(p.value)}, credit at most ${show(p.atMost)}).`,
+  'olevel.condition.anyOf': (p) => (p.held ? 'One of the alternatives holds.' : 'None of the alternatives holds.'),
+  'olevel.condition.passesCredits': (p) =>
+    `At least ${show(p.minPasses)} passes with at least ${show(p.minCredits)} credits (has ${show(p.passes)} passes, ${show(p.credits)} credits): ${p.held ? 'holds' : 'fails'}.`,
+  'alevel.paper': (p) => `Paper ${show(p.paper)}: grade value ${show(p.value)}.`,
+  'alevel.paperNoMark': (p) => `Paper ${show(p.paper)} has no mark (${show(p.reason)}).`,
+  'alevel.incomplete': (p) => `${show(p.missing)} of ${show(p.papers)} papers have no mark: no subject grade.`,
+  'alevel.rule': (p) => `${show(p.papers)} papers with values ${show(p.values)}: ${show(p.letter)} (${show(p.rule)}).`,
+  'alevel.otherwise': (p) => `${show(p.papers)} papers with values ${show(p.values)}: no rule holds, so ${show(p.letter)}.`,
+  'alevel.tableOfFewerPapers': (p) =>
+    `There is no table for ${show(p.papers)} papers; the table for ${show(p.tablePapers)} papers is used.`,
+  'alevel.noTable': (p) => `There is no table for ${show(p.papers)} papers: no subject grade.`,
+  'alevel.schoolScore': (p) => `The school's A-level scores: ${show(p.papers)} papers totalling ${show(p.total)} score ${show(p.letter)}.`,
+  'alevel.schoolScoreMissing': (p) =>
+    `The school's A-level scores for ${show(p.papers)} papers have no row for a total of ${show(p.total)}: no subject grade.`,
+  'alevel.principal': (p) =>
+    p.letter === null
+      ? `${show(p.subject)}: no subject grade, 0 points.`
+      : `${show(p.subject)}: ${show(p.letter)}, worth ${points(p.points)}.`,
+  'alevel.points': (p) => `${show(p.letter)} is worth ${points(p.points)}.`,
+  'alevel.subsidiary': (p) =>
+    `${show(p.subject)} (subsidiary): grade value ${show(p.value)} ${p.held ? 'is' : 'is not'} at most ${show(p.atMost)}, ${points(p.points)}.`,
+  'alevel.subsidiaryNoMark': (p) => `${show(p.subject)} (subsidiary) has a paper without a mark: 0 points.`,
+  'alevel.totalPoints': (p) => `Total ${points(p.total)} from ${show(p.subjects)} subjects.`,
+  'position.rank': (p) =>
+    `Position ${show(p.rank)} out of ${show(p.outOf)} with ${show(p.score)}${Number(p.tied) > 1 ? `, shared by ${show(p.tied)}` : ''}.`,
+  'position.unranked': () => 'No position: no total to rank by.',
+  'mean.value': (p) => `Mean ${show(p.mean)}: ${show(p.sum)} over ${show(p.count)} learners.`,
+  'mean.none': () => 'No mean: no learner has a total.',
+};
+
+/** The English sentence of an explanation, followed by those of its parts when `deep`. */
+export function explainText(explained: Explanation, deep = false): string {
+  const own = SENTENCES[explained.code](explained.params);
+  if (!deep || !explained.parts) return own;
+  return [own, ...explained.parts.map((part) => explainText(part, true))].join(' ');
+}
