@@ -33,7 +33,12 @@ function reachable(host: string, port: number): Promise<boolean> {
 /** Server test files by the database they need (paths from the repository's root). */
 const server = (files: string[]) => files.map((file) => `apps/server/src/${file}`);
 /** They open none (the configuration, the upload gate, the web app's files): run once, with the shared tests. */
-const NO_DATABASE = server(['config.test.ts', 'resources/work-gate.test.ts', 'plugins/web.test.ts']);
+const NO_DATABASE = server([
+  'config.test.ts',
+  'resources/work-gate.test.ts',
+  'plugins/web.test.ts',
+  'modules/reports/report-model.test.ts',
+]);
 /** Of the embedded database alone: its data directory, the command and the server on it, migrations over old data. */
 const PGLITE_ONLY = server([
   'operations/data-dir.test.ts',
@@ -79,6 +84,7 @@ const PGLITE_IN_CI = [
     'security/rate-limit.test.ts',
     'modules/students/upload.test.ts',
     'modules/students/promotion.test.ts',
+    'modules/reports/marksheet/marksheet.test.ts',
   ]),
   ...MODULE_FILES,
 ];

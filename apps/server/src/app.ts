@@ -6,10 +6,15 @@ import { catalogueMessage } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { FailureLimiter } from './modules/auth/failure-limiter.js';
+import { markCommentRoutes } from './modules/comments/mark-comments.routes.js';
+import { remarkRoutes } from './modules/comments/remarks.routes.js';
 import { feeRoutes } from './modules/fees/fees.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { homeRoutes } from './modules/home/home.routes.js';
 import { marksRoutes } from './modules/marks/marks.routes.js';
+import { reportSettingsRoutes } from './modules/report-settings/report-settings.routes.js';
+import { marksheetRoutes } from './modules/reports/marksheet/marksheet.routes.js';
+import { reportRoutes } from './modules/reports/reports.routes.js';
 import { calendarRoutes } from './modules/settings/calendar.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
@@ -105,5 +110,10 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(studentUploadRoutes);
   await app.register(feeRoutes);
   await app.register(marksRoutes);
+  await app.register(reportRoutes);
+  await app.register(remarkRoutes);
+  await app.register(markCommentRoutes);
+  await app.register(marksheetRoutes);
+  await app.register(reportSettingsRoutes);
   await registerWebApp(app, webDist);
 }

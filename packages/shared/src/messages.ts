@@ -1,3 +1,6 @@
+import { COMMENT_MESSAGES } from './comments/messages.js';
+import { REMARK_MESSAGES } from './comments/remark-messages.js';
+import { GRADING_RULE_MESSAGES } from './grading/engine/rules.js';
 /**
  * The error catalogue (spec §8) and the validation messages (spec §5).
  * The server answers with these texts and the web shows them, so they live here once.
@@ -219,6 +222,29 @@ export const MARK_MESSAGES = {
   targetInvalid: 'A target is a number from 0 to 100 with at most one decimal',
 } as const;
 
+/** Report cards and mark sheets (issue 15): refusals of a report request and of a school's layout. */
+export const REPORT_MESSAGES = {
+  noLearners: 'There are no learners in this class and stream',
+  noMarks: 'There are no marks for these learners in this term',
+  learnerUnknown: 'There is no such learner in this school',
+  markTypeUnknown: 'Choose mark types of this school',
+  customNeedsMarkTypes: 'A custom report needs at least one mark type',
+  tooManyLearners: 'A report covers at most 1,500 learners: choose a class or a stream',
+  unknownSection: 'Choose a section from the list',
+  sectionsEmpty: 'Choose at least one section',
+  subjectsRequired: 'A report card always shows its subjects',
+  sectionRepeated: 'A section is listed twice',
+  unknownColumn: 'Choose a column from the list',
+  columnRepeated: 'A column is listed twice',
+  lineTooLong: 'A header line has at most 120 characters',
+  tooManyLines: 'A report has at most 4 header lines',
+  yesOrNo: 'Choose yes or no',
+  labelRequired: 'Enter the label',
+  labelTooLong: 'The label has at most 60 characters',
+  settingsChanged: 'Someone else saved these settings after you opened them. Reload to see their changes.',
+  nameTooLong: 'A name has at most 20 characters',
+} as const;
+
 /**
  * Every catalogue by name. The web translates a message the server or a shared rule gives
  * by finding its key here (`messages.<catalogue>.<key>` in the locale files), so English stays
@@ -237,6 +263,10 @@ export const MESSAGE_CATALOGUES = {
   students: STUDENT_MESSAGES,
   inUse: IN_USE_MESSAGES,
   marks: MARK_MESSAGES,
+  reports: REPORT_MESSAGES,
+  gradingRules: GRADING_RULE_MESSAGES,
+  comments: COMMENT_MESSAGES,
+  remarks: REMARK_MESSAGES,
 } as const;
 
 type Values<T> = T[keyof T];

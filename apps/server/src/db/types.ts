@@ -427,6 +427,63 @@ export interface SubjectPapersTable extends TenantOwned {
   papers: number;
 }
 
+/** A school's grading rules and report layout (JSON checked by their shared schemas); null is the default. */
+export interface ReportSettingsTable {
+  tenant_id: string;
+  grading_rules: unknown | null;
+  report_layout: unknown | null;
+  version: Generated<number>;
+  updated_at: Generated<Timestamp>;
+}
+
+/** A subject teacher's comment on a learner's subject ('general'), or the subject's generic skills text ('skill'). */
+export interface MarkCommentsTable {
+  tenant_id: string;
+  id: string;
+  student_id: string;
+  subject_id: string;
+  form: string;
+  stream: string | null;
+  term: string;
+  year: number;
+  category: 'assesment' | 'exam';
+  kind: Generated<'general' | 'skill'>;
+  comment: string;
+  version: Generated<number>;
+  user_id: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
+/** A learner's remark of one remark type (class teacher's, head teacher's, ...) for a class, term and year. */
+export interface RemarksTable {
+  tenant_id: string;
+  id: string;
+  student_id: string;
+  remarktype_id: string;
+  form: string;
+  stream: string | null;
+  term: string;
+  year: number;
+  comment: string;
+  version: Generated<number>;
+  user_id: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
+/** Every change and deletion of a comment or remark: the text before and after. */
+export interface CommentHistoryTable {
+  tenant_id: string;
+  id: string;
+  source: 'mark_comment' | 'remark';
+  comment_id: string;
+  student_id: string;
+  old_value: string | null;
+  new_value: string | null;
+  action: 'save' | 'delete';
+  user_id: string | null;
+  changed_at: Generated<Timestamp>;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -469,6 +526,10 @@ export interface DB {
   mark_saves: MarkSavesTable;
   attendances: AttendancesTable;
   mark_targets: MarkTargetsTable;
+  report_settings: ReportSettingsTable;
+  mark_comments: MarkCommentsTable;
+  remarks: RemarksTable;
+  comment_history: CommentHistoryTable;
 }
 
 /**

@@ -36,7 +36,13 @@ type JsonAnswer<E extends Endpoint> = E['response'] extends z.ZodType ? z.input<
 /** What a handler gives back: the JSON the contract promises, or a file where the contract answers one. */
 export type Answer<E extends Endpoint> =
   | JsonAnswer<E>
-  | (E['response'] extends 'file' ? FileAnswer : E['spreadsheet'] extends true ? FileAnswer : never);
+  | (E['response'] extends 'file'
+      ? FileAnswer
+      : E['spreadsheet'] extends true
+        ? FileAnswer
+        : E['download'] extends true
+          ? FileAnswer
+          : never);
 
 /**
  * A multipart (or JSON) body: the text fields checked by the contract's schema and the file

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ERROR_MESSAGES, TENANT_HEADER } from '@mustard/shared';
+import { DEFAULT_GRADING_RULES, DEFAULT_REPORT_LAYOUT, ERROR_MESSAGES, TENANT_HEADER } from '@mustard/shared';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { type Kysely, sql } from 'kysely';
@@ -110,6 +110,16 @@ interface Side {
 const A = { name: 'A', mark: 'Alpha', tenantName: 'Alpha Primary School' } as Side;
 const B = { name: 'B', mark: 'Bravo', tenantName: 'Bravo Primary School' } as Side;
 /** B's term dates of 2027 (nothing like the defaults). */
+/** B's own grading rules and report layout (A keeps the defaults). */
+const B_RULES = {
+  ...DEFAULT_GRADING_RULES,
+  primary: {
+    ...DEFAULT_GRADING_RULES.primary,
+    divisions: [{ division: 'BETA I', aggregateAtMost: 13 }, ...DEFAULT_GRADING_RULES.primary.divisions.slice(1)],
+  },
+};
+const B_LAYOUT = { ...DEFAULT_REPORT_LAYOUT, headerLines: ['Beta motto'], showPositions: false };
+
 const B_TERMS_2027 = [
   { term: 'I', starts: '2027-01-04', ends: '2027-03-19' },
   { term: 'II', starts: '2027-04-05', ends: '2027-07-16' },
@@ -379,6 +389,8 @@ beforeAll(async () => {
   await seed(A);
   await seed(B);
   ok(await B.c.put('/api/school/termdates', { year: 2027, terms: B_TERMS_2027 }));
+  ok(await B.c.put('/api/school/gradingrules', { rules: B_RULES, version: 0 }));
+  ok(await B.c.put('/api/school/reportlayout', { layout: B_LAYOUT, version: 1 }));
 });
 
 afterAll(async () => {
@@ -580,6 +592,26 @@ async function dashboardOfA() {
 
 const activeLearnersOfA = async () => Object.values((await dashboardOfA()).students).reduce((sum, count) => sum + count, 0);
 
+/**
+ * Subject comments or generic skills of A's marked P2 learner in A's subject: nothing of B's,
+ * though B has a comment of its own marked learner; B's subject named by A is refused, unnamed.
+ */
+const commentsList = (path: string): ListFixture => ({
+  urls: () =>
+    ['', '&stream=&rawmark=1&category=assesment'].map((extra) => `${path}?form=P2&term=I&year=2026&subject_id=${A.ids.subject}${extra}`),
+  own: () => [A.ids.marked, A.ids.subject],
+  check: async () => {
+    const bravo = { form: 'P2', stream: '', term: 'I', year: 2026, category: 'exam', subject_id: B.ids.subject };
+    ok(await send(B, 'POST', path, { ...bravo, comment: { [B.ids.marked]: `${B.mark} comment` }, base: {} }));
+    const mine = await send(A, 'GET', `${path}?form=P2&term=I&year=2026&subject_id=${A.ids.subject}`);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expectNothingOfB(mine.body, `GET ${path}`);
+    const theirs = await send(A, 'GET', `${path}?form=P2&term=I&year=2026&subject_id=${B.ids.subject}`);
+    expect(theirs.statusCode, theirs.body).toBe(422);
+    expectNothingOfB(theirs.body, `GET ${path}?subject_id=<B>`);
+  },
+});
+
 const LISTS: Record<string, ListFixture> = {
   '/api/school/subjectteachers': resourceList('/api/school/subjectteachers', 'subjectteacher', [['subject_id', 'subject']]),
   '/api/school/classteachers': resourceList('/api/school/classteachers', 'classteacher'),
@@ -624,6 +656,55 @@ const LISTS: Record<string, ListFixture> = {
   },
   '/api/school/students/template': {},
   '/api/uploads/studentjournals/template': {},
+  '/api/school/gradingrules': {
+    check: async () => {
+      // B saved its own rules; A has not: A reads the defaults.
+      expect(ok(await send(A, 'GET', '/api/school/gradingrules')).rules).toEqual(DEFAULT_GRADING_RULES);
+      expect(ok(await send(B, 'GET', '/api/school/gradingrules')).rules).toEqual(B_RULES);
+    },
+  },
+  '/api/school/reportlayout': {
+    check: async () => {
+      expect(ok(await send(A, 'GET', '/api/school/reportlayout')).layout).toEqual(DEFAULT_REPORT_LAYOUT);
+      expect(ok(await send(B, 'GET', '/api/school/reportlayout')).layout).toEqual(B_LAYOUT);
+    },
+  },
+  '/api/school/marks/marksheet': {
+    // A's marked P2 class as the preview, the workbook and the PDF: nothing of B's learners or subjects.
+    urls: () => ['html=1', 'excel=1', 'pdf=1'].map((extra) => `/api/school/marks/marksheet?form=P2&term=I&year=2026&${extra}`),
+    own: () => [A.ids.marked],
+  },
+  '/api/school/terminalreport': {
+    // A's marked P2 learner's card: as the model, the preview and the PDF; nothing of B's learners.
+    urls: () => ['json=1', 'html=1', 'stream='].map((extra) => `/api/school/terminalreport?form=P2&term=I&year=2026&${extra}`),
+    own: () => [A.ids.marked],
+    check: async () => {
+      // B's learner named in A's request is no learner of A's: refused, and not named.
+      const theirs = await send(A, 'GET', `/api/school/terminalreport?form=P2&term=I&year=2026&json=1&student_id=${B.ids.marked}`);
+      expect(theirs.statusCode, theirs.body).toBe(422);
+      expectNothingOfB(theirs.body, 'GET /api/school/terminalreport?student_id=<B>');
+    },
+  },
+  // The layout screen's sample card: one of A's learners, nothing of B's.
+  '/api/school/terminalreport/sample': {},
+  '/api/school/markcomments': commentsList('/api/school/markcomments'),
+  '/api/school/genericcomments': commentsList('/api/school/genericcomments'),
+  '/api/school/remarks': {
+    // A's marked P2 learner with A's remark type (and its results): nothing of B's learners or remark types.
+    urls: () => ['', '&stream=&rawmark=1'].map((extra) => `/api/school/remarks?form=P2&term=I&year=2026&category=exam${extra}`),
+    own: () => [A.ids.marked, A.ids.remarktype],
+    check: async () => {
+      // B's remark type named in A's request is no remark type of A's: refused, and not named.
+      const theirs = await send(A, 'GET', `/api/school/remarks?form=P2&term=I&year=2026&remarktype_id=${B.ids.remarktype}`);
+      expect(theirs.statusCode, theirs.body).toBe(422);
+      expectNothingOfB(theirs.body, 'GET /api/school/remarks?remarktype_id=<B>');
+    },
+  },
+  '/api/school/terminalreport/progress': {
+    urls: () => ['/api/school/terminalreport/progress?token=isolation-token'],
+    check: async () =>
+      expect(ok(await send(A, 'GET', '/api/school/terminalreport/progress?token=isolation-token'))).toEqual({ done: 0, total: 0 }),
+  },
   '/api/school/termdates': {
     urls: () => ['/api/school/termdates?year=2027'],
     check: async () => {
@@ -832,8 +913,35 @@ const MARK_TABLES = ['marks', 'mark_history', 'mark_saves'];
 /** The class of a side's P2 learners, Term I 2026, as the attendance and targets pages name it. */
 const classTerm = () => ({ form: 'P2', stream: '', term: 'I', year: 2026 });
 const CLASS_RECORD_TABLES = ['attendances', 'mark_targets'];
+/** A save of one report comment of a learner of the side's P2, Term I 2026 (the side's remark type unless named). */
+const remarkSave = (side: Side, student: string, remarktype = side.ids.remarktype, text = `${side.mark} remark ${next()}`) => ({
+  ...classTerm(),
+  category: 'exam',
+  comment: { [`rt_${remarktype}`]: { [`s_${student}`]: text } },
+  base: {},
+});
+const REMARK_TABLES = ['remarks', 'comment_history'];
+/** A save of one subject comment (or skills text) of a learner of the side's P2 in the side's subject, Term I 2026. */
+const commentSave = (side: Side, student: string, text = `${side.mark} comment ${next()}`) => ({
+  ...classTerm(),
+  category: 'exam',
+  subject_id: side.ids.subject,
+  comment: { [student]: text },
+  base: {},
+});
+const COMMENT_TABLES = ['mark_comments', 'comment_history'];
+/** Subject comments and generic skills: A's comment lands in A; B's subject or learner named by A is refused. */
+const commentWrite = (path: string) => async () => {
+  await landsInA('POST', path, commentSave(A, await gridLearner(A)), COMMENT_TABLES);
+  const save = commentSave(A, await gridLearner(A));
+  await refusesForeign('POST', path, { ...save, subject_id: B.ids.subject }, 'subject_id', COMMENT_TABLES);
+  await refusesForeign('POST', path, commentSave(A, B.ids.marked), B.ids.marked, COMMENT_TABLES);
+  expectNothingOfB(JSON.stringify(ok(await send(A, 'POST', path, save))), `POST ${path}`);
+};
 
 const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
+  'POST /api/school/markcomments': commentWrite('/api/school/markcomments'),
+  'POST /api/school/genericcomments': commentWrite('/api/school/genericcomments'),
   'POST /api/school/marks/grid': async () => {
     const learner = await gridLearner(A);
     const grid = ok(await send(A, 'POST', '/api/school/marks/grid', markGrid(A)));
@@ -862,6 +970,30 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     );
     // B's learner's mark stays what B saved.
     expect(ok(await send(B, 'GET', markHistoryUrl(B))).history[0].new).not.toBe(50);
+  },
+  'POST /api/school/remarks': async () => {
+    await landsInA('POST', '/api/school/remarks', remarkSave(A, await gridLearner(A)), REMARK_TABLES);
+    const save = remarkSave(A, await gridLearner(A));
+    await refusesForeign(
+      'POST',
+      '/api/school/remarks',
+      remarkSave(A, await gridLearner(A), B.ids.remarktype),
+      `rt_${B.ids.remarktype}`,
+      REMARK_TABLES,
+    );
+    await refusesForeign('POST', '/api/school/remarks', remarkSave(A, B.ids.marked), `s_${B.ids.marked}`, REMARK_TABLES);
+    expectNothingOfB(JSON.stringify(ok(await send(A, 'POST', '/api/school/remarks', save))), 'POST /api/school/remarks');
+  },
+  'POST /api/remark/delete': async () => {
+    // B keeps its remark of its marked learner whatever A deletes.
+    await send(B, 'POST', '/api/school/remarks', remarkSave(B, B.ids.marked, B.ids.remarktype, 'Bravo stays'));
+    const learner = await gridLearner(A);
+    ok(await send(A, 'POST', '/api/school/remarks', remarkSave(A, learner)));
+    const filter = { ...classTerm(), remarktype_id: A.ids.remarktype };
+    const deleted = ok(await landsInA('POST', '/api/remark/delete', { ...filter, student_id: learner }, REMARK_TABLES));
+    expect(deleted.records).toBe(1);
+    await refusesForeign('POST', '/api/remark/delete', { ...filter, remarktype_id: B.ids.remarktype }, 'remarktype_id', REMARK_TABLES);
+    await refusesForeign('POST', '/api/remark/delete', { ...filter, student_id: B.ids.marked }, 'student_id', REMARK_TABLES);
   },
   'POST /api/school/attendances': async () => {
     const learner = await gridLearner(A);
@@ -1036,6 +1168,17 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     const before = await rowsOf(B, tables);
     expect((await uploadJournal(A, [{ studentid: A.studentid, amount: 150_000 }])).statusCode).toBe(200);
     expect(await rowsOf(B, tables)).toEqual(before);
+  },
+  'PUT /api/school/gradingrules': async () => {
+    // A saves its rules (at A's version): B's row and rules are as they were.
+    const { version } = ok(await send(A, 'GET', '/api/school/gradingrules'));
+    await landsInA('PUT', '/api/school/gradingrules', { rules: DEFAULT_GRADING_RULES, version }, ['report_settings']);
+    expect(ok(await send(B, 'GET', '/api/school/gradingrules')).rules).toEqual(B_RULES);
+  },
+  'PUT /api/school/reportlayout': async () => {
+    const { version } = ok(await send(A, 'GET', '/api/school/reportlayout'));
+    await landsInA('PUT', '/api/school/reportlayout', { layout: DEFAULT_REPORT_LAYOUT, version }, ['report_settings']);
+    expect(ok(await send(B, 'GET', '/api/school/reportlayout')).layout).toEqual(B_LAYOUT);
   },
   'PUT /api/school/termdates': async () => {
     const terms = B_TERMS_2027.map((term) => ({

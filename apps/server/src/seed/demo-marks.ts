@@ -14,8 +14,9 @@ import { A_LEVEL_COMBINATIONS, A_LEVEL_COMMON, O_LEVEL_CORE, O_LEVEL_ELECTIVES }
  *   in a primary school; in S1 to S4 the core and their elective, in S5 and S6 General Paper and
  *   their combination (demo-settings.ts: a class offers only what its learners may sit). One
  *   mark per paper where an A-level subject is written in several (the subject_papers rows),
- *   else paper I. EOT as well in the first half of the school's classes (P1 to P4, S1 to S3),
- *   so the other half is left for the end of term, ready to enter;
+ *   else paper I. EOT as well in the first half of the school's classes (P1 to P4, S1 to S3)
+ *   and in the candidate classes (P7, S4, S6: their report cards print at once), so the other
+ *   classes (P5, P6, S5) are left for the end of term, ready to enter;
  * - about 1% ABS: a few learners missed a whole exam, a few more a single paper;
  * - each mark entered by the subject teacher of its class, stream and term (the staff seed's);
  * - attendance for every learner of the term, and targets in Mathematics and English for the
@@ -78,9 +79,16 @@ export function schoolDays(starts: string, ends: string): number {
   return days;
 }
 
-/** The classes that have sat EOT: the first half of the school's (P1 to P4, S1 to S3). */
+/** Candidate classes whose end-of-term exams are marked first: their report cards print the moment the demo starts. */
+export const REPORT_FORMS: readonly string[] = ['P7', 'S4', 'S6'];
+
+/**
+ * The classes that have sat EOT: the first half of the school's (P1 to P4, S1 to S3) and the
+ * candidate classes (P7, S4, S6), whose full report cards the demo prints (issue 15 point 8).
+ */
 export function eotForms(classes: readonly string[]): string[] {
-  return classes.slice(0, Math.ceil(classes.length / 2));
+  const firstHalf = classes.slice(0, Math.ceil(classes.length / 2));
+  return classes.filter((form) => firstHalf.includes(form) || REPORT_FORMS.includes(form));
 }
 
 /** A number from a text (FNV-1a): the seed of one learner's, subject's or exam's draws. */

@@ -1,6 +1,7 @@
 import { NavLink, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
 import {
   type Icon,
+  IconAdjustments,
   IconAward,
   IconBook,
   IconBuildingStore,
@@ -17,6 +18,7 @@ import {
   IconFileDescription,
   IconFiles,
   IconFileText,
+  IconLayout,
   IconLayoutDashboard,
   IconMessage,
   IconPercentage,
@@ -57,6 +59,8 @@ const NAV_ICONS: Record<string, Icon> = {
   [PAGES.attendance.path]: IconCalendarCheck,
   [PAGES.grades.path]: IconAward,
   [PAGES.termDates.path]: IconCalendar,
+  [PAGES.gradingRules.path]: IconAdjustments,
+  [PAGES.reportLayout.path]: IconLayout,
   [PAGES.proportions.path]: IconPercentage,
   [PAGES.alevelScores.path]: IconSchool,
   [PAGES.subjects.path]: IconBook,

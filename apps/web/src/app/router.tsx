@@ -46,6 +46,9 @@ const people = () => import('../features/people/screens.js');
 const marks = () => import('../features/marks/MarksEntryPage.js');
 const marksLists = () => import('../features/marks/screens.js');
 const classValues = () => import('../features/marks/ClassValuesPage.js');
+const marksheet = () => import('../features/marksheet/MarksheetPage.js');
+const reportSettings = () => import('../features/report-settings/pages.js');
+const reports = () => import('../features/reports/TerminalReportPage.js');
 const PAGE_COMPONENTS: Record<string, ComponentType> = {
   [PAGES.dashboard.path]: page(home, (m) => m.HomePage),
   [PAGES.studentCategories.path]: page(settings, (m) => m.StudentCategoriesPage),
@@ -59,6 +62,7 @@ const PAGE_COMPONENTS: Record<string, ComponentType> = {
   [PAGES.markTargets.path]: page(marksLists, (m) => m.MarkTargetsPage),
   [PAGES.createMarkTargets.path]: page(classValues, (m) => m.CreateMarkTargetsPage),
   [PAGES.attendance.path]: page(classValues, (m) => m.AttendancePage),
+  [PAGES.marksheet.path]: page(marksheet, (m) => m.MarksheetPage),
   [PAGES.markTypes.path]: page(settings, (m) => m.MarkTypesPage),
   [PAGES.proportions.path]: page(settings, (m) => m.ProportionsPage),
   [PAGES.publishMarks.path]: page(settings, (m) => m.PublishMarksPage),
@@ -67,6 +71,9 @@ const PAGE_COMPONENTS: Record<string, ComponentType> = {
   [PAGES.autoSubjectComments.path]: page(settings, (m) => m.AutoMarkCommentsPage),
   [PAGES.autoReportComments.path]: page(settings, (m) => m.AutoReportCommentsPage),
   [PAGES.termDates.path]: page(settings, (m) => m.TermDatesPage),
+  [PAGES.gradingRules.path]: page(reportSettings, (m) => m.GradingRulesPage),
+  [PAGES.reportLayout.path]: page(reportSettings, (m) => m.ReportLayoutPage),
+  [PAGES.terminalReport.path]: page(reports, (m) => m.TerminalReportPage),
   [PAGES.subjectTeachers.path]: page(settings, (m) => m.SubjectTeachersPage),
   [PAGES.classTeachers.path]: page(settings, (m) => m.ClassTeachersPage),
   [PAGES.deputies.path]: page(settings, (m) => m.DeputiesPage),

@@ -437,14 +437,14 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
                           spec={spec}
                           props={{
                             value: draft[spec.name] ?? (spec.kind === 'select' ? null : ''),
-                            onChange: (value: unknown) =>
-                              setDraft((current) => ({
-                                ...current,
-                                [spec.name]:
-                                  value && typeof value === 'object' && 'currentTarget' in value
-                                    ? (value.currentTarget as HTMLInputElement).value
-                                    : value,
-                              })),
+                            onChange: (value: unknown) => {
+                              // Read now: React may run the updater after the event is gone (currentTarget null).
+                              const typed =
+                                value && typeof value === 'object' && 'currentTarget' in value
+                                  ? (value.currentTarget as HTMLInputElement).value
+                                  : value;
+                              setDraft((current) => ({ ...current, [spec.name]: typed }));
+                            },
                           }}
                         />
                       </Box>

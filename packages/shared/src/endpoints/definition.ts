@@ -27,6 +27,7 @@ export interface EndpointDefinition<
   Response extends z.ZodType | 'file' = z.ZodType | 'file',
   Upload extends FileField | undefined = FileField | undefined,
   Sheet extends true | undefined = true | undefined,
+  Download extends true | undefined = true | undefined,
 > {
   method: HttpMethod;
   /** The path, with `:name` for each path parameter: `/api/school/students/:id`. */
@@ -45,6 +46,11 @@ export interface EndpointDefinition<
   file?: Upload;
   /** With `excel=1` in the query the answer is the list as a spreadsheet instead of JSON. */
   spreadsheet?: Sheet;
+  /**
+   * The answer is a file (a PDF, a spreadsheet) unless the query asks for JSON (`json=1`,
+   * `html=1`): a report's contract declares the JSON it may give and downloads the rest.
+   */
+  download?: Download;
 }
 
 /** A declared endpoint: its schemas as given (`undefined` where it takes none). */
@@ -55,12 +61,14 @@ export type Endpoint<
   Response extends z.ZodType | 'file' = z.ZodType | 'file',
   Upload extends FileField | undefined = FileField | undefined,
   Sheet extends true | undefined = true | undefined,
-> = EndpointDefinition<Params, Query, Body, Response, Upload, Sheet> & {
+  Download extends true | undefined = true | undefined,
+> = EndpointDefinition<Params, Query, Body, Response, Upload, Sheet, Download> & {
   params: Params;
   query: Query;
   body: Body;
   file: Upload;
   spreadsheet: Sheet;
+  download: Download;
 };
 
 /** Marked free of side effects: a bundle keeps only the contracts (and schemas) it calls. */
@@ -72,8 +80,11 @@ export function defineEndpoint<
   Response extends z.ZodType | 'file' = 'file',
   const Upload extends FileField | undefined = undefined,
   Sheet extends true | undefined = undefined,
->(endpoint: EndpointDefinition<Params, Query, Body, Response, Upload, Sheet>): Endpoint<Params, Query, Body, Response, Upload, Sheet> {
-  return endpoint as Endpoint<Params, Query, Body, Response, Upload, Sheet>;
+  Download extends true | undefined = undefined,
+>(
+  endpoint: EndpointDefinition<Params, Query, Body, Response, Upload, Sheet, Download>,
+): Endpoint<Params, Query, Body, Response, Upload, Sheet, Download> {
+  return endpoint as Endpoint<Params, Query, Body, Response, Upload, Sheet, Download>;
 }
 
 type InputOf<Schema> = Schema extends z.ZodType ? z.input<Schema> : undefined;

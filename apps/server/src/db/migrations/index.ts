@@ -10,6 +10,8 @@ import * as accessNotices from './2026_11_23_0008_access_notices.js';
 import * as signInState from './2026_11_23_0009_sign_in_state.js';
 import * as staffAssignments from './2026_11_23_0010_staff_assignments.js';
 import * as marksEntry from './2026_11_23_0011_marks_entry.js';
+import * as reportSettings from './2026_11_23_0012_report_settings.js';
+import * as comments from './2026_11_23_0013_comments.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -27,4 +29,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0009_sign_in_state': signInState,
   '2026_11_23_0010_staff_assignments': staffAssignments,
   '2026_11_23_0011_marks_entry': marksEntry,
+  '2026_11_23_0012_report_settings': reportSettings,
+  '2026_11_23_0013_comments': comments,
 };

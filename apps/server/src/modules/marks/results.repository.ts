@@ -1,4 +1,4 @@
-import { type GradeBand, genericDescriptor, gradeFor, isPerPaperForm, type StudentResults, type SubjectResult } from '@mustard/shared';
+import { type GradeBand, genericDescriptor, gradeOfTotal, isPerPaperForm, type StudentResults, type SubjectResult } from '@mustard/shared';
 import { sql } from 'kysely';
 import type { TenantTx, Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
@@ -48,7 +48,7 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
     .execute();
   const gradeSets = await gradeSetsOfMarks(trx, tenantId, studentId);
   // An absence (ABS) is no mark: shown as absent, with no grade, never counted as 0 (grading.md).
-  const gradeOf = (row: (typeof rows)[number]) => (row.mark === null ? null : gradeFor(gradeSets.get(gradeSetKey(row)) ?? [], row.mark));
+  const gradeOf = (row: (typeof rows)[number]) => gradeOfTotal(row.mark, gradeSets.get(gradeSetKey(row)) ?? []).value.grade;
 
   const results: StudentResults['results'] = [];
   for (const row of rows) {
@@ -127,14 +127,18 @@ const gradeSetKey = (key: GradeSetKey) => `${key.subject_id}|${key.form}|${key.t
  * The grade sets the learner's marks are graded by, in one query: every band of a subject,
  * class, term and year in which the learner has a mark, keyed by gradeSetKey.
  */
-async function gradeSetsOfMarks(
-  trx: Trx,
-  tenantId: string,
-  studentId: string,
-): Promise<Map<string, Array<Pick<GradeBand, 'grade' | 'lower'>>>> {
+async function gradeSetsOfMarks(trx: Trx, tenantId: string, studentId: string): Promise<Map<string, GradeBand[]>> {
   const bands = await trx
     .selectFrom('grades as g')
-    .select(['g.subject_id', 'g.form', 'g.term', 'g.year', 'g.grade', sql<number>`g.lower::float8`.as('lower')])
+    .select([
+      'g.subject_id',
+      'g.form',
+      'g.term',
+      'g.year',
+      'g.grade',
+      sql<number>`g.lower::float8`.as('lower'),
+      sql<number>`g.upper::float8`.as('upper'),
+    ])
     .$call(inTenant(tenantId, 'g.tenant_id'))
     .where(({ exists, selectFrom }) =>
       exists(
@@ -149,7 +153,7 @@ async function gradeSetsOfMarks(
       ),
     )
     .execute();
-  const sets = new Map<string, Array<Pick<GradeBand, 'grade' | 'lower'>>>();
+  const sets = new Map<string, GradeBand[]>();
   for (const band of bands) {
     const key = gradeSetKey(band);
     const set = sets.get(key);

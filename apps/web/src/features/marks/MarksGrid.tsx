@@ -91,7 +91,7 @@ export function MarksGrid({
   // A draft of this grid from before (a reload, a crash, another day) is offered, not forced.
   useEffect(() => {
     let live = true;
-    void findDraft(key).then((draft) => {
+    void findDraft<MarksDraft>(key).then((draft) => {
       if (live && draft && Object.keys(draft.typed).length > 0) setFound(draft);
     });
     return () => {

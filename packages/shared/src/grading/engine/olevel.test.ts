@@ -145,4 +145,15 @@ describe('UCE divisions: the conditions of grading.md, tried in order I, II, III
     expect(olevelResult(subjects).value.division).toBe('III');
     expect(olevelResult(subjects, GradingRulesSchema.parse(rules)).value.division).toBe('IV');
   });
+
+  it('a learner absent from every subject has no aggregate and the no-mark division, not an aggregate of 0', () => {
+    const result = olevelResult([
+      { subject: 'English', category: 'english', value: ABSENT },
+      { subject: 'Mathematics', category: 'mathematics', value: null },
+    ]);
+    expect(result.value).toEqual({ aggregate: null, division: 'X', best: [] });
+    expect(explainText(result.explain, true)).toBe(
+      'No subject has a mark: no aggregate, Division X. English has no mark (absent) and is not counted. Mathematics has no mark (missing) and is not counted.',
+    );
+  });
 });

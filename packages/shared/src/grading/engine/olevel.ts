@@ -13,11 +13,13 @@ import { DEFAULT_GRADING_RULES, type GradingRules, type OlevelDivision } from '.
  * conditions on subjects, categories, credits and passes look at every graded subject (what
  * the learner sat), the cap at the aggregate of the best ones. With fewer graded subjects than
  * `bestCount`, the aggregate is the sum of those there are (the subject-count condition of
- * Division I is what refuses that learner a Division I).
+ * Division I is what refuses that learner a Division I). With no graded subject at all (absent
+ * from the whole exam) there is no aggregate, and the division is the school's "no mark"
+ * division (X, the one primary uses): an aggregate of 0 would read as the best of the class.
  */
 
 export interface OlevelResult {
-  aggregate: number;
+  aggregate: number | null;
   division: string;
   /** The subjects whose values make the aggregate, best first. */
   best: string[];
@@ -79,6 +81,10 @@ export function olevelResult(subjects: ReadonlyArray<GradedSubject>, rules: Grad
   for (const subject of subjects) {
     if (typeof subject.value === 'number') graded.push({ subject: subject.subject, category: subject.category, value: subject.value });
     else ungraded.push(explanation('olevel.subjectNoMark', { subject: subject.subject, reason: noMarkReason(subject.value) }));
+  }
+  if (graded.length === 0) {
+    const division = rules.primary.noMark;
+    return { value: { aggregate: null, division, best: [] }, explain: explanation('olevel.noGradedSubject', { division }, ungraded) };
   }
   // A stable sort: of equal values, the subject listed first is counted first.
   const sorted = [...graded].sort((a, b) => a.value - b.value);

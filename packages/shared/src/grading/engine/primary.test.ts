@@ -56,4 +56,25 @@ describe('PLE aggregate and division: the test vectors of grading.md', () => {
     rules.primary.divisions[0]!.aggregateAtMost = 13;
     expect(primaryResult(ple(4, 3, 3, 3), GradingRulesSchema.parse(rules)).value.division).toBe('I');
   });
+
+  it('one subject counts per category: the best graded of two humanities, the other named as not counted', () => {
+    const subjects = [...ple(2, 2, 2, 5), { subject: 'Religious Education', category: 'humanity' as const, value: 3 }];
+    const result = primaryResult(subjects);
+    expect(result.value).toEqual({ aggregate: 9, division: 'I' });
+    expect(explainText(result.explain, true)).toContain(
+      'Social Studies is not counted: one humanity subject counts, the best graded (Religious Education).',
+    );
+  });
+
+  it('a category counts when one of its subjects has a mark, and gives X when none has', () => {
+    const oneMarked = [...ple(2, 2, 2, null), { subject: 'Religious Education', category: 'humanity' as const, value: 4 }];
+    expect(primaryResult(oneMarked).value).toEqual({ aggregate: 10, division: 'I' });
+    const noneMarked = [
+      ...ple(2, 2, 2, null),
+      { subject: 'Religious Education', category: 'humanity' as const, value: ABSENT as GradeValue },
+    ];
+    const result = primaryResult(noneMarked);
+    expect(result.value).toEqual({ aggregate: null, division: 'X' });
+    expect(explainText(result.explain, true)).toContain('Religious Education has no mark (absent).');
+  });
 });

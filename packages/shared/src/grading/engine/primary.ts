@@ -5,9 +5,10 @@ import { DEFAULT_GRADING_RULES, type GradingRules } from './rules.js';
 /*
  * Primary (PLE style, guide grading.md): the aggregate is the sum of the grade values of the
  * counted subjects (English, Mathematics, Science, Social Studies by default), and the division
- * is the first whose cap the aggregate does not pass. A counted subject without a mark (ABS or
- * nothing), or a counted category with no subject at all, gives the "no mark" division (X) and
- * no aggregate: a sum of three subjects would read as a good aggregate of four.
+ * is the first whose cap the aggregate does not pass. Each counted category gives one value: its
+ * subject, or the best graded of its subjects when the school teaches several. A category whose
+ * subjects have no mark (ABS or nothing), or with no subject at all, gives the "no mark" division
+ * (X) and no aggregate: a sum of three subjects would read as a good aggregate of four.
  */
 
 export interface PrimaryResult {
@@ -20,24 +21,33 @@ export function primaryResult(
   rules: GradingRules = DEFAULT_GRADING_RULES,
 ): Explained<PrimaryResult> {
   const { countedCategories, divisions, otherwise, noMark } = rules.primary;
-  const counted = subjects.filter((subject) => subject.category !== null && countedCategories.includes(subject.category));
   const parts: Explanation[] = [];
+  const values: number[] = [];
   let complete = true;
+  // One subject counts per category: a school teaching two humanities (Social Studies and
+  // Religious Education both as humanity) must not add five values into a four-subject aggregate.
   for (const category of countedCategories) {
-    if (!counted.some((subject) => subject.category === category)) {
+    const inCategory = subjects.filter((subject) => subject.category === category);
+    if (inCategory.length === 0) {
       complete = false;
       parts.push(explanation('primary.categoryMissing', { category }));
+      continue;
     }
-  }
-  const values: number[] = [];
-  for (const subject of counted) {
-    const reason = noMarkReason(subject.value);
-    if (reason !== null || typeof subject.value !== 'number') {
+    const graded = inCategory
+      .filter((subject): subject is GradedSubject & { value: number } => typeof subject.value === 'number')
+      .sort((a, b) => a.value - b.value);
+    const best = graded[0];
+    if (!best) {
       complete = false;
-      parts.push(explanation('primary.subjectNoMark', { subject: subject.subject, reason }));
-    } else {
-      values.push(subject.value);
-      parts.push(explanation('primary.subject', { subject: subject.subject, value: subject.value }));
+      for (const subject of inCategory) {
+        parts.push(explanation('primary.subjectNoMark', { subject: subject.subject, reason: noMarkReason(subject.value) }));
+      }
+      continue;
+    }
+    values.push(best.value);
+    parts.push(explanation('primary.subject', { subject: best.subject, value: best.value }));
+    for (const other of inCategory) {
+      if (other !== best) parts.push(explanation('primary.notCounted', { subject: other.subject, counted: best.subject, category }));
     }
   }
   if (!complete) {

@@ -1,0 +1,282 @@
+import {
+  type AppAbility,
+  type Assignments,
+  COMMENT_MESSAGES,
+  type CommentConflict,
+  entryReach,
+  isPerPaperForm,
+  type MarkComments,
+  type MarkCommentsQuery,
+  type MarkCommentsSave,
+  type MarkCommentsSaved,
+  mayEnter,
+  REPORT_MESSAGES,
+  RESULT_MESSAGES,
+  type ReportSubject,
+  TerminalReportQuerySchema,
+} from '@mustard/shared';
+import { recordAudit } from '../../audit/audit.repository.js';
+import { lockInTenant, type TenantTx } from '../../db/tenant.js';
+import { type AboutMessage, AppError, type FieldErrors, invalid } from '../../errors.js';
+import { loadReportInputs } from '../reports/report-data.repository.js';
+import { buildReportModel } from '../reports/report-model.js';
+import { assignmentsOf } from '../staff/staff.repository.js';
+import { actingUser } from '../users/users.service.js';
+import {
+  activeSubjects,
+  applyCommentWrites,
+  autoComments,
+  type CommentKey,
+  type CommentLearner,
+  type CommentWrite,
+  classLearners,
+  markTypesByIds,
+  storedComments,
+  subjectById,
+  userNames,
+} from './mark-comments.repository.js';
+
+/*
+ * Subject comments and generic skills (issue 16 points 1 and 6): one screen, two kinds of
+ * text. The load shows each learner's marks, total and grade as the report card computes them
+ * (the report model, never a second grading) beside the stored comment and its version; the
+ * save checks everything first (the subject, the learners, the member's assignments), takes
+ * the screen's lock so two saves of it take turns, reads the stored comments under lock, and
+ * writes only when no comment changed since it was loaded (else a 409 naming the learners and
+ * nothing written). A comment sent as it is stored is unchanged whatever its base, so the same
+ * save sent twice at once writes once.
+ */
+
+/** Who acts: their rights in the school (the assignment rule reads them). */
+export interface Member {
+  ability: AppAbility;
+}
+
+/** The comments of a screen: subject comments, or generic skills. */
+export type CommentKind = 'general' | 'skill';
+
+/** The automatic comments each screen starts from (auto subject comments' categories, spec §3). */
+const AUTO_CATEGORY = { general: 'general', ncGeneral: 'nc general', skill: 'nc skill' } as const;
+
+const keyOf = (target: MarkCommentsQuery, kind: CommentKind): CommentKey => ({
+  form: target.form,
+  stream: target.stream,
+  term: target.term,
+  year: target.year,
+  subject_id: target.subject_id,
+  category: target.category,
+  kind,
+});
+
+/** The mark types a request names. */
+const markTypeIdsOf = (query: MarkCommentsQuery) => [
+  ...new Set([...(query.marktype_ids ?? []), ...(query['marktype_ids[]'] ?? []), ...(query.marktype_id ? [query.marktype_id] : [])]),
+];
+
+/**
+ * Checks what a screen names before anything else is read: the subject and mark types are the
+ * school's, and the member may write this subject's comments for this class, stream and term
+ * (everywhere with `manage` on mark or remark; else only where assigned as subject teacher).
+ * Answers the member's assignments when they are limited to them (null when they are not).
+ */
+async function checkTarget(tx: TenantTx, query: MarkCommentsQuery, member: Member): Promise<Assignments | null> {
+  const errors: FieldErrors = {};
+  const subject = await subjectById(tx, query.subject_id);
+  if (!subject) errors.subject_id = [COMMENT_MESSAGES.subjectUnknown];
+  const wanted = markTypeIdsOf(query);
+  if (wanted.length > 0 && (await markTypesByIds(tx, wanted)).length !== wanted.length)
+    errors.marktype_id = [REPORT_MESSAGES.markTypeUnknown];
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+
+  const reach = entryReach(member.ability).subjectComments;
+  if (reach === 'all') return null;
+  if (reach === 'none') throw new AppError(403, COMMENT_MESSAGES.notAssigned);
+  const held = await assignmentsOf(tx, actingUser(tx), { term: query.term, year: query.year });
+  const assignments = { subjects: held.subjects, classes: held.classes };
+  if (!mayEnter(member.ability, assignments, 'subjectComments', query)) throw new AppError(403, COMMENT_MESSAGES.notAssigned);
+  return assignments;
+}
+
+/** Whether an error of the report model only says the class has no marks (or learners) yet. */
+function nothingToReport(error: unknown): boolean {
+  if (!(error instanceof AppError) || error.statusCode !== 422) return false;
+  const said = Object.values(error.errors ?? {}).flat();
+  return said.length > 0 && said.every((message) => message === REPORT_MESSAGES.noMarks || message === REPORT_MESSAGES.noLearners);
+}
+
+/**
+ * Each learner's result in the subject as the report card has it (marks by mark type label,
+ * papers in S5 and S6, total, grade), and the mark types shown. The model is built for the one
+ * subject: a subject's total and grade rest on its own marks, grade set and proportions alone.
+ * A class without marks yet has no results (its comments can still be written).
+ */
+async function subjectResults(
+  tx: TenantTx,
+  query: MarkCommentsQuery,
+): Promise<{ results: Map<string, ReportSubject>; markTypes: Array<{ id: string; label: string }> }> {
+  const ids = markTypeIdsOf(query);
+  const reportQuery = TerminalReportQuerySchema.parse({
+    form: query.form,
+    term: query.term,
+    year: query.year,
+    category: query.category,
+    marktype_ids: ids.length > 0 ? ids : undefined,
+    rawmark: query.rawmark ? '1' : '0',
+  });
+  let inputs: Awaited<ReturnType<typeof loadReportInputs>>;
+  try {
+    inputs = await loadReportInputs(tx, reportQuery);
+  } catch (error) {
+    if (!nothingToReport(error)) throw error;
+    return { results: new Map(), markTypes: await markTypesByIds(tx, ids) };
+  }
+  const model = buildReportModel({
+    ...inputs,
+    subjects: inputs.subjects.filter((subject) => subject.id === query.subject_id),
+    marks: inputs.marks.filter((mark) => mark.subject_id === query.subject_id),
+  });
+  const results = new Map<string, ReportSubject>();
+  for (const learner of model.learners) {
+    const subject = learner.subjects.find((each) => each.subject_id === query.subject_id);
+    if (subject) results.set(learner.id, subject);
+  }
+  return { results, markTypes: model.markTypes };
+}
+
+/** The subjects the member may choose for this class and term: the school's active ones, or those assigned. */
+async function subjectChoices(tx: TenantTx, query: MarkCommentsQuery, assignments: Assignments | null) {
+  const all = await activeSubjects(tx);
+  if (!assignments) return all;
+  const form = query.form.trim().toLowerCase();
+  const held = new Set(assignments.subjects.filter((row) => row.form.trim().toLowerCase() === form).map((row) => row.subject_id));
+  return all.filter((subject) => held.has(subject.id));
+}
+
+/** A class's learners in one subject with their marks, total, grade and comment; the automatic comments to start from. */
+export async function loadMarkComments(tx: TenantTx, query: MarkCommentsQuery, member: Member, kind: CommentKind): Promise<MarkComments> {
+  const assignments = await checkTarget(tx, query, member);
+  const learners = await classLearners(tx, query);
+  const { results, markTypes } = await subjectResults(tx, query);
+  const stored = await storedComments(
+    tx,
+    keyOf(query, kind),
+    learners.map((learner) => learner.id),
+  );
+  const perPaper = isPerPaperForm(query.form);
+  const category = kind === 'skill' ? AUTO_CATEGORY.skill : query.nc ? AUTO_CATEGORY.ncGeneral : AUTO_CATEGORY.general;
+  return {
+    students: learners.map(({ id, studentid, fullname, firstname, gender }) => ({ id, studentid, fullname, firstname, gender })),
+    records: learners.map((learner) => {
+      const result = results.get(learner.id);
+      const comment = stored.get(learner.id);
+      return {
+        student_id: learner.id,
+        marks: result?.marks ?? {},
+        ...(perPaper ? { papers: result?.papers ?? [] } : {}),
+        total: result?.total ?? null,
+        grade: result?.grade ?? null,
+        comment: comment?.comment ?? null,
+        version: comment?.version ?? null,
+      };
+    }),
+    autocomments: await autoComments(tx, category),
+    marktypes: markTypes,
+    subjects: await subjectChoices(tx, query, assignments),
+  };
+}
+
+/** The plan of a save: what to write, what is as sent already, and the conflicts. */
+function planSave(
+  body: MarkCommentsSave,
+  learners: ReadonlyMap<string, CommentLearner>,
+  stored: ReadonlyMap<string, { id: string; comment: string; version: number; userId: string | null }>,
+) {
+  const writes: CommentWrite[] = [];
+  const conflicts: Array<Omit<CommentConflict, 'by'> & { userId: string | null }> = [];
+  let unchanged = 0;
+  for (const [studentId, text] of Object.entries(body.comment)) {
+    const row = stored.get(studentId);
+    const learner = learners.get(studentId) as CommentLearner;
+    if ((row?.comment ?? '') === text) {
+      unchanged += 1;
+      continue;
+    }
+    const base = body.base[studentId] ?? null;
+    if ((row?.version ?? null) !== base) {
+      conflicts.push({
+        student_id: studentId,
+        fullname: learner.fullname,
+        theirs: row?.comment ?? null,
+        version: row?.version ?? null,
+        yours: text === '' ? null : text,
+        userId: row?.userId ?? null,
+      });
+      continue;
+    }
+    if (!row) writes.push({ action: 'insert', studentId, stream: learner.stream, comment: text });
+    else if (text === '') writes.push({ action: 'delete', studentId, stored: row });
+    else writes.push({ action: 'update', studentId, stored: row, comment: text });
+  }
+  return { writes, conflicts, unchanged };
+}
+
+/**
+ * Saves a screen's comments in the action's one transaction: every learner must be of the
+ * class and stream (a learner of another class or school is named, nothing saved); a comment
+ * someone changed since it was loaded is a 409 naming the learners (theirs, by whom, and
+ * yours), nothing saved; an empty comment deletes. Each change lands in the comment history.
+ */
+export async function saveMarkComments(
+  tx: TenantTx,
+  body: MarkCommentsSave,
+  member: Member,
+  kind: CommentKind,
+): Promise<MarkCommentsSaved> {
+  await checkTarget(tx, body, member);
+  const key = keyOf(body, kind);
+  const learners = new Map((await classLearners(tx, body)).map((learner) => [learner.id, learner]));
+  const errors: FieldErrors = {};
+  for (const studentId of Object.keys(body.comment))
+    if (!learners.has(studentId)) errors[`comment.${studentId}`] = [COMMENT_MESSAGES.learnerNotInClass];
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+
+  // Saves of the same screen take turns: the second reads what the first wrote.
+  await lockInTenant(tx, `mark-comments:${key.subject_id}:${key.form.toLowerCase()}:${key.term}:${key.year}:${key.category}:${key.kind}`);
+  const stored = await storedComments(tx, key, Object.keys(body.comment), true);
+  const plan = planSave(body, learners, stored);
+  if (plan.conflicts.length > 0) {
+    const names = await userNames(
+      tx,
+      plan.conflicts.map((conflict) => conflict.userId),
+    );
+    const about = plan.conflicts.map((conflict) => conflict.fullname).join(', ');
+    throw new AppError(409, `${COMMENT_MESSAGES.conflict}: ${about}` as AboutMessage, undefined, {
+      conflicts: plan.conflicts.map(({ userId, ...conflict }) => ({ ...conflict, by: names.get(userId ?? '') ?? null })),
+    });
+  }
+
+  const now = await applyCommentWrites(tx, key, plan.writes);
+  const comments: MarkCommentsSaved['comments'] = {};
+  for (const studentId of Object.keys(body.comment)) {
+    const row = stored.get(studentId);
+    comments[studentId] = now.get(studentId) ?? { comment: row?.comment ?? null, version: row?.version ?? null };
+  }
+  const deleted = plan.writes.filter((write) => write.action === 'delete').length;
+  if (plan.writes.length > 0)
+    await recordAudit(tx, {
+      action: 'update',
+      entity: kind === 'skill' ? 'generic_comments' : 'mark_comments',
+      entityId: `${key.form}/${key.stream ?? ''}/${key.subject_id}/${key.category}/${key.term}/${key.year}`,
+      after: { saved: plan.writes.length - deleted, deleted },
+    });
+  return {
+    message:
+      plan.writes.some((write) => write.action === 'insert') || plan.writes.length === 0
+        ? RESULT_MESSAGES.created
+        : RESULT_MESSAGES.updated,
+    saved: plan.writes.length - deleted,
+    deleted,
+    unchanged: plan.unchanged,
+    comments,
+  };
+}

@@ -1,0 +1,349 @@
+import { sql } from 'kysely';
+import { newId } from '../../db/ids.js';
+import type { TenantTx } from '../../db/tenant.js';
+import { inTenant } from '../../db/tenant-filter.js';
+
+/*
+ * Report comments' queries (issue 16): remark types, automatic report comments, a class's
+ * learners as a save checks them, the stored remarks (locked for a save) and their writes, each
+ * with its comment_history row. Every query is bounded by the class, term and year or by ids.
+ */
+
+const sameText = (column: string, value: string) => sql<boolean>`lower(${sql.ref(column)}) = lower(${value})`;
+
+/** Where remarks are written: a class in a term of a year. */
+export interface RemarkClass {
+  form: string;
+  term: string;
+  year: number;
+}
+
+export interface RemarkTypeRow {
+  id: string;
+  label: string;
+  category: string;
+  parent_id: string | null;
+  displaytype: string;
+  inputtype: string;
+  position: number | null;
+  forms: string | null;
+  active: boolean;
+}
+
+/** Every remark type of the school (tens of rows), by position then label. */
+export async function schoolRemarkTypes(tx: TenantTx): Promise<RemarkTypeRow[]> {
+  return tx.trx
+    .selectFrom('remark_types')
+    .select(['id', 'label', 'category', 'parent_id', 'displaytype', 'inputtype', 'position', 'forms', 'active'])
+    .$call(inTenant(tx.tenantId))
+    .orderBy(sql`position`, (order) => order.asc().nullsLast())
+    .orderBy('label')
+    .execute();
+}
+
+/** The class's automatic report comments of the remark types, by remark type and band. */
+export async function autoRemarksOf(tx: TenantTx, form: string, remarktypeIds: readonly string[]) {
+  if (remarktypeIds.length === 0) return [];
+  const rows = await tx.trx
+    .selectFrom('auto_report_comments')
+    .select(['form', 'remarktype_id', sql<number>`score::float8`.as('score'), sql<number>`upper::float8`.as('upper'), 'comment'])
+    .$call(inTenant(tx.tenantId))
+    .where(sameText('form', form))
+    .where('remarktype_id', 'in', [...remarktypeIds])
+    .orderBy('remarktype_id')
+    .orderBy('score')
+    .orderBy('upper')
+    .execute();
+  return rows.map((row) => ({ ...row, score: Number(row.score), upper: Number(row.upper) }));
+}
+
+/** First names of learners by id (the report model carries the full name only). */
+export async function firstNames(tx: TenantTx, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.trx
+    .selectFrom('students')
+    .select(['id', 'firstname'])
+    .$call(inTenant(tx.tenantId))
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.firstname]));
+}
+
+/** A learner of a class without marks yet, as a report lists one. */
+export interface PlainLearner {
+  id: string;
+  studentid: string;
+  fullname: string;
+  firstname: string;
+  gender: 'F' | 'M' | null;
+  stream: string | null;
+}
+
+/**
+ * The active learners of a class (a stream, a category), by name: those a report comment is
+ * written for before any mark of the term is in.
+ */
+export async function activeLearners(
+  tx: TenantTx,
+  where: { form: string; stream?: string | undefined; studentcategory_id?: string | undefined },
+): Promise<PlainLearner[]> {
+  let query = tx.trx
+    .selectFrom('students')
+    .select(['id', 'studentid', 'firstname', 'othername', 'lastname', 'gender', 'stream'])
+    .$call(inTenant(tx.tenantId))
+    .where(sameText('form', where.form))
+    .where('status', '=', 'active');
+  if (where.stream) query = query.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${where.stream})`);
+  if (where.studentcategory_id) query = query.where('studentcategory_id', '=', where.studentcategory_id);
+  const rows = await query.orderBy('firstname').orderBy('lastname').orderBy('studentid').limit(2000).execute();
+  return rows.map((row) => ({
+    id: row.id,
+    studentid: row.studentid,
+    fullname: [row.firstname, row.othername, row.lastname].filter(Boolean).join(' '),
+    firstname: row.firstname,
+    gender: row.gender,
+    stream: row.stream,
+  }));
+}
+
+/** Of the given learners, those in the school, each with whether (and in which stream) they are in the class for the term. */
+export async function learnersForClass(
+  tx: TenantTx,
+  where: RemarkClass,
+  ids: readonly string[],
+): Promise<Map<string, { fullname: string; inClass: boolean; stream: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.trx
+    .selectFrom('students as s')
+    .select(['s.id', 's.firstname', 's.othername', 's.lastname', 's.form', 's.stream', 's.status'])
+    .select((eb) =>
+      eb
+        .selectFrom('marks as m')
+        .select('m.stream')
+        .whereRef('m.tenant_id', '=', 's.tenant_id')
+        .whereRef('m.student_id', '=', 's.id')
+        .where(sameText('m.form', where.form))
+        .where('m.term', '=', where.term)
+        .where('m.year', '=', where.year)
+        .limit(1)
+        .as('marks_stream'),
+    )
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('marks as m')
+            .select(sql`1`.as('one'))
+            .whereRef('m.tenant_id', '=', 's.tenant_id')
+            .whereRef('m.student_id', '=', 's.id')
+            .where(sameText('m.form', where.form))
+            .where('m.term', '=', where.term)
+            .where('m.year', '=', where.year),
+        )
+        .as('has_marks'),
+    )
+    .$call(inTenant(tx.tenantId, 's.tenant_id'))
+    .where('s.id', 'in', [...ids])
+    .execute();
+  return new Map(
+    rows.map((row) => {
+      const inClassNow = row.form.toLowerCase() === where.form.toLowerCase() && row.status === 'active';
+      return [
+        row.id,
+        {
+          fullname: [row.firstname, row.othername, row.lastname].filter(Boolean).join(' '),
+          inClass: inClassNow || Boolean(row.has_marks),
+          stream: (inClassNow ? row.stream : (row.marks_stream ?? row.stream)) ?? null,
+        },
+      ];
+    }),
+  );
+}
+
+export interface StoredRemark {
+  id: string;
+  student_id: string;
+  remarktype_id: string;
+  comment: string;
+  version: number;
+  user_id: string | null;
+}
+
+/** The class's stored remarks of these learners and remark types; locked for the save when `lock`. */
+export async function storedRemarks(
+  tx: TenantTx,
+  where: RemarkClass,
+  which: { studentIds: readonly string[]; remarktypeIds: readonly string[] },
+  lock = false,
+): Promise<StoredRemark[]> {
+  if (which.studentIds.length === 0 || which.remarktypeIds.length === 0) return [];
+  const query = tx.trx
+    .selectFrom('remarks')
+    .select(['id', 'student_id', 'remarktype_id', 'comment', 'version', 'user_id'])
+    .$call(inTenant(tx.tenantId))
+    .where(sameText('form', where.form))
+    .where('term', '=', where.term)
+    .where('year', '=', where.year)
+    .where('student_id', 'in', [...which.studentIds])
+    .where('remarktype_id', 'in', [...which.remarktypeIds]);
+  return (lock ? query.forUpdate() : query).execute();
+}
+
+/** Names of the members who wrote comments, by user id. */
+export async function userNames(tx: TenantTx, ids: ReadonlyArray<string | null>): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await tx.trx.selectFrom('users').select(['id', 'name']).where('id', 'in', wanted).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** One planned write of a save: a new remark, a changed one, or one emptied (deleted). */
+export type RemarkWrite =
+  | { kind: 'insert'; student_id: string; remarktype_id: string; stream: string | null; comment: string }
+  | { kind: 'update'; stored: StoredRemark; comment: string }
+  | { kind: 'delete'; stored: StoredRemark };
+
+/**
+ * Writes a save's planned changes in the action's transaction, each with its history row.
+ * Answers the new version of each written remark by `${remarktype_id}|${student_id}`.
+ */
+export async function applyRemarkWrites(tx: TenantTx, where: RemarkClass, writes: readonly RemarkWrite[]): Promise<Map<string, number>> {
+  const versions = new Map<string, number>();
+  const history: Array<{
+    comment_id: string;
+    student_id: string;
+    old_value: string | null;
+    new_value: string | null;
+    action: 'save' | 'delete';
+  }> = [];
+  const inserts = writes.flatMap((write) => (write.kind === 'insert' ? [{ ...write, id: newId() }] : []));
+  if (inserts.length > 0) {
+    await tx.trx
+      .insertInto('remarks')
+      .values(
+        inserts.map((write) => ({
+          tenant_id: tx.tenantId,
+          id: write.id,
+          student_id: write.student_id,
+          remarktype_id: write.remarktype_id,
+          form: where.form,
+          stream: write.stream,
+          term: where.term,
+          year: where.year,
+          comment: write.comment,
+          version: 1,
+          user_id: tx.userId,
+        })),
+      )
+      .execute();
+    for (const write of inserts) {
+      versions.set(`${write.remarktype_id}|${write.student_id}`, 1);
+      history.push({ comment_id: write.id, student_id: write.student_id, old_value: null, new_value: write.comment, action: 'save' });
+    }
+  }
+  for (const write of writes) {
+    if (write.kind !== 'update') continue;
+    await tx.trx
+      .updateTable('remarks')
+      .set({ comment: write.comment, version: write.stored.version + 1, user_id: tx.userId, updated_at: sql`now()` })
+      .$call(inTenant(tx.tenantId))
+      .where('id', '=', write.stored.id)
+      .execute();
+    versions.set(`${write.stored.remarktype_id}|${write.stored.student_id}`, write.stored.version + 1);
+    history.push({
+      comment_id: write.stored.id,
+      student_id: write.stored.student_id,
+      old_value: write.stored.comment,
+      new_value: write.comment,
+      action: 'save',
+    });
+  }
+  const deletes = writes.flatMap((write) => (write.kind === 'delete' ? [write.stored] : []));
+  if (deletes.length > 0) await deleteStored(tx, deletes);
+  for (const stored of deletes) {
+    versions.set(`${stored.remarktype_id}|${stored.student_id}`, 0);
+    history.push({ comment_id: stored.id, student_id: stored.student_id, old_value: stored.comment, new_value: null, action: 'delete' });
+  }
+  await recordHistory(tx, history);
+  return versions;
+}
+
+async function recordHistory(
+  tx: TenantTx,
+  rows: ReadonlyArray<{
+    comment_id: string;
+    student_id: string;
+    old_value: string | null;
+    new_value: string | null;
+    action: 'save' | 'delete';
+  }>,
+) {
+  for (let start = 0; start < rows.length; start += 500) {
+    await tx.trx
+      .insertInto('comment_history')
+      .values(
+        rows
+          .slice(start, start + 500)
+          .map((row) => ({ tenant_id: tx.tenantId, id: newId(), source: 'remark' as const, user_id: tx.userId, ...row })),
+      )
+      .execute();
+  }
+}
+
+async function deleteStored(tx: TenantTx, rows: ReadonlyArray<{ id: string }>) {
+  for (let start = 0; start < rows.length; start += 1000) {
+    await tx.trx
+      .deleteFrom('remarks')
+      .$call(inTenant(tx.tenantId))
+      .where(
+        'id',
+        'in',
+        rows.slice(start, start + 1000).map((row) => row.id),
+      )
+      .execute();
+  }
+}
+
+/** The most remarks one delete removes: a whole school's term is some thousands. */
+const DELETE_LIMIT = 50_000;
+
+/**
+ * Deletes a class's remarks of the remark types (of one learner, of a stream), in the action's
+ * transaction, each text kept in comment_history ('delete'). Answers how many.
+ */
+export async function deleteClassRemarks(
+  tx: TenantTx,
+  where: RemarkClass & { stream: string | null; studentId: string | null },
+  remarktypeIds: readonly string[],
+): Promise<number> {
+  let query = tx.trx
+    .selectFrom('remarks')
+    .select(['id', 'student_id', 'comment'])
+    .$call(inTenant(tx.tenantId))
+    .where(sameText('form', where.form))
+    .where('term', '=', where.term)
+    .where('year', '=', where.year)
+    .where('remarktype_id', 'in', [...remarktypeIds]);
+  if (where.stream !== null) query = query.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${where.stream})`);
+  if (where.studentId) query = query.where('student_id', '=', where.studentId);
+  const rows = await query.forUpdate().limit(DELETE_LIMIT).execute();
+  if (rows.length === 0) return 0;
+  await recordHistory(
+    tx,
+    rows.map((row) => ({
+      comment_id: row.id,
+      student_id: row.student_id,
+      old_value: row.comment,
+      new_value: null,
+      action: 'delete' as const,
+    })),
+  );
+  await deleteStored(tx, rows);
+  return rows.length;
+}
+
+/** Whether the learner is the school's. */
+export async function learnerExists(tx: TenantTx, id: string): Promise<boolean> {
+  const row = await tx.trx.selectFrom('students').select('id').$call(inTenant(tx.tenantId)).where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}

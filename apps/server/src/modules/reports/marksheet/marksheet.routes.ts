@@ -1,0 +1,28 @@
+import { marksheetCounts, marksheetEndpoint, marksheetFileName, marksheetTable } from '@mustard/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpointRoute, FileAnswer, spreadsheetAnswer, withRequestTx } from '../../../plugins/endpoints.js';
+import { renderMarksheetHtml } from './html.js';
+import { readMarksheet } from './marksheet.service.js';
+import { closeMarksheetPdfPool, renderMarksheetPdf } from './pdf-pool.js';
+import { marksheetWorkbook } from './workbook.js';
+
+/**
+ * The mark sheet (issue 15 point 7): the class's report model read in the request's one
+ * transaction, then the table and counts drawn after it as the preview (`html=1`), the PDF
+ * (`pdf=1`, drawn in a worker pool) or, otherwise, the workbook (`excel=1`), so no connection
+ * waits on drawing. Files are named `marksheet-<class>-<stream>-<year>-<term>` (.pdf, .xlsx; the
+ * stream `all` for the whole class).
+ */
+export const marksheetRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onClose', async () => closeMarksheetPdfPool());
+
+  endpointRoute(app, marksheetEndpoint, async ({ query }, request) => {
+    const { model, order } = await withRequestTx(app, request, (tx) => readMarksheet(tx, query));
+    const table = marksheetTable(model);
+    const counts = marksheetCounts(model, order);
+    if (query.html) return { html: renderMarksheetHtml(model, table, counts) };
+    const name = marksheetFileName(model.report);
+    if (query.pdf) return new FileAnswer(`${name}.pdf`, 'application/pdf', await renderMarksheetPdf(model, table, counts));
+    return spreadsheetAnswer(`${name}.xlsx`, await marksheetWorkbook(model, table, counts));
+  });
+};

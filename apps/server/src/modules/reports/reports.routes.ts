@@ -1,0 +1,69 @@
+import {
+  renderReportHtml,
+  reportProgressEndpoint,
+  reportSampleEndpoint,
+  TerminalReportQuerySchema,
+  terminalReportEndpoint,
+} from '@mustard/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { tenantScope } from '../../plugins/access.js';
+import { endpointRoute, FileAnswer, withRequestTx } from '../../plugins/endpoints.js';
+import { closeReportPdfPool, imagesForPrint, renderReportPdf } from './pdf/index.js';
+import { latestMarkedLearner, loadReportInputs } from './report-data.repository.js';
+import { reportImages, withInlinePhotos } from './report-images.js';
+import { buildReportModel } from './report-model.js';
+import { ReportProgressBoard } from './report-progress.js';
+
+/** A part of a file name: letters, digits, dashes and underscores only (a class "S.5" is "S_5"). */
+const namePart = (value: string) => value.replace(/[^A-Za-z0-9_-]+/g, '_');
+
+/** `report-<class>-<stream>-<year>-<term>.pdf` (spec §9); a whole class of several streams is "all". */
+export function reportFileName(report: { form: string; stream: string | null; year: number; term: string }): string {
+  return `report-${namePart(report.form)}-${namePart(report.stream ?? 'all')}-${report.year}-${report.term}.pdf`;
+}
+
+/**
+ * Report cards (issue 15): the model read and computed in the request's one transaction; the
+ * photos, the preview and the PDF after it, so no connection waits on files or drawing. The PDF
+ * is drawn in the worker pool (pdf/index.ts), reporting each learner drawn to the progress board.
+ */
+export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
+  const progress = new ReportProgressBoard();
+  app.addHook('onClose', async () => closeReportPdfPool());
+
+  endpointRoute(app, terminalReportEndpoint, async ({ query }, request) => {
+    const { model, layout, photoFiles } = await withRequestTx(app, request, async (tx) => {
+      const inputs = await loadReportInputs(tx, query);
+      return { model: buildReportModel(inputs), layout: inputs.layout, photoFiles: inputs.photoFiles };
+    });
+    if (query.json) return model;
+    const scope = tenantScope(request);
+    // Photos shrunk to what a card prints (a stored photo is larger than its 2 cm frame).
+    const images = await imagesForPrint(await reportImages(app.config.dataDir, scope.tenantId, model, photoFiles));
+    if (query.html) return { html: renderReportHtml(withInlinePhotos(model, images), layout) };
+    const key = query.progress ? ReportProgressBoard.key(scope.tenantId, scope.userId, query.progress) : null;
+    if (key) progress.set(key, 0, model.learners.length);
+    const pdf = await renderReportPdf({ model, layout, images }, key ? (done, total) => progress.set(key, done, total) : undefined);
+    return new FileAnswer(reportFileName(model.report), 'application/pdf', pdf);
+  });
+
+  // The layout screen's sample: photos shown whatever the saved layout says, the screen's layout decides.
+  endpointRoute(app, reportSampleEndpoint, async (_input, request) => {
+    const sample = await withRequestTx(app, request, async (tx) => {
+      const where = await latestMarkedLearner(tx);
+      if (!where) return null;
+      const inputs = await loadReportInputs(tx, TerminalReportQuerySchema.parse(where));
+      return { model: buildReportModel({ ...inputs, layout: { ...inputs.layout, showPhoto: true } }), photoFiles: inputs.photoFiles };
+    });
+    if (!sample) return { model: null };
+    const images = await imagesForPrint(
+      await reportImages(app.config.dataDir, tenantScope(request).tenantId, sample.model, sample.photoFiles),
+    );
+    return { model: withInlinePhotos(sample.model, images) };
+  });
+
+  endpointRoute(app, reportProgressEndpoint, async ({ query }, request) => {
+    const scope = tenantScope(request);
+    return progress.get(ReportProgressBoard.key(scope.tenantId, scope.userId, query.token));
+  });
+};

@@ -1,0 +1,74 @@
+import { defaultTermDates, localDay, type ReportModel } from '@mustard/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ADMIN_EMAIL, seedDemo } from '../seed/demo.js';
+import { marksTerm } from '../seed/demo-marks.js';
+import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/test-app.js';
+
+/*
+ * The demo prints full report cards the moment it is seeded (issue 15 point 8): P7 with PLE
+ * divisions, S4 with UCE divisions, S6 with UACE letters and points, for the marks term.
+ */
+
+let t: TestApp;
+let admin: Caller;
+const { term, year } = marksTerm(localDay(), defaultTermDates);
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  await seedDemo(t.database, t.config.demoPassword);
+  admin = caller(t.app, await login(t.app, DEMO_ADMIN_EMAIL, t.config.demoPassword));
+});
+afterAll(() => t?.close());
+
+async function model(school: string, form: string): Promise<ReportModel> {
+  const response = await admin.in(school).get(`/api/school/terminalreport?form=${form}&term=${term}&year=${year}&json=1`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+const counts = (values: Array<string | number | null>) => {
+  const tally = new Map<string | number | null, number>();
+  for (const value of values) tally.set(value, (tally.get(value) ?? 0) + 1);
+  return tally;
+};
+
+describe('the demo report cards', () => {
+  it('P7: every learner with BOT, MOT and EOT, a total in every subject, and divisions spread as in a real class', async () => {
+    const p7 = await model('demo-primary', 'P7');
+    expect(p7.report.level).toBe('primary');
+    expect(p7.markTypes.map((type) => type.label)).toEqual(['BOT', 'MOT', 'EOT']);
+    expect(p7.warnings).toEqual([]);
+    expect(p7.learners.length).toBeGreaterThan(40);
+    const divisions = counts(p7.learners.map((learner) => learner.division));
+    for (const division of ['I', 'II', 'III']) expect(divisions.get(division) ?? 0, division).toBeGreaterThan(0);
+    // A few learners missed an exam (ABS): X, but not most of the class.
+    expect((divisions.get('X') ?? 0) / p7.learners.length).toBeLessThan(0.2);
+    const ranked = p7.learners.filter((learner) => learner.position.class !== null);
+    expect(ranked.length).toBeGreaterThan(p7.learners.length * 0.9);
+  });
+
+  it('S4: UCE aggregates of the best eight and divisions I to IV', async () => {
+    const s4 = await model('demo-secondary', 'S4');
+    expect(s4.report.level).toBe('olevel');
+    const divisions = counts(s4.learners.map((learner) => learner.division));
+    for (const division of ['I', 'II', 'III']) expect(divisions.get(division) ?? 0, division).toBeGreaterThan(0);
+    expect(
+      s4.learners.map((learner) => learner.aggregate).filter((aggregate) => aggregate !== null && (aggregate < 8 || aggregate > 72)),
+    ).toEqual([]);
+  });
+
+  it('S6: A-level letters from the papers and points out of 20', async () => {
+    const s6 = await model('demo-secondary', 'S6');
+    expect(s6.report.level).toBe('alevel');
+    const letters = new Set(
+      s6.learners.flatMap((learner) =>
+        learner.subjects.filter((subject) => subject.papers && subject.papers.length > 1).map((subject) => subject.grade),
+      ),
+    );
+    for (const letter of ['A', 'B', 'C']) expect(letters.has(letter), letter).toBe(true);
+    const points = s6.learners.map((learner) => learner.points ?? -1);
+    expect(Math.max(...points)).toBeLessThanOrEqual(20);
+    expect(Math.max(...points)).toBeGreaterThan(10);
+    expect(s6.learners.every((learner) => learner.subjects.some((subject) => subject.subject === 'General Paper'))).toBe(true);
+  });
+});

@@ -1,0 +1,167 @@
+import { MultiSelect, NumberInput, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { classOptions, markTypes, REPORT_TYPES, type ReportType, studentCategories, TERMS, type Term } from '@mustard/shared';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../lib/api.js';
+import { useAuth } from '../../lib/auth.js';
+import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
+import { translateMessage } from '../../lib/messages.js';
+import { useChoices } from '../../resources/choices.js';
+
+/*
+ * The filter every report of a class shares (spec §2: Terminal Reports, Marksheet): class,
+ * stream, student category, term, year, report type and mark types. One hook holds it (the term
+ * and year start at the school's current term), one component draws its fields, a page adds its
+ * own (the learner, the label, what to download) as children.
+ */
+
+export interface ReportFilter {
+  form: string | null;
+  stream: string;
+  studentcategory_id: string | null;
+  term: Term;
+  year: number;
+  category: ReportType;
+  marktype_ids: string[];
+}
+
+/** The locale key of each report type (the spec's values have a space and a dash). */
+const TYPE_KEYS: Record<ReportType, string> = {
+  assesment: 'assesment',
+  exam: 'exam',
+  'mid term': 'midTerm',
+  custom: 'custom',
+  'pre-primary': 'prePrimary',
+};
+
+const CATEGORY_CHOICES = { resource: studentCategories, label: 'name' } as const;
+const MARK_TYPE_CHOICES = { resource: markTypes, label: 'label' } as const;
+
+/** The filter as a report endpoint's query: empty choices left out, mark types as one list. */
+export function reportQueryOf(filter: ReportFilter) {
+  return {
+    form: filter.form ?? '',
+    stream: filter.stream.trim() || undefined,
+    studentcategory_id: filter.studentcategory_id ?? undefined,
+    term: filter.term,
+    year: filter.year,
+    category: filter.category,
+    marktype_ids: filter.marktype_ids.length > 0 ? filter.marktype_ids.join(',') : undefined,
+  };
+}
+
+/** A page's filter: the shared fields with the page's own (`extra`), and the setter of one field. */
+export function useReportFilter<Extra extends object>(extra: Extra) {
+  const current = useCurrentTerm();
+  const [filter, setFilter] = useState<ReportFilter & Extra>({
+    form: null,
+    stream: '',
+    studentcategory_id: null,
+    term: current.term,
+    year: current.year,
+    category: 'exam',
+    marktype_ids: [],
+    ...extra,
+  });
+  const set = <K extends keyof (ReportFilter & Extra)>(name: K, value: (ReportFilter & Extra)[K]) =>
+    setFilter((now) => ({ ...now, [name]: value }));
+  // The term and year start at the school's own current term once its calendar is known.
+  const { chosen } = useTermStart((start) => setFilter((now) => ({ ...now, ...start })));
+  return { filter, setFilter, set, chosen };
+}
+
+/** The fields a 422 names, each with its first message translated, for showing beside the field. */
+export function fieldErrorsOf(error: unknown): Record<string, string> | null {
+  if (!(error instanceof ApiError) || !error.data?.errors) return null;
+  return Object.fromEntries(
+    Object.entries(error.data.errors).map(([name, texts]) => [name.split('.')[0] ?? name, translateMessage(texts[0] ?? '')]),
+  );
+}
+
+interface ReportFilterFieldsProps {
+  filter: ReportFilter;
+  /** Changes fields of the filter (a new class or stream also clears what depends on it). */
+  change: (fields: Partial<ReportFilter>) => void;
+  /** Marks the term or year as chosen by the person (the school's current term no longer applies). */
+  chosen: () => void;
+  errors: Record<string, string>;
+  /** The report type's label: "Report Type" on Terminal Reports, "Category" on the mark sheet (spec). */
+  typeLabel: string;
+  /** The page's own fields, in the same grid. */
+  children?: ReactNode;
+}
+
+export function ReportFilterFields({ filter, change, chosen, errors, typeLabel, children }: ReportFilterFieldsProps) {
+  const { t } = useTranslation();
+  const { session } = useAuth();
+  const categoryChoices = useChoices(CATEGORY_CHOICES);
+  const typeChoices = useChoices(MARK_TYPE_CHOICES);
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 3, md: 4 }}>
+      <Select
+        label={t('fields.form')}
+        data={classOptions(session?.tenant ?? {})}
+        value={filter.form}
+        onChange={(value) => change({ form: value })}
+        error={errors.form}
+        searchable
+        withAsterisk
+      />
+      <TextInput
+        label={t('fields.stream')}
+        value={filter.stream}
+        onChange={(event) => change({ stream: event.currentTarget.value })}
+        error={errors.stream}
+      />
+      <Select
+        label={t('reportFilter.studentCategory')}
+        data={categoryChoices}
+        value={filter.studentcategory_id}
+        onChange={(value) => change({ studentcategory_id: value })}
+        error={errors.studentcategory_id}
+        placeholder={t('reportFilter.allCategories')}
+        clearable
+      />
+      <Select
+        label={t('fields.term')}
+        data={[...TERMS]}
+        value={filter.term}
+        onChange={(value) => {
+          if (!value) return;
+          chosen();
+          change({ term: value as Term });
+        }}
+        error={errors.term}
+        allowDeselect={false}
+      />
+      <NumberInput
+        label={t('fields.year')}
+        value={filter.year}
+        onChange={(value) => {
+          chosen();
+          change({ year: Number(value) });
+        }}
+        error={errors.year}
+        allowDecimal={false}
+      />
+      <Select
+        label={typeLabel}
+        data={REPORT_TYPES.map((type) => ({ value: type, label: t(`reportFilter.types.${TYPE_KEYS[type]}`) }))}
+        value={filter.category}
+        onChange={(value) => value && change({ category: value as ReportType })}
+        error={errors.category}
+        allowDeselect={false}
+      />
+      <MultiSelect
+        label={t('reportFilter.markTypes')}
+        data={typeChoices}
+        value={filter.marktype_ids}
+        onChange={(value) => change({ marktype_ids: value })}
+        error={errors.marktype_id ?? errors.marktype_ids}
+        placeholder={filter.marktype_ids.length === 0 ? t('reportFilter.allMarkTypes') : undefined}
+        clearable
+      />
+      {children}
+    </SimpleGrid>
+  );
+}

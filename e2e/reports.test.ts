@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, type Harness, pickOption, useHarness } from './harness.js';
+
+/*
+ * Report cards as a head teacher prints them (issue 15 point 6): the demo's P7 previewed in
+ * the page's frame, a division clicked to see why, and the class's PDF downloaded and read back.
+ */
+
+let h: Harness;
+let files: string;
+
+beforeAll(async () => {
+  h = await useHarness();
+  files = mkdtempSync(path.join(tmpdir(), 'mustard-e2e-reports-'));
+});
+afterAll(() => rmSync(files, { recursive: true, force: true }));
+
+const filterOf = (page: Page) => page.getByRole('form', { name: 'Terminal report filter' });
+
+/** Opens Terminal Reports in the primary school and picks P7 East (the demo's marks term is the page's default). */
+async function openP7East(): Promise<Page> {
+  const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/terminalreport' });
+  await page.getByRole('heading', { name: 'Terminal Report' }).waitFor();
+  await pickOption(page, filterOf(page).getByRole('combobox', { name: 'Class' }), 'P7');
+  await filterOf(page).getByRole('textbox', { name: 'Stream' }).fill('East');
+  return page;
+}
+
+describe('Terminal Reports', () => {
+  it('previews the class in the frame, and a click on a division shows how it was worked out', async () => {
+    const page = await openP7East();
+    await expect(filterOf(page).getByRole('checkbox', { name: 'Preview' }).isChecked()).resolves.toBe(true);
+    await expect(filterOf(page).getByRole('textbox', { name: 'Label' }).inputValue()).resolves.toBe('END OF TERM');
+    await filterOf(page).getByRole('button', { name: 'Next' }).click();
+    const frame = page.frameLocator('iframe[title="Report preview"]');
+    const firstCard = frame.locator('section.card').first();
+    await firstCard.waitFor();
+    await expect(frame.locator('section.card').count()).resolves.toBeGreaterThan(20);
+    await expect(firstCard.locator('h2').innerText()).resolves.toMatch(/^END OF TERM — TERM (I|II|III) \d{4}$/);
+    const division = firstCard.locator('details[data-explain="division"]');
+    const why = division.locator('.because');
+    await expect(why.isVisible()).resolves.toBe(false);
+    await division.locator('summary').click();
+    await why.waitFor({ state: 'visible' });
+    await expect(why.innerText()).resolves.toMatch(/Division (I|II|III|IV|U|X)/);
+    // The frame runs no script of its own: sandboxed without allow-scripts.
+    await expect(page.locator('iframe[title="Report preview"]').getAttribute('sandbox')).resolves.toBe('');
+  });
+
+  it('without Preview downloads report-P7-East-<year>-<term>.pdf, readable with every learner', async () => {
+    const page = await openP7East();
+    await filterOf(page).getByRole('checkbox', { name: 'Preview' }).uncheck();
+    const [download] = await Promise.all([page.waitForEvent('download'), filterOf(page).getByRole('button', { name: 'Next' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^report-P7-East-\d{4}-(I|II|III)\.pdf$/);
+    await page.locator('.mantine-Notification-root', { hasText: 'The report is ready' }).first().waitFor();
+    const file = path.join(files, download.suggestedFilename());
+    await download.saveAs(file);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    expect(text).toContain('END OF TERM');
+    expect(text).toMatch(/Division:?\s+(I|II|III|IV|U|X)\b/);
+    expect(text.split('\f').filter((page) => page.trim()).length).toBeGreaterThan(20);
+  });
+
+  it('the Report layout screen redraws a real learner’s card as the layout changes, before it is saved', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/school/reportlayout' });
+    const frame = page.getByTestId('layout-preview').frameLocator('iframe');
+    const card = frame.locator('section.card');
+    await card.waitFor();
+    await expect(card.innerText()).resolves.toContain('Position in class');
+    await page.getByRole('switch', { name: 'Show positions in class and stream' }).uncheck({ force: true });
+    await expect.poll(() => card.innerText()).not.toContain('Position in class');
+    await page.getByRole('textbox', { name: 'Report title' }).fill('MID TERM ONE');
+    await expect.poll(() => card.locator('h2').innerText()).toMatch(/^MID TERM ONE — TERM/);
+  });
+});

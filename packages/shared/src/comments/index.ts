@@ -1,0 +1,2 @@
+export * from './auto.js';
+export * from './text.js';

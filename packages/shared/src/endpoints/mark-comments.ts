@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { COMMENT_MESSAGES } from '../comments/messages.js';
+import { CommentTextSchema } from '../comments/text.js';
+import { MAX_GRID_CELLS } from '../marks/cells.js';
+import { REPORT_MESSAGES, SETTINGS_MESSAGES } from '../messages.js';
+import { form, term, year } from '../resources/fields.js';
+import { text } from '../schemas/common.js';
+import { defineEndpoint } from './definition.js';
+
+export { COMMENT_MESSAGES } from '../comments/messages.js';
+
+/*
+ * Subject comments and generic skills (issue 16 points 1 and 6): a class's learners in one
+ * subject with their marks by mark type, total and grade (the grading engine's, as the report
+ * cards print them) and the comment a subject teacher writes for each; the school's automatic
+ * comments to start from. `GET` loads, `POST` saves every comment of the screen at once: the
+ * versions loaded go back as `base`, so a comment someone else changed since is a conflict.
+ */
+
+/** Report types a subject comment belongs to (the spec spells "assesment" so). */
+export const COMMENT_CATEGORIES = ['assesment', 'exam'] as const;
+export type CommentCategory = (typeof COMMENT_CATEGORIES)[number];
+
+const optionalId = z.preprocess((value) => (value === '' || value === null ? undefined : value), z.uuid().optional());
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((value) => value === '1' || value === 'true');
+/** Mark type ids as `marktype_ids[]` (repeated), a list, or one comma-separated text. */
+const markTypeIds = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean)
+      : value,
+  z
+    .array(z.uuid({ error: REPORT_MESSAGES.markTypeUnknown }), { error: REPORT_MESSAGES.markTypeUnknown })
+    .max(20, REPORT_MESSAGES.markTypeUnknown)
+    .optional(),
+);
+/** A stream, or none for the whole class (every stream). */
+const streamField = z
+  .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), text().trim().max(40).nullish())
+  .transform((value) => value ?? null);
+
+/** What a comments screen is about: class, stream, term, year, report type, subject, mark types. */
+const commentsTarget = {
+  form,
+  stream: streamField,
+  term,
+  year,
+  category: z.preprocess((value) => (value === '' || value === undefined || value === null ? 'exam' : value), z.enum(COMMENT_CATEGORIES)),
+  subject_id: z.uuid({ error: SETTINGS_MESSAGES.subjectRequired }),
+  marktype_id: optionalId,
+  marktype_ids: markTypeIds,
+  'marktype_ids[]': markTypeIds,
+  /** Display raw marks: each mark as entered, rather than weighted into the total. */
+  rawmark: flag,
+  /** New curriculum: the subject comments' automatic comments are those of category "nc general". */
+  nc: flag,
+};
+
+export const MarkCommentsQuerySchema = z.object(commentsTarget);
+export type MarkCommentsQuery = z.output<typeof MarkCommentsQuerySchema>;
+
+/** Learner ids as a map's keys: one that is none is named, with the same words as a learner of another class. */
+const byLearner = <Value extends z.ZodType>(value: Value) =>
+  z.record(z.string(), value).superRefine((map, context) => {
+    for (const key of Object.keys(map))
+      if (!z.uuid().safeParse(key).success) context.addIssue({ code: 'custom', path: [key], message: COMMENT_MESSAGES.learnerNotInClass });
+  });
+
+/** A save: the screen's target, each learner's comment by learner id, and the versions loaded (absent: new). */
+export const MarkCommentsSaveSchema = z.strictObject({
+  ...commentsTarget,
+  comment: byLearner(CommentTextSchema).refine((comments) => Object.keys(comments).length <= MAX_GRID_CELLS, COMMENT_MESSAGES.tooMany),
+  base: byLearner(z.number().int().min(1)).default({}),
+});
+export type MarkCommentsSave = z.output<typeof MarkCommentsSaveSchema>;
+
+/** A mark as the screen shows it: a number, ABS for an absence, or none. */
+const ShownMarkSchema = z.union([z.number(), z.literal('ABS'), z.null()]);
+
+export const MarkCommentsSchema = z.object({
+  students: z.array(
+    z.object({
+      id: z.uuid(),
+      studentid: z.string(),
+      fullname: z.string(),
+      firstname: z.string(),
+      gender: z.enum(['F', 'M']).nullable(),
+    }),
+  ),
+  /** One per learner, in the order of `students`. */
+  records: z.array(
+    z.object({
+      student_id: z.uuid(),
+      /** By mark type label: the raw mark (Display raw marks) or the mark as the report card shows it. */
+      marks: z.record(z.string(), ShownMarkSchema),
+      /** S5 and S6: each paper's total and grade. */
+      papers: z.array(z.object({ paper: z.string(), mark: z.number().nullable(), grade: z.string().nullable() })).optional(),
+      total: z.number().nullable(),
+      grade: z.string().nullable(),
+      /** The stored comment, and its version (the save's base); null for none. */
+      comment: z.string().nullable(),
+      version: z.number().nullable(),
+    }),
+  ),
+  /** The school's automatic comments of the screen's category: a grade or a band of totals, and the text. */
+  autocomments: z.array(z.object({ score: z.string(), comment: z.string() })),
+  /** The mark types shown, in the school's order. */
+  marktypes: z.array(z.object({ id: z.uuid(), label: z.string() })),
+  /** The subjects the member may write comments in, for this class and term. */
+  subjects: z.array(z.object({ id: z.uuid(), name: z.string() })),
+});
+export type MarkComments = z.infer<typeof MarkCommentsSchema>;
+
+export const MarkCommentsSavedSchema = z.object({
+  message: z.string(),
+  /** Comments written (new or changed), deleted (sent empty), and sent as they were. */
+  saved: z.number(),
+  deleted: z.number(),
+  unchanged: z.number(),
+  /** Each learner of the save as now stored: the screen's new base. */
+  comments: z.record(z.string(), z.object({ comment: z.string().nullable(), version: z.number().nullable() })),
+});
+export type MarkCommentsSaved = z.infer<typeof MarkCommentsSavedSchema>;
+
+/** A 409's learner: what is stored now (by whom) and what the teacher sent. */
+export const CommentConflictSchema = z.object({
+  student_id: z.string(),
+  fullname: z.string(),
+  theirs: z.string().nullable(),
+  version: z.number().nullable(),
+  yours: z.string().nullable(),
+  by: z.string().nullable(),
+});
+export type CommentConflict = z.infer<typeof CommentConflictSchema>;
+
+/** Subject comments (`/comments/subject`): the class in one subject, with each learner's comment. */
+export const markCommentsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/school/markcomments',
+  access: 'member',
+  query: MarkCommentsQuerySchema,
+  response: MarkCommentsSchema,
+});
+
+/** Saves a class's subject comments in one transaction; 409 naming the learners changed by someone since. */
+export const saveMarkCommentsEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/school/markcomments',
+  access: 'member',
+  body: MarkCommentsSaveSchema,
+  response: MarkCommentsSavedSchema,
+});
+
+/** Generic skills (`/school/mark_genericcomment`): the same screen, a skills text per learner. */
+export const genericCommentsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/school/genericcomments',
+  access: 'member',
+  query: MarkCommentsQuerySchema,
+  response: MarkCommentsSchema,
+});
+
+export const saveGenericCommentsEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/school/genericcomments',
+  access: 'member',
+  body: MarkCommentsSaveSchema,
+  response: MarkCommentsSavedSchema,
+});

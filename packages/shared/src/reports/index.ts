@@ -1,0 +1,4 @@
+export * from './layout.js';
+export * from './model.js';
+export * from './render-html.js';
+export * from './words.js';
