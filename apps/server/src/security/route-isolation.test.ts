@@ -134,6 +134,15 @@ const nextTotal = () => totals++;
 /** Staff assignments vary by year (2000 to 2025, which no other record uses): their own count. */
 let staffYears = 2000;
 const nextStaffYear = () => staffYears++;
+/**
+ * Grade sets, proportions and publish rows of A's are unique by year: years of their own (2030
+ * on, at most 70 of them), not the serial, which every other fixture draws from too.
+ */
+let recordYears = 2030;
+const nextRecordYear = () => {
+  if (recordYears > 2100) throw new Error('The isolation test ran out of record years: give the fixtures another way to differ');
+  return recordYears++;
+};
 
 /** The bodies of each kind of record, for a side: what it is created with, and A's PUT body. */
 const BODY = {
@@ -481,19 +490,19 @@ const RECORDS: Record<string, RecordFixture> = {
   ]),
   '/api/school/grades/:id': {
     ...resource('grade', 'grades', BODY.grades),
-    spare: async () => ok(await A.c.post('/api/school/grades', gradeSet(A.ids.subject, { year: 2050 + next() }))).grades[0].id,
+    spare: async () => ok(await A.c.post('/api/school/grades', gradeSet(A.ids.subject, { year: nextRecordYear() }))).grades[0].id,
   },
   '/api/school/marktypes/:id': resource('marktype', 'mark_types', BODY.marktypes, (n) => [
     '/api/school/marktypes',
     { label: `Alpha spare ${n}`, category: 'test' },
   ]),
-  '/api/school/proportions/:id': resource('proportion', 'proportions', BODY.proportions, (n) => [
+  '/api/school/proportions/:id': resource('proportion', 'proportions', BODY.proportions, () => [
     '/api/school/proportions',
-    { ...BODY.proportions(A), term: 'III', year: 2050 + n },
+    { ...BODY.proportions(A), term: 'III', year: nextRecordYear() },
   ]),
-  '/api/school/publishmarks/:id': resource('publishmark', 'publish_marks', BODY.publishmarks, (n) => [
+  '/api/school/publishmarks/:id': resource('publishmark', 'publish_marks', BODY.publishmarks, () => [
     '/api/school/publishmarks',
-    { term: 'III', year: 2050 + n, marktype_id: A.ids.marktype },
+    { term: 'III', year: nextRecordYear(), marktype_id: A.ids.marktype },
   ]),
   '/api/school/remarktypes/:id': resource('remarktype', 'remark_types', BODY.remarktypes, (n) => [
     '/api/school/remarktypes',
@@ -1093,13 +1102,13 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
       'auto_mark_comments',
     ),
   'POST /api/school/proportions': async () => {
-    const body = { form: 'P7', term: 'II', year: 2030 + next(), subject_id: A.ids.subject, marktype_id: A.ids.marktype, percentage: 10 };
+    const body = { form: 'P7', term: 'II', year: nextRecordYear(), subject_id: A.ids.subject, marktype_id: A.ids.marktype, percentage: 10 };
     await refusesForeign('POST', '/api/school/proportions', { ...body, subject_id: B.ids.subject }, 'subject_id', SETTINGS_TABLES);
     await refusesForeign('POST', '/api/school/proportions', { ...body, marktype_id: B.ids.marktype }, 'marktype_id', SETTINGS_TABLES);
     await createdInA(await landsInA('POST', '/api/school/proportions', body, SETTINGS_TABLES), 'proportions');
   },
   'POST /api/school/publishmarks': async () => {
-    const body = { term: 'II', year: 2030 + next(), marktype_id: A.ids.marktype };
+    const body = { term: 'II', year: nextRecordYear(), marktype_id: A.ids.marktype };
     await refusesForeign('POST', '/api/school/publishmarks', { ...body, marktype_id: B.ids.marktype }, 'marktype_id', SETTINGS_TABLES);
     await createdInA(await landsInA('POST', '/api/school/publishmarks', body, SETTINGS_TABLES), 'publish_marks');
   },
@@ -1120,7 +1129,7 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     await createdInA(await landsInA('POST', '/api/school/autoreportcomments', body, SETTINGS_TABLES), 'auto_report_comments');
   },
   'POST /api/school/grades': async () => {
-    const year = 2030 + next();
+    const year = nextRecordYear();
     await refusesForeign('POST', '/api/school/grades', gradeSet(B.ids.subject, { year }), 'subject_id', SETTINGS_TABLES);
     const saved = await landsInA('POST', '/api/school/grades', gradeSet(A.ids.subject, { year }), SETTINGS_TABLES);
     expect(saved.json().grades).toHaveLength(9);
