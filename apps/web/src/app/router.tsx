@@ -49,8 +49,15 @@ const classValues = () => import('../features/marks/ClassValuesPage.js');
 const marksheet = () => import('../features/marksheet/MarksheetPage.js');
 const reportSettings = () => import('../features/report-settings/pages.js');
 const reports = () => import('../features/reports/TerminalReportPage.js');
+const subjectComments = () => import('../features/comments/SubjectCommentsPage.js');
+const reportComments = () => import('../features/comments/ReportCommentsPage.js');
+const deleteComments = () => import('../features/comments/DeleteCommentsPage.js');
 const PAGE_COMPONENTS: Record<string, ComponentType> = {
   [PAGES.dashboard.path]: page(home, (m) => m.HomePage),
+  [PAGES.subjectComments.path]: page(subjectComments, (m) => m.SubjectCommentsPage),
+  [PAGES.genericSkills.path]: page(subjectComments, (m) => m.GenericSkillsPage),
+  [PAGES.reportComments.path]: page(reportComments, (m) => m.ReportCommentsPage),
+  [PAGES.deleteComments.path]: page(deleteComments, (m) => m.DeleteCommentsPage),
   [PAGES.studentCategories.path]: page(settings, (m) => m.StudentCategoriesPage),
   [PAGES.subjects.path]: page(settings, (m) => m.SubjectsPage),
   [PAGES.stockLocations.path]: page(settings, (m) => m.LocationsPage),

@@ -447,7 +447,7 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
             )}
             <Group justify="space-between">
               <Text size="sm" c="dimmed">
-                {unsaved > 0 ? t('marks.unsaved', { count: unsaved }) : ''}
+                {unsaved > 0 ? t('typing.unsaved', { count: unsaved }) : ''}
               </Text>
               <Button onClick={() => void save()} loading={busy} disabled={loaded.learners.length === 0}>
                 {t(kind.saveLabel)}

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   formatMark,
@@ -11,12 +11,14 @@ import {
   saveMarksEndpoint,
 } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
-import { type ClipboardEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type ClipboardEvent, type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../lib/api.js';
+import { sendUntilAnswered, useDraft } from '../../lib/drafts.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
-import { draftKey, dropDraft, findDraft, keepDraft, type MarksDraft } from './drafts.js';
+import { ConflictsAlert, DraftFound, type SaveState, SaveStatus } from '../../lib/typing.js';
+import { draftKey, type MarksDraft } from './drafts.js';
 import {
   applySaved,
   cellErrors,
@@ -43,11 +45,6 @@ interface Conflict {
   by: string | null;
 }
 
-type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'waiting'; offline: boolean; attempt: number };
-
-/** Waits before the next try of a save that got no answer: 1, 2, 4, 8 s, then every 15 s. */
-const retryDelay = (attempt: number) => Math.min(15_000, 1000 * 2 ** attempt);
-
 const KEYS: Record<string, Move> = { ArrowUp: 'up', ArrowDown: 'down', Enter: 'down', ArrowLeft: 'left', ArrowRight: 'right' };
 
 /**
@@ -72,8 +69,8 @@ export function MarksGrid({
   const stateRef = useRef(state);
   stateRef.current = state;
   const key = useMemo(() => draftKey(owner, query), [owner, query]);
-  const [found, setFound] = useState<MarksDraft | null>(null);
-  const [kept, setKept] = useState(true);
+  const draft = useDraft<MarksDraft>(key, (found) => Object.keys(found.typed).length > 0);
+  const { found, kept } = draft;
   const [saving, setSaving] = useState<SaveState>({ kind: 'idle' });
   const saveIdRef = useRef<string | null>(null);
   const [conflicts, setConflicts] = useState<Conflict[]>([]);
@@ -88,34 +85,26 @@ export function MarksGrid({
   const names = useMemo(() => new Map(grid.students.map((row) => [row.student.id, row.student.fullname])), [grid]);
   const labels = useMemo(() => new Map(grid.marktypes.map((type) => [type.id, type.label])), [grid]);
 
-  // A draft of this grid from before (a reload, a crash, another day) is offered, not forced.
-  useEffect(() => {
-    let live = true;
-    void findDraft<MarksDraft>(key).then((draft) => {
-      if (live && draft && Object.keys(draft.typed).length > 0) setFound(draft);
-    });
-    return () => {
-      live = false;
-    };
-  }, [key]);
-
   /** Every change is kept at once: the draft is the grid's typed cells and the save on its way. */
   const change = useCallback(
     (next: GridState) => {
       setState(next);
       setWrongCount(null);
       const typed = Object.fromEntries(unsavedKeys(next).map((cell) => [cell, next.typed[cell] ?? '']));
-      if (Object.keys(typed).length === 0 && !saveIdRef.current) void dropDraft(key);
-      else void keepDraft(key, { typed, base: next.base, saveId: saveIdRef.current, at: Date.now() }).then(setKept);
+      draft.keep(
+        Object.keys(typed).length === 0 && !saveIdRef.current
+          ? null
+          : { typed, base: next.base, saveId: saveIdRef.current, at: Date.now() },
+      );
     },
-    [key],
+    [draft.keep],
   );
 
   const restore = () => {
     if (!found) return;
     saveIdRef.current = found.saveId;
     change({ ...stateRef.current, base: { ...stateRef.current.base, ...found.base }, typed: found.typed });
-    setFound(null);
+    draft.dismiss(false);
   };
 
   const focusCell = (row: number, column: number) => {
@@ -174,38 +163,30 @@ export function MarksGrid({
     const saveId = saveIdRef.current;
     change(stateRef.current);
     const { marktypes: _types, studentcategory_id: _category, excel: _excel, ...place } = query;
-    for (let attempt = 0; ; attempt++) {
-      setSaving({ kind: 'saving' });
-      try {
-        const answer: MarksSaved = await call(saveMarksEndpoint, { body: { ...place, save_id: saveId, marks, base } });
-        saveIdRef.current = null;
-        change(applySaved(stateRef.current, marks, answer));
-        setConflicts([]);
-        setSaving({ kind: 'idle' });
-        notifications.show({ color: 'green', message: translateMessage(answer.message) });
-        return;
-      } catch (error) {
-        const unanswered =
-          error instanceof ApiError && (error.status === null || error.status === 503 || error.status === 502 || error.status === 504);
-        if (unanswered) {
-          const offline = typeof navigator !== 'undefined' && !navigator.onLine;
-          setSaving({ kind: 'waiting', offline, attempt });
-          if (offline) await new Promise((resolve) => window.addEventListener('online', resolve, { once: true }));
-          else await new Promise((resolve) => window.setTimeout(resolve, retryDelay(attempt)));
-          continue;
-        }
-        // Answered: this save is over; the next one is new.
-        saveIdRef.current = null;
-        change(stateRef.current);
-        setSaving({ kind: 'idle' });
-        if (error instanceof ApiError && error.status === 409) {
-          setConflicts(((error.data as { conflicts?: Conflict[] } | undefined)?.conflicts ?? []) as Conflict[]);
-          return;
-        }
-        const message = error instanceof ApiError && error.status === 403 ? translateMessage(error.data?.message ?? '') : errorText(error);
-        notifications.show({ color: 'red', message });
+    try {
+      const answer: MarksSaved = await sendUntilAnswered(
+        () => {
+          setSaving({ kind: 'saving' });
+          return call(saveMarksEndpoint, { body: { ...place, save_id: saveId, marks, base } });
+        },
+        (waiting) => setSaving({ kind: 'waiting', ...waiting }),
+      );
+      saveIdRef.current = null;
+      change(applySaved(stateRef.current, marks, answer));
+      setConflicts([]);
+      setSaving({ kind: 'idle' });
+      notifications.show({ color: 'green', message: translateMessage(answer.message) });
+    } catch (error) {
+      // Answered: this save is over; the next one is new.
+      saveIdRef.current = null;
+      change(stateRef.current);
+      setSaving({ kind: 'idle' });
+      if (error instanceof ApiError && error.status === 409) {
+        setConflicts(((error.data as { conflicts?: Conflict[] } | undefined)?.conflicts ?? []) as Conflict[]);
         return;
       }
+      const message = error instanceof ApiError && error.status === 403 ? translateMessage(error.data?.message ?? '') : errorText(error);
+      notifications.show({ color: 'red', message });
     }
   };
 
@@ -219,76 +200,31 @@ export function MarksGrid({
   return (
     <Stack data-testid="marks-grid">
       {found && (
-        <Alert color="yellow" title={t('marks.draftTitle')} data-testid="draft-found">
-          <Stack gap="xs">
-            <Text size="sm">
-              {t('marks.draftText', { count: Object.keys(found.typed).length, when: new Date(found.at).toLocaleString('en-US') })}
-            </Text>
-            <Group>
-              <Button size="xs" onClick={restore}>
-                {t('marks.restoreDraft')}
-              </Button>
-              <Button
-                size="xs"
-                variant="default"
-                onClick={() => {
-                  void dropDraft(key);
-                  setFound(null);
-                }}
-              >
-                {t('marks.discardDraft')}
-              </Button>
-            </Group>
-          </Stack>
-        </Alert>
+        <DraftFound
+          title={t('marks.draftTitle')}
+          text={t('marks.draftText', { count: Object.keys(found.typed).length, when: new Date(found.at).toLocaleString('en-US') })}
+          onRestore={restore}
+          onDiscard={() => draft.dismiss(true)}
+        />
       )}
-      {conflicts.length > 0 && (
-        <Alert color="red" title={translateMessage(MARK_MESSAGES.conflict)} data-testid="conflicts">
-          <Stack gap="xs">
-            {conflicts.map((conflict) => (
-              <Group
-                key={keyOf(conflict.student_id, conflict.marktype_id)}
-                justify="space-between"
-                data-conflict={names.get(conflict.student_id)}
-              >
-                <Text size="sm">
-                  {t('marks.conflictLine', {
-                    type: labels.get(conflict.marktype_id) ?? '',
-                    learner: names.get(conflict.student_id) ?? '',
-                    theirs: formatMark(conflict.theirs) || t('marks.empty'),
-                    by: conflict.by ?? t('marks.someone'),
-                    yours: formatMark(conflict.yours) || t('marks.empty'),
-                  })}
-                </Text>
-                <Group gap="xs">
-                  <Button size="xs" variant="default" onClick={() => keep(conflict, 'theirs')}>
-                    {t('marks.keepTheirs')}
-                  </Button>
-                  <Button size="xs" onClick={() => keep(conflict, 'mine')}>
-                    {t('marks.keepMine')}
-                  </Button>
-                </Group>
-              </Group>
-            ))}
-          </Stack>
-        </Alert>
-      )}
+      <ConflictsAlert
+        title={translateMessage(MARK_MESSAGES.conflict)}
+        conflicts={conflicts}
+        keyOf={(conflict) => keyOf(conflict.student_id, conflict.marktype_id)}
+        nameOf={(conflict) => names.get(conflict.student_id)}
+        lineOf={(conflict) =>
+          t('marks.conflictLine', {
+            type: labels.get(conflict.marktype_id) ?? '',
+            learner: names.get(conflict.student_id) ?? '',
+            theirs: formatMark(conflict.theirs) || t('marks.empty'),
+            by: conflict.by ?? t('marks.someone'),
+            yours: formatMark(conflict.yours) || t('marks.empty'),
+          })
+        }
+        keep={keep}
+      />
       <Group justify="space-between">
-        <Group gap="xs">
-          <Badge color={unsaved.size > 0 ? 'yellow' : 'gray'} variant="light" data-testid="unsaved-count">
-            {t('marks.unsaved', { count: unsaved.size })}
-          </Badge>
-          {saving.kind === 'waiting' && (
-            <Badge color="orange" variant="light" data-testid="save-waiting">
-              {saving.offline ? t('marks.offlineRetry') : t('marks.retrying')}
-            </Badge>
-          )}
-          {!kept && (
-            <Badge color="red" variant="light">
-              {t('marks.notKept')}
-            </Badge>
-          )}
-        </Group>
+        <SaveStatus unsaved={unsaved.size} saving={saving} kept={kept} offlineText={t('marks.offlineRetry')} />
         <Group gap="xs">
           <Button variant="default" disabled={!focusedKey} onClick={() => setHistoryOpen(true)}>
             {t('marks.history')}

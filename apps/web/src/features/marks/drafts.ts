@@ -1,8 +1,6 @@
 import { draftKey as keyOf } from '../../lib/drafts.js';
 import type { BaseMark } from './grid.js';
 
-export { dropDraft, findDraft, keepDraft } from '../../lib/drafts.js';
-
 /*
  * Drafts of marks grids (issue 14), kept by the shared drafts of lib/drafts.ts: a grid's typed
  * cells, the versions they were typed over, and the save on its way (its save_id, so a retry

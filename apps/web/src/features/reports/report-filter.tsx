@@ -87,20 +87,36 @@ interface ReportFilterFieldsProps {
   errors: Record<string, string>;
   /** The report type's label: "Report Type" on Terminal Reports, "Category" on the mark sheet (spec). */
   typeLabel: string;
+  /** The report types the page offers (all by default; comments belong to fewer). */
+  types?: readonly ReportType[];
+  /** The classes the page offers (the school's by default; a page of entries offers those the member may enter). */
+  classes?: readonly string[];
+  /** Whether the student category is asked (the comments screens have none: spec §2). */
+  studentCategory?: boolean;
   /** The page's own fields, in the same grid. */
   children?: ReactNode;
 }
 
-export function ReportFilterFields({ filter, change, chosen, errors, typeLabel, children }: ReportFilterFieldsProps) {
+export function ReportFilterFields({
+  filter,
+  change,
+  chosen,
+  errors,
+  typeLabel,
+  types = REPORT_TYPES,
+  classes,
+  studentCategory = true,
+  children,
+}: ReportFilterFieldsProps) {
   const { t } = useTranslation();
   const { session } = useAuth();
-  const categoryChoices = useChoices(CATEGORY_CHOICES);
+  const categoryChoices = useChoices(studentCategory ? CATEGORY_CHOICES : undefined);
   const typeChoices = useChoices(MARK_TYPE_CHOICES);
   return (
     <SimpleGrid cols={{ base: 1, sm: 3, md: 4 }}>
       <Select
         label={t('fields.form')}
-        data={classOptions(session?.tenant ?? {})}
+        data={[...(classes ?? classOptions(session?.tenant ?? {}))]}
         value={filter.form}
         onChange={(value) => change({ form: value })}
         error={errors.form}
@@ -113,15 +129,17 @@ export function ReportFilterFields({ filter, change, chosen, errors, typeLabel, 
         onChange={(event) => change({ stream: event.currentTarget.value })}
         error={errors.stream}
       />
-      <Select
-        label={t('reportFilter.studentCategory')}
-        data={categoryChoices}
-        value={filter.studentcategory_id}
-        onChange={(value) => change({ studentcategory_id: value })}
-        error={errors.studentcategory_id}
-        placeholder={t('reportFilter.allCategories')}
-        clearable
-      />
+      {studentCategory && (
+        <Select
+          label={t('reportFilter.studentCategory')}
+          data={categoryChoices}
+          value={filter.studentcategory_id}
+          onChange={(value) => change({ studentcategory_id: value })}
+          error={errors.studentcategory_id}
+          placeholder={t('reportFilter.allCategories')}
+          clearable
+        />
+      )}
       <Select
         label={t('fields.term')}
         data={[...TERMS]}
@@ -146,7 +164,7 @@ export function ReportFilterFields({ filter, change, chosen, errors, typeLabel, 
       />
       <Select
         label={typeLabel}
-        data={REPORT_TYPES.map((type) => ({ value: type, label: t(`reportFilter.types.${TYPE_KEYS[type]}`) }))}
+        data={types.map((type) => ({ value: type, label: t(`reportFilter.types.${TYPE_KEYS[type]}`) }))}
         value={filter.category}
         onChange={(value) => value && change({ category: value as ReportType })}
         error={errors.category}
