@@ -32,3 +32,13 @@ export function useSchemaForm<Values extends Record<string, unknown>>(schema: z.
     },
   };
 }
+
+/**
+ * A filter's refusals by field (the first path segment), each with its first message translated:
+ * what the filter pages show beside their fields before anything is sent.
+ */
+export function fieldErrorsOfIssues(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) errors[String(issue.path[0])] ??= translateMessage(issue.message);
+  return errors;
+}

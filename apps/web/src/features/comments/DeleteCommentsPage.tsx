@@ -1,6 +1,6 @@
-import { Button, Card, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { classOptions, deleteRemarksEndpoint, RemarksDeleteSchema, remarkTypes, students, TERMS, type Term } from '@mustard/shared';
+import { classOptions, deleteRemarksEndpoint, RemarksDeleteSchema, remarkTypes, students, type Term } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,10 +8,11 @@ import { PAGES } from '../../app/routes.js';
 import { api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
+import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
-import { fieldErrorsOf } from '../reports/report-filter.js';
+import { fieldErrorsOf, TermYearFields } from '../reports/report-filter.js';
 
 /*
  * Delete report comments (`/comments/delete`, manage on remark; issue 16 point 5): a class's
@@ -76,7 +77,7 @@ export function DeleteCommentsPage() {
       student_id: filter.student_id ?? undefined,
     });
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), translateMessage(issue.message)])));
+      setErrors(fieldErrorsOfIssues(parsed.error));
       return;
     }
     setErrors({});
@@ -137,28 +138,7 @@ export function DeleteCommentsPage() {
                 searchable
                 clearable
               />
-              <Select
-                label={t('fields.term')}
-                data={[...TERMS]}
-                value={filter.term}
-                onChange={(value) => {
-                  if (!value) return;
-                  chosen();
-                  change({ term: value as Term });
-                }}
-                error={errors.term}
-                allowDeselect={false}
-              />
-              <NumberInput
-                label={t('fields.year')}
-                value={filter.year}
-                onChange={(value) => {
-                  chosen();
-                  change({ year: Number(value) });
-                }}
-                error={errors.year}
-                allowDecimal={false}
-              />
+              <TermYearFields filter={filter} change={change} chosen={chosen} errors={errors} />
               <Select
                 label={t('reportComments.remarkType')}
                 data={remarkTypeChoices}

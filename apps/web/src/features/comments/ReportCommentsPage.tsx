@@ -22,6 +22,7 @@ import { PAGES } from '../../app/routes.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { draftKey, sendUntilAnswered, useDraft } from '../../lib/drafts.js';
+import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
 import { ConflictsAlert, DraftFound, type SaveState, SaveStatus } from '../../lib/typing.js';
@@ -74,7 +75,7 @@ export function ReportCommentsPage() {
     };
     const parsed = RemarksQuerySchema.safeParse(query);
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), translateMessage(issue.message)])));
+      setErrors(fieldErrorsOfIssues(parsed.error));
       return;
     }
     setErrors({});

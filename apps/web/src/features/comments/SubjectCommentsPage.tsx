@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
+import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
@@ -81,7 +82,7 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
     } as const;
     const parsed = MarkCommentsQuerySchema.safeParse(query);
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), translateMessage(issue.message)])));
+      setErrors(fieldErrorsOfIssues(parsed.error));
       return;
     }
     setErrors({});

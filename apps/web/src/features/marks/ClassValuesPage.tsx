@@ -28,7 +28,6 @@ import {
   readTarget,
   readTotalDays,
   subjects,
-  TERMS,
 } from '@mustard/shared';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,9 +35,11 @@ import { PAGES, type RouteDefinition } from '../../app/routes.js';
 import { ApiError, api } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
+import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
+import { TermYearFields } from '../reports/report-filter.js';
 
 /*
  * A class's one value per learner for a term (issue 14 points 6 and 7): the attendance page
@@ -152,10 +153,6 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
   const set = <K extends keyof Filter>(name: K, value: Filter[K]) => setFilter((now) => ({ ...now, [name]: value }));
 
   const { chosen } = useTermStart((start) => setFilter((now) => ({ ...now, ...start })));
-  const choose = <K extends 'term' | 'year'>(name: K, value: Filter[K]) => {
-    chosen();
-    set(name, value);
-  };
 
   const fieldsOf = (about: Filter) => ({
     form: about.form ?? '',
@@ -195,7 +192,7 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
     event.preventDefault();
     const parsed = kind.schema.safeParse(fieldsOf(filter));
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), translateMessage(issue.message)])));
+      setErrors(fieldErrorsOfIssues(parsed.error));
       return;
     }
     setErrors({});
@@ -302,20 +299,11 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
                   onChange={(event) => set('stream', event.currentTarget.value)}
                   error={errors.stream}
                 />
-                <Select
-                  label={t('fields.term')}
-                  data={[...TERMS]}
-                  value={filter.term}
-                  onChange={(value) => value && choose('term', value)}
-                  error={errors.term}
-                  allowDeselect={false}
-                />
-                <NumberInput
-                  label={t('fields.year')}
-                  value={filter.year}
-                  onChange={(value) => choose('year', Number(value))}
-                  error={errors.year}
-                  allowDecimal={false}
+                <TermYearFields
+                  filter={filter}
+                  change={(fields) => setFilter((now) => ({ ...now, ...fields }))}
+                  chosen={chosen}
+                  errors={errors}
                 />
                 {kind.withSubject && (
                   <Select

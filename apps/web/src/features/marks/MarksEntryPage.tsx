@@ -1,4 +1,4 @@
-import { Button, Card, Checkbox, FileInput, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Checkbox, FileInput, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import {
   classOptions,
   type MarksGrid as Grid,
@@ -11,7 +11,6 @@ import {
   RESULT_MESSAGES,
   studentCategories,
   subjects,
-  TERMS,
 } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
@@ -21,8 +20,10 @@ import { useAccess } from '../../lib/access.js';
 import { ApiError, api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
+import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
+import { TermYearFields } from '../reports/report-filter.js';
 import { MarksGrid } from './MarksGrid.js';
 
 /** Every subject, mark type and category of a school fits one answer. */
@@ -108,7 +109,7 @@ export function MarksEntryPage() {
     const { file, ...sent } = fields;
     const parsed = MarksGridQuerySchema.safeParse(sent);
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), translateMessage(issue.message)])));
+      setErrors(fieldErrorsOfIssues(parsed.error));
       return;
     }
     setErrors({});
@@ -176,27 +177,11 @@ export function MarksEntryPage() {
                   onChange={(value) => set('studentcategory_id', value)}
                   clearable
                 />
-                <Select
-                  label={t('fields.term')}
-                  data={[...TERMS]}
-                  value={filter.term}
-                  onChange={(value) => {
-                    if (!value) return;
-                    chosen();
-                    set('term', value);
-                  }}
-                  error={errors.term}
-                  allowDeselect={false}
-                />
-                <NumberInput
-                  label={t('fields.year')}
-                  value={filter.year}
-                  onChange={(value) => {
-                    chosen();
-                    set('year', Number(value));
-                  }}
-                  error={errors.year}
-                  allowDecimal={false}
+                <TermYearFields
+                  filter={filter}
+                  change={(fields) => setFilter((now) => ({ ...now, ...fields }))}
+                  chosen={chosen}
+                  errors={errors}
                 />
                 <Select
                   label={t('fields.paper')}

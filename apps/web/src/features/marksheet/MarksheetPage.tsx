@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
 import { call, downloadFrom } from '../../lib/api.js';
-import { translateMessage } from '../../lib/messages.js';
+import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { runLongAction } from '../../lib/notify.js';
 import { fieldErrorsOf, ReportFilterFields, reportQueryOf, useReportFilter } from '../reports/report-filter.js';
 
@@ -27,7 +27,7 @@ export function MarksheetPage() {
     const query = reportQueryOf(filter);
     const parsed = MarksheetQuerySchema.safeParse(query);
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), translateMessage(issue.message)])));
+      setErrors(fieldErrorsOfIssues(parsed.error));
       return;
     }
     setErrors({});

@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
 import { api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
-import { translateMessage } from '../../lib/messages.js';
+import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
 import { fieldErrorsOf, ReportFilterFields, reportQueryOf, useReportFilter } from './report-filter.js';
 
@@ -82,7 +82,7 @@ export function TerminalReportPage() {
     const query = queryOf();
     const parsed = TerminalReportQuerySchema.safeParse(query);
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), translateMessage(issue.message)])));
+      setErrors(fieldErrorsOfIssues(parsed.error));
       return;
     }
     setErrors({});

@@ -140,6 +140,47 @@ export function ReportFilterFields({
           clearable
         />
       )}
+      <TermYearFields filter={filter} change={change} chosen={chosen} errors={errors} />
+      <Select
+        label={typeLabel}
+        data={types.map((type) => ({ value: type, label: t(`reportFilter.types.${TYPE_KEYS[type]}`) }))}
+        value={filter.category}
+        onChange={(value) => value && change({ category: value as ReportType })}
+        error={errors.category}
+        allowDeselect={false}
+      />
+      <MultiSelect
+        label={t('reportFilter.markTypes')}
+        data={typeChoices}
+        value={filter.marktype_ids}
+        onChange={(value) => change({ marktype_ids: value })}
+        error={errors.marktype_id ?? errors.marktype_ids}
+        placeholder={filter.marktype_ids.length === 0 ? t('reportFilter.allMarkTypes') : undefined}
+        clearable
+      />
+      {children}
+    </SimpleGrid>
+  );
+}
+
+/**
+ * The term and year of a filter: they start at the school's current term, and a change by the
+ * person says so (`chosen`), so the school's calendar arriving later does not undo it.
+ */
+export function TermYearFields({
+  filter,
+  change,
+  chosen,
+  errors,
+}: {
+  filter: { term: string; year: number };
+  change: (fields: { term?: Term; year?: number }) => void;
+  chosen: () => void;
+  errors: Record<string, string>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
       <Select
         label={t('fields.term')}
         data={[...TERMS]}
@@ -162,24 +203,6 @@ export function ReportFilterFields({
         error={errors.year}
         allowDecimal={false}
       />
-      <Select
-        label={typeLabel}
-        data={types.map((type) => ({ value: type, label: t(`reportFilter.types.${TYPE_KEYS[type]}`) }))}
-        value={filter.category}
-        onChange={(value) => value && change({ category: value as ReportType })}
-        error={errors.category}
-        allowDeselect={false}
-      />
-      <MultiSelect
-        label={t('reportFilter.markTypes')}
-        data={typeChoices}
-        value={filter.marktype_ids}
-        onChange={(value) => change({ marktype_ids: value })}
-        error={errors.marktype_id ?? errors.marktype_ids}
-        placeholder={filter.marktype_ids.length === 0 ? t('reportFilter.allMarkTypes') : undefined}
-        clearable
-      />
-      {children}
-    </SimpleGrid>
+    </>
   );
 }
