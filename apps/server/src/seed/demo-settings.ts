@@ -1,6 +1,7 @@
-import { DEFAULT_GRADE_BANDS, TERMS } from '@mustard/shared';
+import { ALEVEL_LETTERS, type AlevelLetter, DEFAULT_GRADE_BANDS, isPerPaperForm, TERMS } from '@mustard/shared';
 import { newId } from '../db/ids.js';
 import type { Trx } from '../db/tenant.js';
+import { reportLevel } from '../modules/reports/report-model.js';
 
 type SubjectSeed = [name: string, category: string, abbreviation: string, olevelcategory: string | null, multiplePaperForms?: string];
 
@@ -79,33 +80,136 @@ const MARK_TYPES: Array<[label: string, category: string, percentage: number]> =
   ['EOT', 'exam', 50],
 ];
 
-const SUBJECT_COMMENTS: Array<[grade: string, comment: string]> = [
-  ['D1', 'Excellent work. Keep it up.'],
-  ['D2', 'Very good work.'],
-  ['C3', 'Good work.'],
-  ['C4', 'Good; aim higher.'],
-  ['C5', 'Fair work.'],
-  ['C6', 'Fair; more effort is needed.'],
-  ['P7', 'Weak; work harder.'],
-  ['P8', 'Very weak; see your teacher.'],
-  ['F9', 'Failed; needs serious attention.'],
-];
+/**
+ * Automatic subject comments by grade label, for each category the comment screens read
+ * ('general': subject comments; 'nc general': the same under the new curriculum; 'nc skill':
+ * generic skills). Every label a demo report can show has one: the grade sets' D1 to F9, and
+ * the letters an A-level principal subject is given from its papers (its row shows the letter).
+ * Each names the learner, so the texts read as written for them.
+ */
+const GENERAL_COMMENTS: Readonly<Record<string, string>> = {
+  D1: 'Excellent work, {name}. Keep it up.',
+  D2: 'Very good work, {name}. Aim for the top.',
+  C3: 'Good work, {name}; a little more effort will earn {him} a distinction.',
+  C4: 'Good, {name}. {He} can do better with more revision.',
+  C5: 'A fair credit, {name}; more revision is needed.',
+  C6: 'A fair result, {name}; {he} must put in more effort.',
+  P7: 'A weak pass, {name}. {He} should practise more and ask questions in class.',
+  P8: 'Weak, {name}; {he} needs more practice and close guidance.',
+  F9: '{name} has not yet grasped this subject; {he} needs extra help and serious effort.',
+  A: 'Excellent work, {name}. Keep it up.',
+  B: 'Very good work, {name}. Aim for an A.',
+  C: 'Good work, {name}; more revision will earn {him} a higher grade.',
+  D: 'A fair result, {name}; {he} must revise more.',
+  E: 'A weak pass, {name}. {He} should work much harder.',
+  O: '{name} earned only a subsidiary pass; {he} needs serious revision.',
+  F: '{name} has failed this subject; {he} needs extra help and serious effort.',
+};
 
-/** Report comments by aggregate (primary, 4 best is 4) or average mark (secondary). */
-const REPORT_COMMENTS = {
+const NEW_CURRICULUM_COMMENTS: Readonly<Record<string, string>> = {
+  D1: '{name} shows outstanding understanding and applies {his} knowledge with confidence.',
+  D2: '{name} shows very good understanding and applies it well.',
+  C3: '{name} shows good understanding; {he} should apply it to new situations more often.',
+  C4: '{name} understands most of the work; more practice will build {his} confidence.',
+  C5: '{name} has a fair grasp of the work; {he} needs more practice in applying it.',
+  C6: '{name} has a basic grasp of the work; {he} should revise regularly.',
+  P7: '{name} is still building the basic competences; {he} needs regular practice.',
+  P8: '{name} finds much of the work difficult; {he} needs close guidance.',
+  F9: '{name} has not yet achieved the basic competences; {he} needs extra support.',
+};
+
+const GENERIC_SKILLS_COMMENTS: Readonly<Record<string, string>> = {
+  D1: '{name} communicates clearly, thinks critically and leads {his} group well.',
+  D2: '{name} communicates well and works very well with others.',
+  C3: '{name} works well with others and often solves problems on {his} own.',
+  C4: '{name} cooperates well; {he} should share {his} ideas more in class.',
+  C5: '{name} takes part in group work; {he} should speak up more.',
+  C6: '{name} is building {his} communication and problem-solving skills.',
+  P7: '{name} needs encouragement to take part and share {his} ideas.',
+  P8: '{name} needs guidance to work with others and to finish tasks.',
+  F9: '{name} needs close support to build the basic skills of learning.',
+};
+
+/** The D1..F9 grade each A-level letter reads like, for the categories without texts of their own for letters. */
+const LETTER_READS_LIKE: Readonly<Record<AlevelLetter, string>> = { A: 'D1', B: 'D2', C: 'C4', D: 'C6', E: 'P7', O: 'P8', F: 'F9' };
+
+/** Every automatic subject comment of a demo school: each category, each grade label and A-level letter. */
+export function demoSubjectComments(): Array<{ category: string; score: string; comment: string }> {
+  const withLetters = (texts: Readonly<Record<string, string>>) => ({
+    ...texts,
+    ...Object.fromEntries(ALEVEL_LETTERS.map((letter) => [letter, texts[letter] ?? (texts[LETTER_READS_LIKE[letter]] as string)])),
+  });
+  const byCategory = { general: GENERAL_COMMENTS, 'nc general': NEW_CURRICULUM_COMMENTS, 'nc skill': GENERIC_SKILLS_COMMENTS };
+  return Object.entries(byCategory).flatMap(([category, texts]) =>
+    Object.entries(withLetters(texts)).map(([score, comment]) => ({ category, score, comment })),
+  );
+}
+
+/** The remark types the demo's automatic report comments (and its seeded remarks) are written for. */
+export const CLASS_TEACHER_REMARK = "Class teacher's comment";
+export const HEAD_TEACHER_REMARK = "Head teacher's comment";
+
+type ReportBand = readonly [from: number, to: number, classTeacher: string, headTeacher: string];
+
+/**
+ * Automatic report comments by the result a class's remarks are matched to (remarks.service.ts
+ * resultOf): the PLE aggregate of four subjects in a primary school (4 best, 36 worst), the UCE
+ * aggregate of the best eight at O level (1 to 72: fewer than eight graded subjects make a
+ * smaller one), the UACE points at A level (0 to 20, 20 best). Each level's bands cover its whole
+ * range with no gap (results are whole numbers) and follow its divisions.
+ */
+const REPORT_COMMENTS: Readonly<Record<'primary' | 'olevel' | 'alevel', readonly ReportBand[]>> = {
   primary: [
-    [4, 12, 'An excellent performance, {name}. Keep it up.', 'A first grade. Well done, {name}.'],
-    [13, 23, 'A good performance; aim for first grade.', 'Good work; push for a first grade.'],
-    [24, 29, 'Fair; more effort is needed.', 'You can do better with more effort.'],
-    [30, 36, 'Weak; let us work together to improve.', 'Needs close support at school and at home.'],
+    [4, 8, '{name} has worked very hard this term; {he} should keep it up.', 'An excellent first grade. Congratulations, {name}.'],
+    [9, 12, 'A very good performance, {name}. Keep working hard.', 'A good first grade; well done, {name}.'],
+    [
+      13,
+      18,
+      '{name} has done well this term; with more effort {he} can reach a first grade.',
+      'A good second grade. {name} can reach division one.',
+    ],
+    [19, 23, 'A fair second grade; {name} needs to revise more.', '{name} should work harder to improve {his} grade.'],
+    [24, 29, '{name} can do better; {he} should put in more effort next term.', 'A third grade; {name} needs to work much harder.'],
+    [
+      30,
+      34,
+      '{name} needs more help at school and at home to improve.',
+      'A weak performance, {name}; {his} parents should follow {him} up closely.',
+    ],
+    [35, 36, '{name} has found this term very hard; {he} needs close support.', "{name}'s parents should see me about {his} progress."],
   ],
-  secondary: [
-    [80, 100, 'An excellent performance, {name}. Keep it up.', 'Outstanding. Well done, {name}.'],
-    [60, 79.99, 'A good performance; aim higher.', 'Good work; keep pushing.'],
-    [40, 59.99, 'Fair; more effort is needed.', 'You can do better with more effort.'],
-    [0, 39.99, 'Weak; let us work together to improve.', 'Needs close support at school and at home.'],
+  olevel: [
+    [1, 20, 'An excellent performance, {name}. Keep it up.', 'A distinguished first grade; congratulations, {name}.'],
+    [21, 32, '{name} has worked hard this term; {he} should keep it up.', 'A first grade. Well done, {name}.'],
+    [33, 45, 'A good performance; {name} can reach a first grade with more effort.', 'A second grade. {name} should aim higher.'],
+    [46, 58, '{name} can do better; {he} needs to revise more and manage {his} time well.', 'A third grade; {name} must work harder.'],
+    [
+      59,
+      68,
+      '{name} is struggling in several subjects; {he} needs to work much harder.',
+      'A weak fourth grade, {name}; {he} needs close support.',
+    ],
+    [
+      69,
+      72,
+      '{name} has performed poorly this term; {he} must change {his} attitude to work.',
+      "{name}'s parents should see me about {his} performance.",
+    ],
   ],
-} as const;
+  alevel: [
+    [17, 20, 'An excellent performance, {name}; keep up this hard work.', 'Excellent results. Congratulations, {name}.'],
+    [13, 16, '{name} has worked hard this term; {he} should keep it up.', 'Very good results; {name} should aim for the top.'],
+    [9, 12, 'A fair performance; {name} can do better with more private study.', '{name} must work harder to secure a university place.'],
+    [5, 8, '{name} needs to revise much more and consult {his} teachers.', 'Weak results; {name} must put in far more effort.'],
+    [0, 4, '{name} has performed poorly; {he} needs close guidance.', "{name}'s parents should see me about {his} results."],
+  ],
+};
+
+/** A class's automatic report comment bands: its level's (the report cards' level of the class). */
+export function demoReportBands(schooltype: string, form: string): readonly ReportBand[] {
+  const level = reportLevel(schooltype, 'exam', isPerPaperForm(form));
+  return level === 'plain' ? [] : REPORT_COMMENTS[level];
+}
 
 /**
  * Settings a demo school needs before marks can be entered (issue 4): subjects, mark types,
@@ -191,8 +295,8 @@ export async function seedSchoolSettings(
       .execute();
   }
 
-  const classTeacher = { ...row(), label: "Class teacher's comment", category: 'exam', parent_id: null, position: 1, forms: null };
-  const headTeacher = { ...row(), label: "Head teacher's comment", category: 'exam', parent_id: null, position: 2, forms: null };
+  const classTeacher = { ...row(), label: CLASS_TEACHER_REMARK, category: 'exam', parent_id: null, position: 1, forms: null };
+  const headTeacher = { ...row(), label: HEAD_TEACHER_REMARK, category: 'exam', parent_id: null, position: 2, forms: null };
   const skills = {
     ...row(),
     label: 'Skills and values',
@@ -220,15 +324,14 @@ export async function seedSchoolSettings(
 
   await trx
     .insertInto('auto_mark_comments')
-    .values(SUBJECT_COMMENTS.map(([score, comment]) => ({ ...row(), score, comment, category: 'general' })))
+    .values(demoSubjectComments().map((auto) => ({ ...row(), ...auto })))
     .execute();
 
-  const bands = REPORT_COMMENTS[school.schooltype === 'secondary' ? 'secondary' : 'primary'];
   await trx
     .insertInto('auto_report_comments')
     .values(
       school.classes.flatMap((form) =>
-        bands.flatMap(([from, to, classComment, headComment]) => [
+        demoReportBands(school.schooltype, form).flatMap(([from, to, classComment, headComment]) => [
           { ...row(), form, remarktype_id: classTeacher.id, score: from, upper: to, comment: classComment },
           { ...row(), form, remarktype_id: headTeacher.id, score: from, upper: to, comment: headComment },
         ]),

@@ -6,6 +6,7 @@ import { type Trx, withTenant } from '../db/tenant.js';
 import type { DB, NewStudent } from '../db/types.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { insertTenantWithRoles } from '../modules/tenants/tenants.service.js';
+import { seedDemoComments } from './demo-comments.js';
 import { seedDemoFees } from './demo-fees.js';
 import { seedDemoMarks } from './demo-marks.js';
 import { BOYS, GIRLS, HOUSES, PLACES, pick, SURNAMES, seededRandom } from './demo-people.js';
@@ -14,8 +15,8 @@ import { DEMO_STAFF, seedDemoStaff, staffEmail } from './demo-staff.js';
 
 /**
  * The demo: two schools and a shop, an administrator and a teacher, learners in every class,
- * each school's staff with their subjects and classes (demo-staff.ts), and the term's marks,
- * attendance and targets (demo-marks.ts).
+ * each school's staff with their subjects and classes (demo-staff.ts), the term's marks,
+ * attendance and targets (demo-marks.ts), and comments in half the classes (demo-comments.ts).
  * Safe to run again: everything is keyed (tenant codes, emails, student ids) and only what is
  * missing is added, so a second run changes nothing.
  */
@@ -219,7 +220,8 @@ export async function seedDemo(database: Database, password: string): Promise<De
         }
         await seedDemoFees(trx, tenantId, year);
         if (roster) await seedDemoStaff(trx, tenantId, roster, { classes, streams }, { teacherId, staffIds }, year);
-        await seedDemoMarks(trx, tenantId, { classes }, year);
+        const marksTerm = await seedDemoMarks(trx, tenantId, { classes }, year);
+        await seedDemoComments(trx, tenantId, { classes }, marksTerm, year);
       }
     });
   }

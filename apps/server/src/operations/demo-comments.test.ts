@@ -1,0 +1,219 @@
+import {
+  ALEVEL_LETTERS,
+  type AutoSubjectComment,
+  defaultTermDates,
+  localDay,
+  type MarkComments,
+  matchSubjectComment,
+  personalise,
+  type Remarks,
+  type ReportModel,
+} from '@mustard/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../db/tenant.js';
+import { DEMO_ADMIN_EMAIL, seedDemo } from '../seed/demo.js';
+import { commentedForms } from '../seed/demo-comments.js';
+import { marksTerm } from '../seed/demo-marks.js';
+import { CLASS_TEACHER_REMARK, HEAD_TEACHER_REMARK } from '../seed/demo-settings.js';
+import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/test-app.js';
+
+/*
+ * The demo's comments (issue 16 point 8): after the seed, about half the classes of the marks
+ * term have a subject comment for each learner in each subject and the class and head teacher's
+ * remarks, each the school's automatic comment for the learner's result with their name in it;
+ * the other half have none; the automatic comments cover every grade and every result.
+ */
+
+let t: TestApp;
+let admin: Caller;
+const { term, year } = marksTerm(localDay(), defaultTermDates);
+const at = `term=${term}&year=${year}`;
+const CLASSES = {
+  'demo-primary': ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7'],
+  'demo-secondary': ['S1', 'S2', 'S3', 'S4', 'S5', 'S6'],
+} as const;
+type School = keyof typeof CLASSES;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  await seedDemo(t.database, t.config.demoPassword);
+  admin = caller(t.app, await login(t.app, DEMO_ADMIN_EMAIL, t.config.demoPassword));
+});
+afterAll(() => t?.close());
+
+async function ok<T>(school: School, url: string): Promise<T> {
+  const response = await admin.in(school).get(url);
+  expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+  return response.json();
+}
+
+const model = (school: School, form: string, more = '') =>
+  ok<ReportModel>(school, `/api/school/terminalreport?form=${form}&${at}&json=1${more}`);
+const markComments = (school: School, form: string, subjectId: string, more = '') =>
+  ok<MarkComments>(school, `/api/school/markcomments?form=${form}&${at}&subject_id=${subjectId}${more}`);
+const remarks = (school: School, form: string) => ok<Remarks>(school, `/api/school/remarks?form=${form}&${at}`);
+
+/** The subjects a class has marks in, from its report card. */
+async function subjectsOf(school: School, form: string): Promise<string[]> {
+  const card = await model(school, form);
+  return [...new Set(card.learners.flatMap((learner) => learner.subjects.map((subject) => subject.subject_id)))];
+}
+
+/** The class and head teacher's remark types of a class's remarks screen. */
+function teacherTypes(screen: Remarks): string[] {
+  const ids = [CLASS_TEACHER_REMARK, HEAD_TEACHER_REMARK].map((label) => screen.remarktypes.find((type) => type.label === label)?.id);
+  expect(ids.every(Boolean)).toBe(true);
+  return ids as string[];
+}
+
+describe('the demo’s comments', () => {
+  it('comments half of each school’s classes: the candidate classes, then every other class that sat EOT', () => {
+    expect(commentedForms(CLASSES['demo-primary'])).toEqual(['P1', 'P3', 'P7']);
+    expect(commentedForms(CLASSES['demo-secondary'])).toEqual(['S1', 'S4', 'S6']);
+  });
+
+  it('has an automatic subject comment naming the learner for every grade of the grade sets and every A-level letter, in each category', async () => {
+    for (const [school, form] of [
+      ['demo-primary', 'P7'],
+      ['demo-secondary', 'S6'],
+    ] as const) {
+      const tenant = await t.database.db.selectFrom('tenants').select('id').where('tenantcode', '=', school).executeTakeFirstOrThrow();
+      const grades = await withTenant(t.database.db, { tenantId: tenant.id }, (trx) =>
+        trx.selectFrom('grades').select('grade').distinct().where('term', '=', term).execute(),
+      );
+      const labels = [...grades.map((row) => row.grade), ...ALEVEL_LETTERS];
+      expect(labels).toEqual(expect.arrayContaining(['D1', 'C3', 'P7', 'F9', 'A', 'O']));
+      const subjectId = (await subjectsOf(school, form))[0] as string;
+      const screens = [
+        await markComments(school, form, subjectId),
+        await markComments(school, form, subjectId, '&nc=1'),
+        await ok<MarkComments>(school, `/api/school/genericcomments?form=${form}&${at}&subject_id=${subjectId}`),
+      ];
+      for (const screen of screens) {
+        const scores = screen.autocomments.map((auto) => auto.score.toLowerCase());
+        expect(
+          labels.filter((label) => !scores.includes(label.toLowerCase())),
+          school,
+        ).toEqual([]);
+        expect(screen.autocomments.every((auto) => auto.comment.includes('{name}'))).toBe(true);
+      }
+      expect(new Set(screens.map((screen) => screen.autocomments.find((auto) => auto.score === 'D1')?.comment)).size).toBe(3);
+    }
+  });
+
+  it('has class and head teacher’s bands covering each class’s whole range of results, so every learner with a result has a suggestion', async () => {
+    const ranges = { primary: [4, 36], olevel: [1, 72], alevel: [0, 20] } as const;
+    for (const school of Object.keys(CLASSES) as School[]) {
+      for (const form of CLASSES[school]) {
+        const screen = await remarks(school, form);
+        const level = school === 'demo-primary' ? 'primary' : form === 'S5' || form === 'S6' ? 'alevel' : 'olevel';
+        const [low, high] = ranges[level];
+        for (const typeId of teacherTypes(screen)) {
+          const bands = screen.autocomments.filter((auto) => auto.remarktype_id === typeId).sort((a, b) => a.score - b.score);
+          expect(bands.length, `${form} ${typeId}`).toBeGreaterThan(3);
+          expect(bands[0]?.score).toBeLessThanOrEqual(low);
+          expect(bands.at(-1)?.upper).toBeGreaterThanOrEqual(high);
+          bands.slice(1).forEach((band, index) => {
+            expect(band.score, `${form}: a gap after ${bands[index]?.upper}`).toBe((bands[index]?.upper ?? 0) + 1);
+          });
+          expect(bands.every((band) => band.comment.includes('{name}'))).toBe(true);
+          const results = screen.students.filter((student) => student.result !== null);
+          expect(results.length, form).toBeGreaterThan(60);
+          expect(results.filter((student) => !student.suggestions[`rt_${typeId}`]).map((student) => student.result)).toEqual([]);
+        }
+      }
+    }
+  });
+
+  it('writes each learner’s subject comments in a commented class: the automatic comment of their grade, with their first name', async () => {
+    for (const [school, form] of [
+      ['demo-primary', 'P7'],
+      ['demo-secondary', 'S4'],
+      ['demo-secondary', 'S6'],
+    ] as const) {
+      for (const subjectId of await subjectsOf(school, form)) {
+        const screen = await markComments(school, form, subjectId);
+        const autos: AutoSubjectComment[] = screen.autocomments;
+        const graded = screen.records.filter((record) => record.grade !== null);
+        expect(graded.length, `${form} ${subjectId}`).toBeGreaterThan(0);
+        for (const record of graded) {
+          const student = screen.students.find((each) => each.id === record.student_id);
+          if (!student) throw new Error(`no learner ${record.student_id}`);
+          const expected = personalise(matchSubjectComment(autos, record) ?? '', student);
+          expect(record.comment, `${form} ${student.fullname} ${record.grade}`).toBe(expected);
+          expect(record.comment).toContain(student.firstname);
+          expect(record.version).toBe(1);
+        }
+      }
+    }
+  });
+
+  it('writes the class and head teacher’s remarks in a commented class: each learner’s suggestion for their result', async () => {
+    for (const [school, form] of [
+      ['demo-primary', 'P7'],
+      ['demo-primary', 'P1'],
+      ['demo-secondary', 'S4'],
+      ['demo-secondary', 'S6'],
+    ] as const) {
+      const screen = await remarks(school, form);
+      const types = teacherTypes(screen);
+      const withResult = screen.students.filter((student) => student.result !== null);
+      expect(withResult.length, form).toBeGreaterThan(60);
+      for (const student of withResult) {
+        for (const typeId of types) {
+          const stored = screen.remarks[`rt_${typeId}`]?.[`s_${student.id}`];
+          expect(stored?.comment, `${form} ${student.fullname} ${student.result}`).toBe(student.suggestions[`rt_${typeId}`]);
+          expect(stored?.comment).toContain(student.firstname);
+        }
+      }
+      // The class teacher and the head teacher say different things of the same learner.
+      const first = withResult[0];
+      expect(screen.remarks[`rt_${types[0]}`]?.[`s_${first?.id}`]?.comment).not.toBe(
+        screen.remarks[`rt_${types[1]}`]?.[`s_${first?.id}`]?.comment,
+      );
+    }
+  });
+
+  it('leaves the other half of the classes without a comment, for the teachers to write', async () => {
+    for (const [school, form] of [
+      ['demo-primary', 'P2'],
+      ['demo-primary', 'P5'],
+      ['demo-secondary', 'S2'],
+      ['demo-secondary', 'S3'],
+      ['demo-secondary', 'S5'],
+    ] as const) {
+      const subjectId = (await subjectsOf(school, form))[0] as string;
+      const screen = await markComments(school, form, subjectId);
+      expect(screen.records.length, form).toBeGreaterThan(60);
+      expect(screen.records.filter((record) => record.comment !== null)).toEqual([]);
+      const written = await remarks(school, form);
+      expect(written.remarks, form).toEqual({});
+      // Yet the automatic comments are there to fill them from.
+      expect(written.students.filter((student) => Object.keys(student.suggestions).length > 0).length).toBeGreaterThan(60);
+    }
+  });
+
+  it('prints a commented learner’s subject comments on their rows and their remarks on the report card', async () => {
+    const class7 = await model('demo-primary', 'P7');
+    const learner = class7.learners.find((each) => each.aggregate !== null && each.subjects.every((subject) => subject.grade !== null));
+    if (!learner) throw new Error('no learner of P7 with a full result');
+    const card = await model('demo-primary', 'P7', `&student_id=${learner.id}`);
+    const printed = card.learners[0];
+    expect(printed?.id).toBe(learner.id);
+    const firstname = learner.fullname.split(' ')[0] as string;
+    expect(printed?.subjects.length).toBe(6);
+    for (const subject of printed?.subjects ?? []) {
+      const screen = await markComments('demo-primary', 'P7', subject.subject_id);
+      const stored = screen.records.find((record) => record.student_id === learner.id)?.comment;
+      expect(subject.comment, subject.subject).toBe(stored);
+      expect(subject.comment).toContain(firstname);
+    }
+    const byLabel = Object.fromEntries((printed?.remarks ?? []).map((remark) => [remark.label, remark.text]));
+    const screen = await remarks('demo-primary', 'P7');
+    const [classTeacher, headTeacher] = teacherTypes(screen);
+    expect(byLabel[CLASS_TEACHER_REMARK]).toBe(screen.remarks[`rt_${classTeacher}`]?.[`s_${learner.id}`]?.comment);
+    expect(byLabel[HEAD_TEACHER_REMARK]).toBe(screen.remarks[`rt_${headTeacher}`]?.[`s_${learner.id}`]?.comment);
+    expect(byLabel[CLASS_TEACHER_REMARK]).toContain(firstname);
+    expect(byLabel[HEAD_TEACHER_REMARK]).toContain(firstname);
+  });
+});
