@@ -143,8 +143,17 @@ describe('subject comments', () => {
     await expect(focusedRow(page)).resolves.toBe('1');
     await page.keyboard.type('Writes neat compositions.');
     await page.getByTestId('unsaved-count').getByText('2 unsaved').waitFor();
+    await expect(page.getByTestId('saved-tick').count()).resolves.toBe(0);
     await page.getByTestId('save-comments').click();
     await saved(page);
+    await page.getByTestId('unsaved-count').getByText('0 unsaved').waitFor();
+    // The Saved marker (spec §4) under the two comments stored, and only there; typing over one takes it away.
+    await expect(page.getByTestId('saved-tick').count()).resolves.toBe(2);
+    await expect(rowOf(page, first.fullname).getByTestId('saved-tick').count()).resolves.toBe(1);
+    await comment(page, 0).fill('Reads fluently and speaks up in class. Well done.');
+    await expect(rowOf(page, first.fullname).getByTestId('saved-tick').count()).resolves.toBe(0);
+    await comment(page, 0).fill('Reads fluently and speaks up in class.');
+    await rowOf(page, first.fullname).getByTestId('saved-tick').waitFor();
     await page.getByTestId('unsaved-count').getByText('0 unsaved').waitFor();
 
     const after = await loadByApi(page, target);

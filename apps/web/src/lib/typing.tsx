@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { IconCheck } from '@tabler/icons-react';
 import type { Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Waiting } from './drafts.js';
@@ -110,5 +111,15 @@ export function SaveStatus({
         </Badge>
       )}
     </Group>
+  );
+}
+
+/** The green Saved marker under an input whose text is now stored (spec §4). */
+export function SavedTick() {
+  const { t } = useTranslation();
+  return (
+    <Text size="xs" c="green" data-testid="saved-tick">
+      <IconCheck size={12} /> {t('typing.saved')}
+    </Text>
   );
 }

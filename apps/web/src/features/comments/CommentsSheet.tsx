@@ -17,7 +17,7 @@ import { ApiError, call } from '../../lib/api.js';
 import { draftKey, sendUntilAnswered, useDraft } from '../../lib/drafts.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
-import { ConflictsAlert, DraftFound, type SaveState, SaveStatus } from '../../lib/typing.js';
+import { ConflictsAlert, DraftFound, SavedTick, type SaveState, SaveStatus } from '../../lib/typing.js';
 import {
   applySaved,
   type BaseComment,
@@ -97,6 +97,8 @@ export function CommentsSheet({
   const [conflicts, setConflicts] = useState<CommentConflict[]>([]);
   const [wrongCount, setWrongCount] = useState<number | null>(null);
   const [refused, setRefused] = useState<Record<string, string>>({});
+  /** Learners whose comment the last saves stored and that are not typed over since: their Saved marker. */
+  const [savedIds, setSavedIds] = useState<ReadonlySet<string>>(new Set());
 
   const unsaved = useMemo(() => new Set(unsavedIds(state)), [state]);
   const errors = useMemo(() => commentErrors(state), [state]);
@@ -180,6 +182,7 @@ export function CommentsSheet({
         (waiting) => setSaving({ kind: 'waiting', ...waiting }),
       );
       change(applySaved(stateRef.current, body.comment, saved));
+      setSavedIds((now) => new Set([...now, ...Object.keys(body.comment)]));
       setConflicts([]);
       setRefused({});
       setSaving({ kind: 'idle' });
@@ -344,6 +347,7 @@ export function CommentsSheet({
                         data-unsaved={unsaved.has(student.id) ? 'yes' : undefined}
                         error={error ? translateMessage(error) : undefined}
                       />
+                      {savedIds.has(student.id) && !unsaved.has(student.id) && <SavedTick />}
                       {warned.map((warning) => (
                         <Text key={warning.kind} size="xs" c="orange.8" data-testid="comment-warning">
                           {warningText(warning)}

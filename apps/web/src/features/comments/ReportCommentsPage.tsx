@@ -14,7 +14,7 @@ import {
   saveRemarksEndpoint,
   type Term,
 } from '@mustard/shared';
-import { IconCheck, IconWand } from '@tabler/icons-react';
+import { IconWand } from '@tabler/icons-react';
 import { type FormEvent, type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -25,7 +25,7 @@ import { draftKey, sendUntilAnswered, useDraft } from '../../lib/drafts.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
-import { ConflictsAlert, DraftFound, type SaveState, SaveStatus } from '../../lib/typing.js';
+import { ConflictsAlert, DraftFound, SavedTick, type SaveState, SaveStatus } from '../../lib/typing.js';
 import { useChoices } from '../../resources/choices.js';
 import { fieldErrorsOf, ReportFilterFields, reportQueryOf, useReportFilter } from '../reports/report-filter.js';
 import {
@@ -470,11 +470,7 @@ function RemarksSheet({
                       onChange={(event) => type(cell, event.currentTarget.value)}
                     />
                   )}
-                  {saved.has(cell) && !unsaved.has(cell) && (
-                    <Text size="xs" c="green" data-testid="saved-tick">
-                      <IconCheck size={12} /> {t('reportComments.saved')}
-                    </Text>
-                  )}
+                  {saved.has(cell) && !unsaved.has(cell) && <SavedTick />}
                   {warnings.map((warning) => (
                     <Text key={warning.kind} size="xs" c="orange" role="status" data-testid="comment-warning">
                       {warning.kind === 'otherLearner'
