@@ -79,7 +79,7 @@ export function mayEnter(ability: AppAbility, assignments: Assignments, entry: E
   return assignments.subjects.some(
     (held) =>
       sameTerm(held, target) &&
-      held.subject_id === target.subject_id &&
+      held.subject_id.toLowerCase() === target.subject_id?.toLowerCase() &&
       same(held.form, target.form) &&
       coversStream(held.stream, target.stream),
   );

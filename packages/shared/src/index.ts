@@ -6,6 +6,7 @@ export * from './comments/index.js';
 export * from './constants.js';
 export * from './endpoints/auth.js';
 export * from './endpoints/calendar.js';
+export * from './endpoints/comment-fields.js';
 export * from './endpoints/definition.js';
 export * from './endpoints/fees.js';
 export * from './endpoints/home.js';

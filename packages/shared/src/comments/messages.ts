@@ -11,4 +11,5 @@ export const COMMENT_MESSAGES = {
   tooMany: 'A save holds at most 2,000 comments',
   notAssigned: 'You are not assigned to write comments in this subject for this class in this term',
   conflict: 'Someone else changed these comments since you opened them',
+  repeated: 'This comment is sent twice (its ids differ only in capitals)',
 } as const;

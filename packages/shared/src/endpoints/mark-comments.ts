@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { COMMENT_MESSAGES } from '../comments/messages.js';
 import { CommentTextSchema } from '../comments/text.js';
 import { MAX_GRID_CELLS } from '../marks/cells.js';
-import { REPORT_MESSAGES, SETTINGS_MESSAGES } from '../messages.js';
+import { SETTINGS_MESSAGES } from '../messages.js';
 import { form, term, year } from '../resources/fields.js';
-import { text } from '../schemas/common.js';
+import { flag, lowerId, markTypeIds, optionalId, refineShownMarkTypes, streamField } from './comment-fields.js';
 import { defineEndpoint } from './definition.js';
 
 export { COMMENT_MESSAGES } from '../comments/messages.js';
@@ -21,30 +21,6 @@ export { COMMENT_MESSAGES } from '../comments/messages.js';
 export const COMMENT_CATEGORIES = ['assesment', 'exam'] as const;
 export type CommentCategory = (typeof COMMENT_CATEGORIES)[number];
 
-const optionalId = z.preprocess((value) => (value === '' || value === null ? undefined : value), z.uuid().optional());
-const flag = z
-  .enum(['0', '1', 'true', 'false', ''])
-  .optional()
-  .transform((value) => value === '1' || value === 'true');
-/** Mark type ids as `marktype_ids[]` (repeated), a list, or one comma-separated text. */
-const markTypeIds = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean)
-      : value,
-  z
-    .array(z.uuid({ error: REPORT_MESSAGES.markTypeUnknown }), { error: REPORT_MESSAGES.markTypeUnknown })
-    .max(20, REPORT_MESSAGES.markTypeUnknown)
-    .optional(),
-);
-/** A stream, or none for the whole class (every stream). */
-const streamField = z
-  .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), text().trim().max(40).nullish())
-  .transform((value) => value ?? null);
-
 /** What a comments screen is about: class, stream, term, year, report type, subject, mark types. */
 const commentsTarget = {
   form,
@@ -52,7 +28,7 @@ const commentsTarget = {
   term,
   year,
   category: z.preprocess((value) => (value === '' || value === undefined || value === null ? 'exam' : value), z.enum(COMMENT_CATEGORIES)),
-  subject_id: z.uuid({ error: SETTINGS_MESSAGES.subjectRequired }),
+  subject_id: lowerId(SETTINGS_MESSAGES.subjectRequired),
   marktype_id: optionalId,
   marktype_ids: markTypeIds,
   'marktype_ids[]': markTypeIds,
@@ -62,22 +38,35 @@ const commentsTarget = {
   nc: flag,
 };
 
-export const MarkCommentsQuerySchema = z.object(commentsTarget);
+export const MarkCommentsQuerySchema = z.object(commentsTarget).superRefine(refineShownMarkTypes);
 export type MarkCommentsQuery = z.output<typeof MarkCommentsQuerySchema>;
 
 /** Learner ids as a map's keys: one that is none is named, with the same words as a learner of another class. */
 const byLearner = <Value extends z.ZodType>(value: Value) =>
-  z.record(z.string(), value).superRefine((map, context) => {
-    for (const key of Object.keys(map))
-      if (!z.uuid().safeParse(key).success) context.addIssue({ code: 'custom', path: [key], message: COMMENT_MESSAGES.learnerNotInClass });
-  });
+  z
+    .record(z.string(), value)
+    .superRefine((map, context) => {
+      const seen = new Set<string>();
+      for (const key of Object.keys(map)) {
+        if (!z.uuid().safeParse(key).success)
+          context.addIssue({ code: 'custom', path: [key], message: COMMENT_MESSAGES.learnerNotInClass });
+        else if (seen.has(key.toLowerCase())) context.addIssue({ code: 'custom', path: [key], message: COMMENT_MESSAGES.repeated });
+        seen.add(key.toLowerCase());
+      }
+    })
+    // Ids as stored (small letters): the learner of a key in capitals is found like any other.
+    .transform(
+      (map) => Object.fromEntries(Object.entries(map).map(([key, item]) => [key.toLowerCase(), item])) as Record<string, z.output<Value>>,
+    );
 
 /** A save: the screen's target, each learner's comment by learner id, and the versions loaded (absent: new). */
-export const MarkCommentsSaveSchema = z.strictObject({
-  ...commentsTarget,
-  comment: byLearner(CommentTextSchema).refine((comments) => Object.keys(comments).length <= MAX_GRID_CELLS, COMMENT_MESSAGES.tooMany),
-  base: byLearner(z.number().int().min(1)).default({}),
-});
+export const MarkCommentsSaveSchema = z
+  .strictObject({
+    ...commentsTarget,
+    comment: byLearner(CommentTextSchema).refine((comments) => Object.keys(comments).length <= MAX_GRID_CELLS, COMMENT_MESSAGES.tooMany),
+    base: byLearner(z.number().int().min(1)).default({}),
+  })
+  .superRefine(refineShownMarkTypes);
 export type MarkCommentsSave = z.output<typeof MarkCommentsSaveSchema>;
 
 /** A mark as the screen shows it: a number, ABS for an absence, or none. */

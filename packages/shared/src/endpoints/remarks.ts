@@ -4,6 +4,7 @@ import { CommentTextSchema } from '../comments/text.js';
 import { SETTINGS_MESSAGES } from '../messages.js';
 import { form, term, year } from '../resources/fields.js';
 import { text } from '../schemas/common.js';
+import { flag, lowerId, markTypeIds, optionalId, refineShownMarkTypes, streamField } from './comment-fields.js';
 import { defineEndpoint } from './definition.js';
 
 export { REMARK_MESSAGES } from '../comments/remark-messages.js';
@@ -33,53 +34,36 @@ export const studentKey = (id: string) => `s_${id}`;
 export const idOfKey = (key: string) => key.slice(key.indexOf('_') + 1);
 
 const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
-const optionalId = z.preprocess(blankToUndefined, z.uuid().optional());
-const flag = z
-  .enum(['0', '1', 'true', 'false', ''])
-  .optional()
-  .transform((value) => value === '1' || value === 'true');
 const streamQuery = z.preprocess(blankToUndefined, text().trim().max(40).optional());
 /** A stream in a body: blank is the whole class (null). */
-const streamBody = z
-  .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), text().trim().max(40).nullish())
-  .transform((value) => value ?? null);
+const streamBody = streamField;
 const category = z.preprocess(
   (value) => (value === '' || value === undefined || value === null ? 'exam' : value),
   z.enum(REMARK_REPORT_TYPES, { error: REMARK_MESSAGES.categoryInvalid }),
 );
-/** Mark type ids as `marktype_ids[]` (repeated), a list, or one comma-separated text. */
-const markTypeIds = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean)
-      : value,
-  z.array(z.uuid()).max(20).optional(),
-);
-
 /** `GET /api/school/remarks`: the class (and stream, category) whose remarks to write, and how to show the marks. */
-export const RemarksQuerySchema = z.object({
-  form,
-  stream: streamQuery,
-  studentcategory_id: optionalId,
-  term,
-  year,
-  /** Report Type: the remark types of this category, the marks of its mark types. */
-  category,
-  marktype_id: optionalId,
-  marktype_ids: markTypeIds,
-  'marktype_ids[]': markTypeIds,
-  /** One remark type (and its sub categories) only, whatever its category: "Record Comments" of the remark types list. */
-  remarktype_id: optionalId,
-  /** Display raw marks: each mark as entered. */
-  rawmark: flag,
-  /** Display Long text: a text area per comment (the screen's choice; the answer is the same). */
-  ta: flag,
-  /** New curriculum (the spec's flag; the answer is the same). */
-  nc: flag,
-});
+export const RemarksQuerySchema = z
+  .object({
+    form,
+    stream: streamQuery,
+    studentcategory_id: optionalId,
+    term,
+    year,
+    /** Report Type: the remark types of this category, the marks of its mark types. */
+    category,
+    marktype_id: optionalId,
+    marktype_ids: markTypeIds,
+    'marktype_ids[]': markTypeIds,
+    /** One remark type (and its sub categories) only, whatever its category: "Record Comments" of the remark types list. */
+    remarktype_id: optionalId,
+    /** Display raw marks: each mark as entered. */
+    rawmark: flag,
+    /** Display Long text: a text area per comment (the screen's choice; the answer is the same). */
+    ta: flag,
+    /** New curriculum (the spec's flag; the answer is the same). */
+    nc: flag,
+  })
+  .superRefine(refineShownMarkTypes);
 export type RemarksQuery = z.output<typeof RemarksQuerySchema>;
 
 /** A stored remark: its text and version (a save sends the version back as its base). */
@@ -205,7 +189,7 @@ export const RemarksDeleteSchema = z.strictObject({
   stream: streamBody,
   term,
   year,
-  remarktype_id: z.uuid({ error: SETTINGS_MESSAGES.remarkTypeRequired }),
+  remarktype_id: lowerId(SETTINGS_MESSAGES.remarkTypeRequired),
   student_id: optionalId,
 });
 export type RemarksDelete = z.output<typeof RemarksDeleteSchema>;

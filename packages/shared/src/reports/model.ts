@@ -18,7 +18,8 @@ export type ReportType = (typeof REPORT_TYPES)[number];
 
 /** The most learners one report answers (a class of several streams fits; a whole school asks per class). */
 export const MAX_REPORT_LEARNERS = 1500;
-const MAX_MARK_TYPES = 20;
+/** The most mark types one report (or comments screen) shows. */
+export const MAX_MARK_TYPES = 20;
 
 const optionalId = z.preprocess((value) => (value === '' || value === null ? undefined : value), z.uuid().optional());
 const flag = z

@@ -13,6 +13,7 @@ import {
   REPORT_MESSAGES,
   RESULT_MESSAGES,
   type ReportSubject,
+  shownMarkTypeIds,
   TerminalReportQuerySchema,
 } from '@mustard/shared';
 import { recordAudit } from '../../audit/audit.repository.js';
@@ -68,11 +69,6 @@ const keyOf = (target: MarkCommentsQuery, kind: CommentKind): CommentKey => ({
   kind,
 });
 
-/** The mark types a request names. */
-const markTypeIdsOf = (query: MarkCommentsQuery) => [
-  ...new Set([...(query.marktype_ids ?? []), ...(query['marktype_ids[]'] ?? []), ...(query.marktype_id ? [query.marktype_id] : [])]),
-];
-
 /**
  * Checks what a screen names before anything else is read: the subject and mark types are the
  * school's, and the member may write this subject's comments for this class, stream and term
@@ -83,7 +79,7 @@ async function checkTarget(tx: TenantTx, query: MarkCommentsQuery, member: Membe
   const errors: FieldErrors = {};
   const subject = await subjectById(tx, query.subject_id);
   if (!subject) errors.subject_id = [COMMENT_MESSAGES.subjectUnknown];
-  const wanted = markTypeIdsOf(query);
+  const wanted = shownMarkTypeIds(query);
   if (wanted.length > 0 && (await markTypesByIds(tx, wanted)).length !== wanted.length)
     errors.marktype_id = [REPORT_MESSAGES.markTypeUnknown];
   if (Object.keys(errors).length > 0) throw invalid(errors);
@@ -114,7 +110,7 @@ async function subjectResults(
   tx: TenantTx,
   query: MarkCommentsQuery,
 ): Promise<{ results: Map<string, ReportSubject>; markTypes: Array<{ id: string; label: string }> }> {
-  const ids = markTypeIdsOf(query);
+  const ids = shownMarkTypeIds(query);
   const reportQuery = TerminalReportQuerySchema.parse({
     form: query.form,
     term: query.term,

@@ -1,6 +1,7 @@
 import {
   type AppAbility,
   type AutoReportComment,
+  COMMENT_MESSAGES,
   entryReach,
   idOfKey,
   MAX_REMARKS_PER_SAVE,
@@ -20,6 +21,7 @@ import {
   type RemarkTypeNode,
   type ReportModel,
   remarkTypeKey,
+  shownMarkTypeIds,
   studentKey,
   type TERMS,
   TerminalReportQuerySchema,
@@ -114,7 +116,7 @@ async function learnersWithResults(tx: TenantTx, query: RemarksQuery) {
     year: query.year,
     category: query.category,
     marktype_id: query.marktype_id,
-    marktype_ids: [...(query.marktype_ids ?? []), ...(query['marktype_ids[]'] ?? [])],
+    marktype_ids: shownMarkTypeIds(query),
     rawmark: query.rawmark ? '1' : '0',
     json: '1',
   });
@@ -256,6 +258,15 @@ export async function saveRemarks(tx: TenantTx, body: RemarksSave, member: Membe
     })),
   );
   if (cells.length > MAX_REMARKS_PER_SAVE) throw invalid({ comment: [REMARK_MESSAGES.tooMany] });
+  // Keys that differ only in capitals name one comment: sent twice, it is refused, not written twice.
+  const seen = new Set<string>();
+  const repeated: FieldErrors = {};
+  for (const cell of cells) {
+    const key = cellKey(cell.remarktype_id, cell.student_id);
+    if (seen.has(key)) repeated[cell.path] = [COMMENT_MESSAGES.repeated];
+    seen.add(key);
+  }
+  if (Object.keys(repeated).length > 0) throw invalid(repeated);
   await checkMayWrite(tx, member, body);
   const where: RemarkClass = { form: body.form, term: body.term, year: body.year };
   // One save of a class at a time: a second (the same save sent twice) reads what the first wrote.
