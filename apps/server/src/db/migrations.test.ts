@@ -42,4 +42,18 @@ describe.runIf(process.env.MUSTARD_TEST_DB === 'pglite')('migrations over existi
     const clash = sql`INSERT INTO auto_mark_comments (tenant_id, id, score, comment) VALUES (${tenant}, gen_random_uuid(), 'P7', 'Again')`;
     await expect(clash.execute(db)).rejects.toThrow(/auto_mark_comments_grade_key/);
   });
+
+  it('0014: a class’s marks are read through the class index, the class matched in any case', async () => {
+    expect((await migrator().migrateToLatest()).error).toBeUndefined();
+    // The table is small here: forbid the sequential scan so the plan shows what the index can serve.
+    await sql`SET enable_seqscan = off`.execute(db);
+    const plan = await sql<{ 'QUERY PLAN': string }>`
+      EXPLAIN SELECT student_id, mark FROM marks
+      WHERE tenant_id = '00000000-0000-4000-8000-000000000001' AND lower(form) = lower('P7') AND year = 2026 AND term = 'I'
+    `.execute(db);
+    await sql`RESET enable_seqscan`.execute(db);
+    const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+    expect(text).toContain('marks_class_idx');
+    expect(text).toMatch(/Index Cond: .*lower\(form\)/);
+  });
 });
