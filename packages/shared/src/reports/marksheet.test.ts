@@ -197,9 +197,13 @@ describe('the mark sheet table', () => {
     expect(table.headings.find((heading) => heading.label === 'SS')?.title).toBe('Social Studies');
   });
 
-  it('orders learners by position (ties by name, the unranked last) and fills each cell from the model', () => {
+  it('orders learners by position (ties in the model’s order, the unranked last) and fills each cell from the model', () => {
     const table = marksheetTable(model(PRIMARY));
     expect(table.rows.map((row) => row.cells[2])).toEqual(['Carol Atim', 'Amina Okello', 'Brian Okello', 'David Opio']);
+    // The model lists learners as the class list does (surname, then first name): a tie keeps that order.
+    const [first, second, ...rest] = PRIMARY as [ReportLearner, ReportLearner, ...ReportLearner[]];
+    const byClassList = marksheetTable(model([second, first, ...rest]));
+    expect(byClassList.rows.map((row) => row.cells[2])).toEqual(['Carol Atim', 'Brian Okello', 'Amina Okello', 'David Opio']);
     const [carol, amina, , david] = table.rows;
     expect(carol?.cells).toEqual([
       1,

@@ -236,9 +236,6 @@ const subjectGradeCell = (subject: ReportSubject | undefined): MarksheetCell => 
 const shownPosition = (model: ReportModel, learner: ReportLearner) =>
   model.report.stream ? learner.position.stream : learner.position.class;
 
-const byName = (a: ReportLearner, b: ReportLearner) =>
-  a.fullname.localeCompare(b.fullname, 'en') || a.studentid.localeCompare(b.studentid, 'en');
-
 /** The sheet's table: its columns, its two header rows, and a row per learner of the model. */
 export function marksheetTable(model: ReportModel): MarksheetTable {
   const { level, stream } = model.report;
@@ -278,11 +275,12 @@ export function marksheetTable(model: ReportModel): MarksheetTable {
     else headings.push({ label: each.header, title: each.header, from: index, span: 1, grouped: false });
   });
 
+  // Learners of one position keep the model's order: the class list's, surname then first name.
   const ordered = [...model.learners].sort((a, b) => {
     const pa = shownPosition(model, a);
     const pb = shownPosition(model, b);
     if (pa !== pb) return pa === null ? 1 : pb === null ? -1 : pa - pb;
-    return byName(a, b);
+    return 0;
   });
   const rows = ordered.map((learner, index): MarksheetRow => {
     const taken = new Map(learner.subjects.map((subject) => [subject.subject_id, subject]));

@@ -1,6 +1,7 @@
 import { MAX_REPORT_LEARNERS, REPORT_MESSAGES } from '@mustard/shared';
 import { sql } from 'kysely';
 import { newId } from '../../db/ids.js';
+import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { invalid } from '../../errors.js';
@@ -93,9 +94,7 @@ export async function classLearners(tx: TenantTx, where: ClassTerm): Promise<Com
         ),
       ]),
     )
-    .orderBy('s.firstname')
-    .orderBy('s.lastname')
-    .orderBy('s.studentid')
+    .$call(byLearnerName('s'))
     .limit(MAX_REPORT_LEARNERS + 1)
     .execute();
   if (rows.length > MAX_REPORT_LEARNERS) throw invalid({ form: [REPORT_MESSAGES.tooManyLearners] });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { newId } from '../../db/ids.js';
+import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 
@@ -95,7 +96,7 @@ export async function activeLearners(
     .where('status', '=', 'active');
   if (where.stream) query = query.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${where.stream})`);
   if (where.studentcategory_id) query = query.where('studentcategory_id', '=', where.studentcategory_id);
-  const rows = await query.orderBy('firstname').orderBy('lastname').orderBy('studentid').limit(2000).execute();
+  const rows = await query.$call(byLearnerName()).limit(2000).execute();
   return rows.map((row) => ({
     id: row.id,
     studentid: row.studentid,

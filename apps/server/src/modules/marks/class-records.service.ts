@@ -20,6 +20,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
+import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { type FieldErrors, invalid } from '../../errors.js';
@@ -500,8 +501,7 @@ export async function listTargets(tx: TenantTx, query: MarkTargetsListQuery) {
       'g.subject_id',
       'g.target',
     ])
-    .orderBy('st.firstname')
-    .orderBy('st.lastname')
+    .$call(byLearnerName('st'))
     .orderBy('s.name')
     .orderBy('g.id')
     .limit(paging.limit)

@@ -1,6 +1,7 @@
 import { ABSENT, cellKey, type MarkValue, type StoredMark } from '@mustard/shared';
 import { sql } from 'kysely';
 import { newId } from '../../db/ids.js';
+import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 
@@ -41,7 +42,7 @@ export async function learnersOf(
     .where('status', '=', 'active');
   if (where.stream !== null) query = query.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${where.stream})`);
   if (where.studentcategory_id) query = query.where('studentcategory_id', '=', where.studentcategory_id);
-  const rows = await query.orderBy('firstname').orderBy('lastname').orderBy('studentid').limit(LEARNERS_LIMIT).execute();
+  const rows = await query.$call(byLearnerName()).limit(LEARNERS_LIMIT).execute();
   return rows.map((row) => ({
     id: row.id,
     studentid: row.studentid,

@@ -33,6 +33,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
+import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { AppError, type FieldErrors, invalid } from '../../errors.js';
@@ -430,8 +431,7 @@ export async function listMarks(tx: TenantTx, query: MarksListQuery) {
       'm.absent',
       'm.topic_id',
     ])
-    .orderBy('st.firstname')
-    .orderBy('st.lastname')
+    .$call(byLearnerName('st'))
     .orderBy('s.name')
     .orderBy('m.paper')
     .orderBy('t.label')

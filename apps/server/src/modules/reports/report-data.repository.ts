@@ -9,6 +9,7 @@ import {
   type TerminalReportQuery,
 } from '@mustard/shared';
 import { sql } from 'kysely';
+import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { invalid } from '../../errors.js';
@@ -127,9 +128,7 @@ async function classLearners(
         ),
       ]),
     )
-    .orderBy('s.firstname')
-    .orderBy('s.lastname')
-    .orderBy('s.studentid')
+    .$call(byLearnerName('s'))
     .limit(MAX_REPORT_LEARNERS + 1)
     .execute();
   if (rows.length > MAX_REPORT_LEARNERS) throw invalid({ form: [REPORT_MESSAGES.tooManyLearners] });
