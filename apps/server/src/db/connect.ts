@@ -87,7 +87,9 @@ async function openPglite(dataDir: string, options: OpenOptions): Promise<Databa
 async function openPostgres(url: string, migrateUrl: string | undefined, options: OpenOptions): Promise<Database> {
   const log = options.log ?? silent;
   if (options.migrate && migrateUrl) {
-    const owner = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: migrateUrl, max: 1 }) }) });
+    const ownerPool = new pg.Pool({ connectionString: migrateUrl, max: 1 });
+    handleConnectionLoss(ownerPool, log);
+    const owner = new Kysely<any>({ dialect: new PostgresDialect({ pool: ownerPool }) });
     try {
       const applied = await migrateToLatest(owner);
       if (applied.length > 0) log.info(`Applied migrations: ${applied.join(', ')}`);
@@ -96,8 +98,7 @@ async function openPostgres(url: string, migrateUrl: string | undefined, options
     }
   }
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
-  // An idle connection dropped by a database restart must not crash the process.
-  pool.on('error', (error) => log.error({ err: error }, 'PostgreSQL connection lost; the pool will reconnect'));
+  handleConnectionLoss(pool, log);
   const changes = new AccessChangeTracker();
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [changes] });
   try {
@@ -120,6 +121,22 @@ async function openPostgres(url: string, migrateUrl: string | undefined, options
       await db.destroy();
     },
   };
+}
+
+/**
+ * A database restart cuts every connection, and node-postgres reports it as an `error` event on
+ * the connection's client: an event nobody listens to ends the process (issue 23 item 6). The
+ * pool listens only while a client is idle; a client lent to a request (in a transaction, between
+ * two statements) has no listener of its own. So every client gets one for its whole life: the
+ * request's next statement then fails ("not queryable"), the error handler answers 503, and the
+ * pool drops the dead client when it is given back and opens a new one for the next request.
+ */
+function handleConnectionLoss(pool: pg.Pool, log: LogSink): void {
+  pool.on('connect', (client) => {
+    client.on('error', (error) => log.error({ err: error }, 'PostgreSQL connection lost; the pool will reconnect'));
+  });
+  // The pool repeats an idle client's error on itself, after the client's own listener has logged it.
+  pool.on('error', () => {});
 }
 
 /**

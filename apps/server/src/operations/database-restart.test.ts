@@ -1,12 +1,17 @@
 import type { ChildProcess } from 'node:child_process';
-import { ERROR_MESSAGES, TENANT_HEADER } from '@mustard/shared';
+import { randomUUID } from 'node:crypto';
+import { ERROR_MESSAGES, markTypes, subjects, TENANT_HEADER } from '@mustard/shared';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
+import { openDatabase } from '../db/connect.js';
+import { newId } from '../db/ids.js';
+import { APP_ROLE, migrateToLatest } from '../db/migrate.js';
+import { withTenant } from '../db/tenant.js';
 import { makeTenant, makeUser, SUPERADMIN_ROLE } from '../test/factories.js';
-import { joinWithCode, login, TEST_PASSWORD, testConfig } from '../test/test-app.js';
+import { caller, joinWithCode, login, TEST_PASSWORD, testConfig } from '../test/test-app.js';
 import { databaseUrl, openTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase, testDatabaseKind } from '../test/test-database.js';
 import {
   childEnv,
@@ -15,11 +20,13 @@ import {
   killChild,
   makeDataDir,
   removeDir,
+  sleep,
   spawnTsx,
   stopChildren,
   waitForExit,
   waitUntil,
 } from './helpers.js';
+import { type PrivatePostgres, startPrivatePostgres } from './private-postgres.js';
 
 /**
  * PostgreSQL going away under a running server (security.md items 27 and 29). The server itself
@@ -211,4 +218,194 @@ describe.runIf(testDatabaseKind === 'postgres')('a PostgreSQL restart under the 
     const { rows } = await sql<{ synchronous_commit: string }>`SHOW synchronous_commit`.execute(database.db);
     expect(rows[0]?.synchronous_commit).not.toBe('off');
   });
+});
+
+/**
+ * A real restart of PostgreSQL (issue 23 item 6): the test's own server is stopped (a fast
+ * shutdown, which tells every backend to end, including those in the middle of a save's
+ * transaction) and started again, three times, while four teachers save marks through the real
+ * server process. The server must outlive every restart, answer 503 while the database is away
+ * and 200 when it is back, and lose no save it acknowledged.
+ */
+describe.runIf(testDatabaseKind === 'postgres')('a PostgreSQL server restarted under a save load', () => {
+  const WORKERS = 4;
+  const RESTARTS = 3;
+  const LEARNERS = 150;
+  let cluster: PrivatePostgres;
+  let dataDir: string;
+  let tenantcode: string;
+  let headEmail: string;
+  /** Per worker: its own subject (a grid's save holds the grid's lock) and the cells it saves, one each. */
+  const queues: Array<Array<{ subject_id: string; marktype_id: string; student_id: string }>> = [];
+
+  beforeAll(async () => {
+    cluster = await startPrivatePostgres();
+    const admin = new pg.Client({ connectionString: cluster.url() });
+    await admin.connect();
+    await admin.query('CREATE DATABASE mustard');
+    await admin.end();
+    const owner = new Kysely<any>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: cluster.url('mustard'), max: 1 }) }),
+    });
+    try {
+      await migrateToLatest(owner);
+      await sql.raw(`ALTER ROLE ${APP_ROLE} LOGIN`).execute(owner);
+    } finally {
+      await owner.destroy();
+    }
+
+    // The school, its head teacher, subjects, mark types and learners, through the app itself.
+    const setup = await openDatabase(
+      { dataDir: '', databaseUrl: cluster.url('mustard', APP_ROLE), databaseMigrateUrl: undefined },
+      { migrate: false, listen: false },
+    );
+    const app = await buildApp(testConfig(), setup, { logger: false });
+    try {
+      const school = await makeTenant(setup, { name: 'Kisubi Primary' });
+      tenantcode = school.tenantcode;
+      headEmail = (await makeUser(setup, { memberOf: [{ tenantId: school.id, roles: ['headteacher'] }] })).email;
+      const head = caller(app, await login(app, headEmail), tenantcode);
+      const created = async (url: string, body: object) => {
+        const response = await head.post(url, body);
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json().id as string;
+      };
+      const marktypeIds = [
+        await created(markTypes.path, { label: 'BOT', category: 'exam', position: 1 }),
+        await created(markTypes.path, { label: 'EOT', category: 'exam', position: 2 }),
+      ];
+      const learners = Array.from({ length: LEARNERS }, (_, index) => ({
+        tenant_id: school.id,
+        id: newId(),
+        studentid: `P5-${index + 1}`,
+        firstname: `Learner ${index + 1}`,
+        lastname: 'Nakato',
+        form: 'P5',
+        stream: 'East',
+      }));
+      await withTenant(setup.db, { tenantId: school.id }, (trx) => trx.insertInto('students').values(learners).execute());
+      for (let worker = 0; worker < WORKERS; worker++) {
+        const subject_id = await created(subjects.path, { name: `Subject ${worker + 1}`, category: 'general' });
+        queues.push(marktypeIds.flatMap((marktype_id) => learners.map((learner) => ({ subject_id, marktype_id, student_id: learner.id }))));
+      }
+    } finally {
+      await app.close();
+      await setup.close();
+    }
+    dataDir = await makeDataDir();
+  }, 60_000);
+
+  afterAll(async () => {
+    stopChildren();
+    await cluster?.destroy();
+    await removeDir(dataDir);
+  });
+
+  it('the process lives, /readyz goes 503 then 200, saves answer 200 or 503 and every acknowledged save is kept', async () => {
+    const port = await freePort();
+    const server = spawnTsx(
+      'apps/server/src/server.ts',
+      [],
+      childEnv({ DATA_DIR: dataDir, DATABASE_URL: cluster.url('mustard', APP_ROLE), PORT: String(port), HOST: '127.0.0.1' }),
+    );
+    const output = collectOutput(server);
+    const base = `http://127.0.0.1:${port}`;
+    const alive = () => {
+      if (server.exitCode !== null || server.signalCode !== null) {
+        throw new Error(`the server exited (${server.exitCode ?? server.signalCode}): ${output.stderr()}`);
+      }
+    };
+    const readyz = async () => {
+      alive();
+      return (await fetch(`${base}/readyz`, { headers: { connection: 'close' } })).status;
+    };
+    try {
+      await waitUntil('the server to be ready', 30_000, async () => ((await readyz().catch(() => 0)) === 200 ? true : undefined), 200);
+      const signIn = await fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user: { email: headEmail, password: TEST_PASSWORD } }),
+      });
+      expect(signIn.status).toBe(200);
+      const headers = {
+        authorization: signIn.headers.get('authorization') ?? '',
+        [TENANT_HEADER]: tenantcode,
+        'content-type': 'application/json',
+      };
+
+      type Save = { save_id: string; cell: (typeof queues)[number][number]; mark: number; status: number; body: string; at: number };
+      const saves: Save[] = [];
+      let loading = true;
+      const worker = async (queue: (typeof queues)[number]) => {
+        for (let cell = queue.shift(); loading && cell; cell = queue.shift()) {
+          const save_id = randomUUID();
+          const mark = Math.floor(Math.random() * 101);
+          const body = {
+            form: 'P5',
+            stream: 'East',
+            term: 'I',
+            year: 2026,
+            subject_id: cell.subject_id,
+            save_id,
+            marks: { [cell.marktype_id]: { [cell.student_id]: mark } },
+          };
+          const answer = await fetch(`${base}/api/school/marks`, { method: 'POST', headers, body: JSON.stringify(body) }).then(
+            async (response) => ({ status: response.status, body: await response.text() }),
+            (error: Error) => ({ status: 0, body: error.message }),
+          );
+          saves.push({ save_id, cell, mark, ...answer, at: Date.now() });
+          // A refused save is retried at once in a browser; here the next cell is, a little later.
+          if (answer.status !== 200) await sleep(20);
+        }
+      };
+      const load = Promise.all(queues.map(worker));
+
+      const backAt: number[] = [];
+      for (let restart = 0; restart < RESTARTS; restart++) {
+        await sleep(800);
+        await cluster.stop();
+        await waitUntil('/readyz to answer 503', 5_000, async () => ((await readyz()) === 503 ? true : undefined), 20);
+        await sleep(200);
+        await cluster.start();
+        await waitUntil('/readyz to answer 200 again', 10_000, async () => ((await readyz()) === 200 ? true : undefined), 20);
+        backAt.push(Date.now());
+      }
+      await sleep(400);
+      loading = false;
+      await load;
+      alive();
+
+      const statuses = new Map<number, Save[]>();
+      for (const save of saves) statuses.set(save.status, [...(statuses.get(save.status) ?? []), save]);
+      const count = (status: number) => statuses.get(status)?.length ?? 0;
+      // Every save is either acknowledged or refused as an outage, never a fault (500) or a cut connection.
+      expect([...statuses.keys()].sort(), saves.find((save) => save.status !== 200 && save.status !== 503)?.body).toEqual([200, 503]);
+      expect(JSON.parse(statuses.get(503)?.[0]?.body ?? '')).toEqual({ statusCode: 503, message: ERROR_MESSAGES[503] });
+      // Saves work again after each restart.
+      for (const at of backAt) expect(saves.some((save) => save.status === 200 && save.at > at)).toBe(true);
+
+      const acknowledged = statuses.get(200) ?? [];
+      const check = new pg.Client({ connectionString: cluster.url('mustard') });
+      await check.connect();
+      try {
+        const { rows: keys } = await check.query<{ save_id: string }>('SELECT save_id FROM mark_saves WHERE answer IS NOT NULL');
+        const { rows: marks } = await check.query<{ subject_id: string; marktype_id: string; student_id: string; mark: number }>(
+          'SELECT subject_id, marktype_id, student_id, mark::float AS mark FROM marks',
+        );
+        const kept = new Set(keys.map((row) => row.save_id));
+        const stored = new Map(marks.map((row) => [`${row.subject_id}/${row.marktype_id}/${row.student_id}`, row.mark]));
+        const lost = acknowledged.filter(
+          (save) =>
+            !kept.has(save.save_id) || stored.get(`${save.cell.subject_id}/${save.cell.marktype_id}/${save.cell.student_id}`) !== save.mark,
+        );
+        expect(lost).toEqual([]);
+      } finally {
+        await check.end();
+      }
+      console.info(`restart under load: ${count(200)} saves acknowledged, ${count(503)} refused with 503, over ${RESTARTS} restarts`);
+      expect(output.stderr()).not.toMatch(/uncaught|unhandled/i);
+    } finally {
+      killChild(server);
+    }
+  }, 90_000);
 });
