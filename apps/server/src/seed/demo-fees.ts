@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { inBatches } from '../db/batches.js';
 import { newId } from '../db/ids.js';
 import type { Trx } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
@@ -50,8 +51,6 @@ function seedOf(text: string): number {
   for (const char of text) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619);
   return hash >>> 0;
 }
-
-const CHUNK = 500;
 
 /**
  * Writes the demo fee lines of one school (in the caller's tenant transaction). Skipped when
@@ -110,11 +109,6 @@ export async function seedDemoFees(trx: Trx, tenantId: string, year: number, tod
       line(learner.id, addDays(invoiceDate, day), `Payment, receipt ${receiptNumber++}`, 'receipt', amount);
     }
   }
-  for (let start = 0; start < lines.length; start += CHUNK) {
-    await trx
-      .insertInto('statement_lines')
-      .values(lines.slice(start, start + CHUNK))
-      .execute();
-  }
+  await inBatches(lines, (batch) => trx.insertInto('statement_lines').values(batch).execute());
   return lines.length;
 }

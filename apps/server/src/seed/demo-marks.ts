@@ -1,5 +1,6 @@
 import { currentTerm, defaultTermDates, localDay, PAPERS, TERMS, type Term, type TermDates } from '@mustard/shared';
 import { type Insertable, sql } from 'kysely';
+import { inBatches } from '../db/batches.js';
 import { newId } from '../db/ids.js';
 import type { Trx } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
@@ -56,7 +57,7 @@ const EOT = 'EOT';
 export const TARGET_FORMS: readonly string[] = ['P7', 'S4'];
 /** Subject categories (the settings seed's) with targets. */
 const TARGET_CATEGORIES: readonly string[] = ['mathematics', 'english'];
-const CHUNK = 1000;
+const MARKS_PER_STATEMENT = 1000;
 
 /* ---- Deciding: pure. ---- */
 
@@ -304,13 +305,13 @@ export function planTargets(learners: readonly MarkLearner[], studied: readonly 
 type MarkTable = 'attendances' | 'mark_targets' | 'publish_marks';
 
 async function insertAll<T extends MarkTable>(trx: Trx, table: T, rows: ReadonlyArray<Insertable<DB[T]>>): Promise<void> {
-  for (let start = 0; start < rows.length; start += CHUNK) {
-    await trx
+  await inBatches(rows, (batch) =>
+    trx
       .insertInto(table)
-      .values(rows.slice(start, start + CHUNK))
+      .values(batch)
       .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
+      .execute(),
+  );
 }
 
 /**
@@ -319,8 +320,8 @@ async function insertAll<T extends MarkTable>(trx: Trx, table: T, rows: Readonly
  * rows cost to write. A row whose unique key (marks_key) is taken is skipped.
  */
 async function insertMarks(trx: Trx, tenantId: string, at: { term: Term; year: number }, marks: readonly MarkPlan[]): Promise<void> {
-  for (let start = 0; start < marks.length; start += CHUNK) {
-    const part = marks.slice(start, start + CHUNK);
+  for (let start = 0; start < marks.length; start += MARKS_PER_STATEMENT) {
+    const part = marks.slice(start, start + MARKS_PER_STATEMENT);
     const column = <K extends keyof MarkPlan>(name: K) => part.map((plan) => plan[name]);
     await sql`
       INSERT INTO marks (tenant_id, term, year, id, student_id, subject_id, marktype_id, form, stream, paper, mark, absent, user_id)

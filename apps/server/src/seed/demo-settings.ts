@@ -1,4 +1,5 @@
 import { ALEVEL_LETTERS, type AlevelLetter, DEFAULT_GRADE_BANDS, isPerPaperForm, TERMS } from '@mustard/shared';
+import { inBatches } from '../db/batches.js';
 import { newId } from '../db/ids.js';
 import type { Trx } from '../db/tenant.js';
 import { reportLevel } from '../modules/reports/report-model.js';
@@ -283,17 +284,8 @@ export async function seedSchoolSettings(
       }
     }
   }
-  for (let start = 0; start < grades.length; start += 500)
-    await trx
-      .insertInto('grades')
-      .values(grades.slice(start, start + 500))
-      .execute();
-  for (let start = 0; start < proportions.length; start += 500) {
-    await trx
-      .insertInto('proportions')
-      .values(proportions.slice(start, start + 500))
-      .execute();
-  }
+  await inBatches(grades, (batch) => trx.insertInto('grades').values(batch).execute());
+  await inBatches(proportions, (batch) => trx.insertInto('proportions').values(batch).execute());
 
   const classTeacher = { ...row(), label: CLASS_TEACHER_REMARK, category: 'exam', parent_id: null, position: 1, forms: null };
   const headTeacher = { ...row(), label: HEAD_TEACHER_REMARK, category: 'exam', parent_id: null, position: 2, forms: null };

@@ -1,5 +1,6 @@
 import { DEFAULT_GRADE_BANDS, defaultTermDates, TERMS, type Term } from '@mustard/shared';
 import type { Insertable } from 'kysely';
+import { inBatches } from '../db/batches.js';
 import { newId } from '../db/ids.js';
 import type { Trx } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
@@ -283,8 +284,6 @@ export function filledPlaces<Row extends { stream: string | null }>(
 
 /* ---- The shell: read what the school has, write what is missing. ---- */
 
-const CHUNK = 500;
-
 /** The school's subjects and which class studies which (its grade sets of the year). */
 async function subjectsOf(trx: Trx, tenantId: string, year: number) {
   const subjects = await trx
@@ -307,15 +306,15 @@ async function subjectsOf(trx: Trx, tenantId: string, year: number) {
 
 type StaffTable = 'subject_teachers' | 'class_teachers' | 'deputies' | 'grade_footers' | 'report_footers' | 'subject_papers';
 
-/** Inserts in chunks; a row a unique index already holds is skipped (a second seed, or a school's own entry). */
+/** Inserts in batches; a row a unique index already holds is skipped (a second seed, or a school's own entry). */
 async function insertAll<T extends StaffTable>(trx: Trx, table: T, rows: ReadonlyArray<Insertable<DB[T]>>): Promise<void> {
-  for (let start = 0; start < rows.length; start += CHUNK) {
-    await trx
+  await inBatches(rows, (batch) =>
+    trx
       .insertInto(table)
-      .values(rows.slice(start, start + CHUNK))
+      .values(batch)
       .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
+      .execute(),
+  );
 }
 
 /**

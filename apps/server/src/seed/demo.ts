@@ -1,5 +1,6 @@
 import { SUPERADMIN_ROLE, type TenantCreate } from '@mustard/shared';
 import { type Kysely, sql } from 'kysely';
+import { inBatches } from '../db/batches.js';
 import type { Database } from '../db/connect.js';
 import { newId } from '../db/ids.js';
 import { type Trx, withTenant } from '../db/tenant.js';
@@ -211,13 +212,13 @@ export async function seedDemo(database: Database, password: string): Promise<De
       else await seedShopSettings(trx, tenantId);
       if (prefix && classes && streams) {
         const learners = demoLearners(tenantId, prefix, classes, streams, year);
-        for (let start = 0; start < learners.length; start += 500) {
-          await trx
+        await inBatches(learners, (batch) =>
+          trx
             .insertInto('students')
-            .values(learners.slice(start, start + 500))
+            .values(batch)
             .onConflict((oc) => oc.columns(['tenant_id', 'studentid']).doNothing())
-            .execute();
-        }
+            .execute(),
+        );
         await seedDemoFees(trx, tenantId, year);
         if (roster) await seedDemoStaff(trx, tenantId, roster, { classes, streams }, { teacherId, staffIds }, year);
         const marksTerm = await seedDemoMarks(trx, tenantId, { classes }, year);

@@ -1,5 +1,6 @@
 import { MAX_REPORT_LEARNERS, REPORT_MESSAGES } from '@mustard/shared';
 import { sql } from 'kysely';
+import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
 import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
@@ -206,31 +207,27 @@ export async function applyCommentWrites(
   const now = new Map<string, { comment: string | null; version: number | null }>();
   const history: Array<{ commentId: string; studentId: string; old: string | null; new: string | null; action: 'save' | 'delete' }> = [];
   const inserts = writes.flatMap((write) => (write.action === 'insert' ? [{ ...write, id: newId() }] : []));
-  if (inserts.length > 0) {
-    await tx.trx
-      .insertInto('mark_comments')
-      .values(
-        inserts.map((write) => ({
-          tenant_id: tx.tenantId,
-          id: write.id,
-          student_id: write.studentId,
-          subject_id: key.subject_id,
-          form: key.form,
-          stream: write.stream,
-          term: key.term,
-          year: key.year,
-          category: key.category,
-          kind: key.kind,
-          comment: write.comment,
-          version: 1,
-          user_id: tx.userId,
-        })),
-      )
-      .execute();
-    for (const write of inserts) {
-      now.set(write.studentId, { comment: write.comment, version: 1 });
-      history.push({ commentId: write.id, studentId: write.studentId, old: null, new: write.comment, action: 'save' });
-    }
+  await inBatches(
+    inserts.map((write) => ({
+      tenant_id: tx.tenantId,
+      id: write.id,
+      student_id: write.studentId,
+      subject_id: key.subject_id,
+      form: key.form,
+      stream: write.stream,
+      term: key.term,
+      year: key.year,
+      category: key.category,
+      kind: key.kind,
+      comment: write.comment,
+      version: 1,
+      user_id: tx.userId,
+    })),
+    (rows) => tx.trx.insertInto('mark_comments').values(rows).execute(),
+  );
+  for (const write of inserts) {
+    now.set(write.studentId, { comment: write.comment, version: 1 });
+    history.push({ commentId: write.id, studentId: write.studentId, old: null, new: write.comment, action: 'save' });
   }
   for (const write of writes) {
     if (write.action === 'update') {
@@ -251,37 +248,27 @@ export async function applyCommentWrites(
     }
   }
   const deletes = writes.flatMap((write) => (write.action === 'delete' ? [write] : []));
-  if (deletes.length > 0) {
-    await tx.trx
-      .deleteFrom('mark_comments')
-      .$call(inTenant(tx.tenantId))
-      .where(
-        'id',
-        'in',
-        deletes.map((write) => write.stored.id),
-      )
-      .execute();
-    for (const write of deletes) {
-      now.set(write.studentId, { comment: null, version: null });
-      history.push({ commentId: write.stored.id, studentId: write.studentId, old: write.stored.comment, new: null, action: 'delete' });
-    }
+  await inBatches(
+    deletes.map((write) => write.stored.id),
+    (ids) => tx.trx.deleteFrom('mark_comments').$call(inTenant(tx.tenantId)).where('id', 'in', ids).execute(),
+  );
+  for (const write of deletes) {
+    now.set(write.studentId, { comment: null, version: null });
+    history.push({ commentId: write.stored.id, studentId: write.studentId, old: write.stored.comment, new: null, action: 'delete' });
   }
-  if (history.length > 0)
-    await tx.trx
-      .insertInto('comment_history')
-      .values(
-        history.map((entry) => ({
-          tenant_id: tx.tenantId,
-          id: newId(),
-          source: 'mark_comment' as const,
-          comment_id: entry.commentId,
-          student_id: entry.studentId,
-          old_value: entry.old,
-          new_value: entry.new,
-          action: entry.action,
-          user_id: tx.userId,
-        })),
-      )
-      .execute();
+  await inBatches(
+    history.map((entry) => ({
+      tenant_id: tx.tenantId,
+      id: newId(),
+      source: 'mark_comment' as const,
+      comment_id: entry.commentId,
+      student_id: entry.studentId,
+      old_value: entry.old,
+      new_value: entry.new,
+      action: entry.action,
+      user_id: tx.userId,
+    })),
+    (rows) => tx.trx.insertInto('comment_history').values(rows).execute(),
+  );
   return now;
 }

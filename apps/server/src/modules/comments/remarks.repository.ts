@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
 import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
@@ -218,29 +219,25 @@ export async function applyRemarkWrites(tx: TenantTx, where: RemarkClass, writes
     action: 'save' | 'delete';
   }> = [];
   const inserts = writes.flatMap((write) => (write.kind === 'insert' ? [{ ...write, id: newId() }] : []));
-  if (inserts.length > 0) {
-    await tx.trx
-      .insertInto('remarks')
-      .values(
-        inserts.map((write) => ({
-          tenant_id: tx.tenantId,
-          id: write.id,
-          student_id: write.student_id,
-          remarktype_id: write.remarktype_id,
-          form: where.form,
-          stream: write.stream,
-          term: where.term,
-          year: where.year,
-          comment: write.comment,
-          version: 1,
-          user_id: tx.userId,
-        })),
-      )
-      .execute();
-    for (const write of inserts) {
-      versions.set(`${write.remarktype_id}|${write.student_id}`, 1);
-      history.push({ comment_id: write.id, student_id: write.student_id, old_value: null, new_value: write.comment, action: 'save' });
-    }
+  await inBatches(
+    inserts.map((write) => ({
+      tenant_id: tx.tenantId,
+      id: write.id,
+      student_id: write.student_id,
+      remarktype_id: write.remarktype_id,
+      form: where.form,
+      stream: write.stream,
+      term: where.term,
+      year: where.year,
+      comment: write.comment,
+      version: 1,
+      user_id: tx.userId,
+    })),
+    (rows) => tx.trx.insertInto('remarks').values(rows).execute(),
+  );
+  for (const write of inserts) {
+    versions.set(`${write.remarktype_id}|${write.student_id}`, 1);
+    history.push({ comment_id: write.id, student_id: write.student_id, old_value: null, new_value: write.comment, action: 'save' });
   }
   for (const write of writes) {
     if (write.kind !== 'update') continue;
@@ -279,34 +276,18 @@ async function recordHistory(
     action: 'save' | 'delete';
   }>,
 ) {
-  for (let start = 0; start < rows.length; start += 500) {
-    await tx.trx
-      .insertInto('comment_history')
-      .values(
-        rows
-          .slice(start, start + 500)
-          .map((row) => ({ tenant_id: tx.tenantId, id: newId(), source: 'remark' as const, user_id: tx.userId, ...row })),
-      )
-      .execute();
-  }
+  await inBatches(
+    rows.map((row) => ({ tenant_id: tx.tenantId, id: newId(), source: 'remark' as const, user_id: tx.userId, ...row })),
+    (batch) => tx.trx.insertInto('comment_history').values(batch).execute(),
+  );
 }
 
 async function deleteStored(tx: TenantTx, rows: ReadonlyArray<{ id: string }>) {
-  for (let start = 0; start < rows.length; start += 1000) {
-    await tx.trx
-      .deleteFrom('remarks')
-      .$call(inTenant(tx.tenantId))
-      .where(
-        'id',
-        'in',
-        rows.slice(start, start + 1000).map((row) => row.id),
-      )
-      .execute();
-  }
+  await inBatches(
+    rows.map((row) => row.id),
+    (ids) => tx.trx.deleteFrom('remarks').$call(inTenant(tx.tenantId)).where('id', 'in', ids).execute(),
+  );
 }
-
-/** The most remarks one delete removes: a whole school's term is some thousands. */
-const DELETE_LIMIT = 50_000;
 
 /**
  * Deletes a class's remarks of the remark types (of one learner, of a stream), in the action's
@@ -327,7 +308,7 @@ export async function deleteClassRemarks(
     .where('remarktype_id', 'in', [...remarktypeIds]);
   if (where.stream !== null) query = query.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${where.stream})`);
   if (where.studentId) query = query.where('student_id', '=', where.studentId);
-  const rows = await query.forUpdate().limit(DELETE_LIMIT).execute();
+  const rows = await query.forUpdate().execute();
   if (rows.length === 0) return 0;
   await recordHistory(
     tx,

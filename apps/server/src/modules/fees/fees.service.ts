@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { STUDENT_MESSAGES as M, type StatementLine } from '@mustard/shared';
 import { sql } from 'kysely';
 import { recordAudit } from '../../audit/audit.repository.js';
+import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
 import { lockInTenant, type TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
@@ -189,8 +190,6 @@ export interface JournalUpload {
   receipt: number;
 }
 
-const INSERT_CHUNK = 1000;
-
 /** Checks every row, then writes the journal and its lines (in the caller's transaction). */
 export async function uploadJournal(tx: TenantTx, upload: JournalUpload) {
   const { trx, tenantId } = tx;
@@ -252,13 +251,10 @@ export async function uploadJournal(tx: TenantTx, upload: JournalUpload) {
       .execute();
   }
   // Ids are time-ordered and made in sheet order: a learner's lines of one date keep that order.
-  const rows = lines.map((line) => ({ tenant_id: tenantId, id: newId(), journal_id: journalId, term, year, ...line }));
-  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    await trx
-      .insertInto('statement_lines')
-      .values(rows.slice(start, start + INSERT_CHUNK))
-      .execute();
-  }
+  await inBatches(
+    lines.map((line) => ({ tenant_id: tenantId, id: newId(), journal_id: journalId, term, year, ...line })),
+    (rows) => trx.insertInto('statement_lines').values(rows).execute(),
+  );
   const counts = compareLines(before, lines);
   await recordAudit(tx, {
     action: existing ? 'update' : 'create',

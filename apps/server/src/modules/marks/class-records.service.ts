@@ -19,6 +19,7 @@ import {
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import { recordAudit } from '../../audit/audit.repository.js';
+import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
 import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
@@ -175,52 +176,56 @@ async function writeAttendance(
   const totalChanged = stored.some((row) => row.total_days !== totalDays);
   const writes = changes.filter((change) => change.value !== null);
   const cleared = changes.filter((change) => change.value === null).map((change) => change.studentId);
-  if (writes.length > 0)
-    await tx.trx
-      .insertInto('attendances')
-      .values(
-        writes.map((change) => ({
-          tenant_id: tx.tenantId,
-          id: newId(),
-          student_id: change.studentId,
-          form: where.form,
-          stream: where.stream,
-          term: where.term,
-          year: where.year,
-          days: change.value as number,
-          total_days: totalDays,
-          user_id: tx.userId,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['tenant_id', 'student_id', 'term', 'year']).doUpdateSet((eb) => ({
-          days: eb.ref('excluded.days'),
-          total_days: eb.ref('excluded.total_days'),
-          form: eb.ref('excluded.form'),
-          stream: eb.ref('excluded.stream'),
-          user_id: eb.ref('excluded.user_id'),
-          updated_at: sql`now()`,
-        })),
-      )
-      .execute();
-  if (cleared.length > 0)
-    await tx.trx
+  await inBatches(
+    writes.map((change) => ({
+      tenant_id: tx.tenantId,
+      id: newId(),
+      student_id: change.studentId,
+      form: where.form,
+      stream: where.stream,
+      term: where.term,
+      year: where.year,
+      days: change.value as number,
+      total_days: totalDays,
+      user_id: tx.userId,
+    })),
+    (rows) =>
+      tx.trx
+        .insertInto('attendances')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(['tenant_id', 'student_id', 'term', 'year']).doUpdateSet((eb) => ({
+            days: eb.ref('excluded.days'),
+            total_days: eb.ref('excluded.total_days'),
+            form: eb.ref('excluded.form'),
+            stream: eb.ref('excluded.stream'),
+            user_id: eb.ref('excluded.user_id'),
+            updated_at: sql`now()`,
+          })),
+        )
+        .execute(),
+  );
+  await inBatches(cleared, (studentIds) =>
+    tx.trx
       .deleteFrom('attendances')
       .$call(inTenant(tx.tenantId))
       .where('term', '=', where.term)
       .where('year', '=', where.year)
-      .where('student_id', 'in', cleared)
-      .execute();
+      .where('student_id', 'in', studentIds)
+      .execute(),
+  );
   if (totalChanged)
-    await tx.trx
-      .updateTable('attendances')
-      .set({ total_days: totalDays, updated_at: sql`now()` })
-      .$call(inTenant(tx.tenantId))
-      .where('term', '=', where.term)
-      .where('year', '=', where.year)
-      .where('student_id', 'in', classIds)
-      .where('total_days', '<>', totalDays)
-      .execute();
+    await inBatches(classIds, (studentIds) =>
+      tx.trx
+        .updateTable('attendances')
+        .set({ total_days: totalDays, updated_at: sql`now()` })
+        .$call(inTenant(tx.tenantId))
+        .where('term', '=', where.term)
+        .where('year', '=', where.year)
+        .where('student_id', 'in', studentIds)
+        .where('total_days', '<>', totalDays)
+        .execute(),
+    );
   if (changes.length > 0 || totalChanged)
     await recordAudit(tx, {
       action: 'update',
@@ -368,42 +373,44 @@ async function writeTargets(
   const { changes, unchanged } = changesOf(values, stored);
   const writes = changes.filter((change) => change.value !== null);
   const cleared = changes.filter((change) => change.value === null).map((change) => change.studentId);
-  if (writes.length > 0)
-    await tx.trx
-      .insertInto('mark_targets')
-      .values(
-        writes.map((change) => ({
-          tenant_id: tx.tenantId,
-          id: newId(),
-          student_id: change.studentId,
-          subject_id: where.subject_id,
-          form: where.form,
-          stream: where.stream,
-          term: where.term,
-          year: where.year,
-          target: change.value as number,
-          user_id: tx.userId,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['tenant_id', 'student_id', 'subject_id', 'term', 'year']).doUpdateSet((eb) => ({
-          target: eb.ref('excluded.target'),
-          form: eb.ref('excluded.form'),
-          stream: eb.ref('excluded.stream'),
-          user_id: eb.ref('excluded.user_id'),
-          updated_at: sql`now()`,
-        })),
-      )
-      .execute();
-  if (cleared.length > 0)
-    await tx.trx
+  await inBatches(
+    writes.map((change) => ({
+      tenant_id: tx.tenantId,
+      id: newId(),
+      student_id: change.studentId,
+      subject_id: where.subject_id,
+      form: where.form,
+      stream: where.stream,
+      term: where.term,
+      year: where.year,
+      target: change.value as number,
+      user_id: tx.userId,
+    })),
+    (rows) =>
+      tx.trx
+        .insertInto('mark_targets')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(['tenant_id', 'student_id', 'subject_id', 'term', 'year']).doUpdateSet((eb) => ({
+            target: eb.ref('excluded.target'),
+            form: eb.ref('excluded.form'),
+            stream: eb.ref('excluded.stream'),
+            user_id: eb.ref('excluded.user_id'),
+            updated_at: sql`now()`,
+          })),
+        )
+        .execute(),
+  );
+  await inBatches(cleared, (studentIds) =>
+    tx.trx
       .deleteFrom('mark_targets')
       .$call(inTenant(tx.tenantId))
       .where('subject_id', '=', where.subject_id)
       .where('term', '=', where.term)
       .where('year', '=', where.year)
-      .where('student_id', 'in', cleared)
-      .execute();
+      .where('student_id', 'in', studentIds)
+      .execute(),
+  );
   if (changes.length > 0)
     await recordAudit(tx, {
       action: 'update',

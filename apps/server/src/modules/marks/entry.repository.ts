@@ -1,5 +1,7 @@
-import { ABSENT, cellKey, type MarkValue, type StoredMark } from '@mustard/shared';
+import { ABSENT, cellKey, type MarksDeleteSchema, type MarkValue, type StoredMark } from '@mustard/shared';
 import { sql } from 'kysely';
+import type { z } from 'zod';
+import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
 import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
@@ -8,7 +10,7 @@ import { inTenant } from '../../db/tenant-filter.js';
 /*
  * The marks of one grid (issue 14): a class's learners, and for one subject, paper, term and
  * year their marks by mark type. Reads and writes of the save are batched: one statement per
- * kind, whatever the size of the grid.
+ * kind, whatever the size of the grid (within the parameter limit, `inBatches`).
  */
 
 /** Which marks a grid holds: subject, paper, term, year, and a competency where marks are its scores. */
@@ -155,8 +157,9 @@ export interface GridPlace extends GridKey {
 }
 
 /**
- * Writes a save's changes: new marks in one insert, changed ones in one update (their version
- * up by one), cleared ones in one delete, and every change into the history.
+ * Writes a save's changes: new marks inserted, changed ones updated (their version up by one),
+ * cleared ones deleted, and every change into the history; each kind in one statement per batch
+ * (`inBatches`: a grid's 2,000 cells fit in one).
  */
 export async function applyMarkChanges(
   tx: TenantTx,
@@ -169,81 +172,114 @@ export async function applyMarkChanges(
   const added = changes.filter((change) => change.id === undefined && change.new !== null);
   const changed = changes.filter((change) => change.id !== undefined && change.new !== null);
   const cleared = changes.filter((change) => change.id !== undefined && change.new === null);
-  if (added.length > 0)
-    await tx.trx
-      .insertInto('marks')
-      .values(
-        added.map((change) => ({
-          tenant_id: tx.tenantId,
-          id: newId(),
-          student_id: change.student_id,
-          subject_id: place.subject_id,
-          marktype_id: change.marktype_id,
-          form: place.form,
-          stream: place.stream,
-          term: place.term,
-          year: place.year,
-          paper: place.paper,
-          topic_id: place.topic_id,
-          user_id: userId,
-          ...stored(change.new as Exclude<MarkValue, null>),
-        })),
-      )
-      .execute();
-  if (changed.length > 0) {
+  await inBatches(
+    added.map((change) => ({
+      tenant_id: tx.tenantId,
+      id: newId(),
+      student_id: change.student_id,
+      subject_id: place.subject_id,
+      marktype_id: change.marktype_id,
+      form: place.form,
+      stream: place.stream,
+      term: place.term,
+      year: place.year,
+      paper: place.paper,
+      topic_id: place.topic_id,
+      user_id: userId,
+      ...stored(change.new as Exclude<MarkValue, null>),
+    })),
+    (rows) => tx.trx.insertInto('marks').values(rows).execute(),
+  );
+  await inBatches(changed, (batch) => {
     const values = sql.join(
-      changed.map((change) => {
+      batch.map((change) => {
         const { mark, absent } = stored(change.new as Exclude<MarkValue, null>);
         return sql`(${change.id}::uuid, ${mark}::numeric, ${absent}::boolean)`;
       }),
     );
-    await sql`
+    return sql`
       UPDATE marks SET mark = v.mark, absent = v.absent, version = marks.version + 1, user_id = ${userId}, updated_at = now()
       FROM (VALUES ${values}) AS v (id, mark, absent)
       WHERE marks.tenant_id = ${tx.tenantId} AND marks.id = v.id
     `.execute(tx.trx);
-  }
-  if (cleared.length > 0)
-    await tx.trx
-      .deleteFrom('marks')
-      .$call(inTenant(tx.tenantId))
-      .where(
-        'id',
-        'in',
-        cleared.map((change) => change.id as string),
-      )
-      .execute();
+  });
+  await inBatches(
+    cleared.map((change) => change.id as string),
+    (ids) => tx.trx.deleteFrom('marks').$call(inTenant(tx.tenantId)).where('id', 'in', ids).execute(),
+  );
   await recordHistory(tx, place, changes, source);
 }
 
-/** History rows of changes (deletions too), in one insert. */
+/** History rows of changes (deletions too), in as few inserts as the parameter limit allows. */
 export async function recordHistory(
   tx: TenantTx,
   place: GridPlace,
   changes: ReadonlyArray<MarkChange>,
   source: 'grid' | 'sheet' | 'delete',
 ): Promise<void> {
-  if (changes.length === 0) return;
-  await tx.trx
-    .insertInto('mark_history')
-    .values(
-      changes.map((change) => ({
-        tenant_id: tx.tenantId,
-        id: newId(),
-        student_id: change.student_id,
-        subject_id: place.subject_id,
-        marktype_id: change.marktype_id,
-        form: place.form,
-        stream: place.stream,
-        term: place.term,
-        year: place.year,
-        paper: place.paper,
-        topic_id: place.topic_id,
-        old_value: markText(change.old),
-        new_value: markText(change.new),
-        source,
-        user_id: tx.userId,
-      })),
+  await inBatches(
+    changes.map((change) => ({
+      tenant_id: tx.tenantId,
+      id: newId(),
+      student_id: change.student_id,
+      subject_id: place.subject_id,
+      marktype_id: change.marktype_id,
+      form: place.form,
+      stream: place.stream,
+      term: place.term,
+      year: place.year,
+      paper: place.paper,
+      topic_id: place.topic_id,
+      old_value: markText(change.old),
+      new_value: markText(change.new),
+      source,
+      user_id: tx.userId,
+    })),
+    (rows) => tx.trx.insertInto('mark_history').values(rows).execute(),
+  );
+}
+
+/** What one bulk delete names: a class's term, narrowed by stream, paper, subject, mark type or competency. */
+export type MarksFilter = z.infer<typeof MarksDeleteSchema>;
+
+/**
+ * Deletes the marks the filter names, each with its history row ('delete', the value it had),
+ * in two statements whatever their number: the marks are locked and read, then one statement
+ * deletes them and writes their history from arrays (one parameter each), where rows of values
+ * would pass PostgreSQL's 65,535 parameters at a class's term of some thousands of marks.
+ * Answers how many were deleted.
+ */
+export async function deleteMarksWithHistory(tx: TenantTx, filter: MarksFilter): Promise<number> {
+  let doomed = tx.trx
+    .selectFrom('marks')
+    .select(['id', 'mark', 'absent'])
+    .$call(inTenant(tx.tenantId))
+    .where(sql<boolean>`lower(form) = lower(${filter.form})`)
+    .where('term', '=', filter.term)
+    .where('year', '=', filter.year);
+  if (filter.stream !== null) doomed = doomed.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${filter.stream})`);
+  if (filter.paper) doomed = doomed.where('paper', '=', filter.paper);
+  if (filter.subject_id) doomed = doomed.where('subject_id', '=', filter.subject_id);
+  if (filter.marktype_id) doomed = doomed.where('marktype_id', '=', filter.marktype_id);
+  if (filter.topic_id) doomed = doomed.where('topic_id', '=', filter.topic_id);
+  const rows = await doomed.forUpdate().execute();
+  if (rows.length === 0) return 0;
+  const ids = rows.map((row) => row.id);
+  const historyIds = rows.map(() => newId());
+  const oldValues = rows.map((row) => markText(markOf(row)));
+  await sql`
+    WITH deleted AS (
+      DELETE FROM marks
+      USING unnest(${ids}::uuid[], ${historyIds}::uuid[], ${oldValues}::text[]) AS d (id, history_id, old_value)
+      WHERE marks.tenant_id = ${tx.tenantId} AND marks.id = d.id
+      RETURNING marks.tenant_id, d.history_id, marks.student_id, marks.subject_id, marks.marktype_id, marks.form, marks.stream,
+        marks.term, marks.year, marks.paper, marks.topic_id, d.old_value
     )
-    .execute();
+    INSERT INTO mark_history
+      (tenant_id, id, student_id, subject_id, marktype_id, form, stream, term, year, paper, topic_id, old_value, new_value, source, user_id)
+    SELECT tenant_id, history_id, student_id, subject_id, marktype_id, form, stream, term, year, paper, topic_id, old_value, NULL,
+      'delete', ${tx.userId}::uuid
+    FROM deleted
+  `.execute(tx.trx);
+  return rows.length;
 }

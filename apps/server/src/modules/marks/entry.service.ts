@@ -32,7 +32,6 @@ import {
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import { recordAudit } from '../../audit/audit.repository.js';
-import { newId } from '../../db/ids.js';
 import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
@@ -42,11 +41,11 @@ import { assignmentsOf } from '../staff/staff.repository.js';
 import { actingUser } from '../users/users.service.js';
 import {
   applyMarkChanges,
+  deleteMarksWithHistory,
   existingStudentids,
   type Learner,
   learnersOf,
   markOf,
-  markText,
   markTypesByIds,
   publishedMarkTypes,
   storedMarks,
@@ -464,61 +463,14 @@ export async function listMarks(tx: TenantTx, query: MarksListQuery) {
   return { marks: records, totalRecords: total.n };
 }
 
-/** The most marks one delete removes: a school's whole year is some tens of thousands. */
-const DELETE_LIMIT = 100_000;
-
 /**
  * Deletes the marks the filter names (manage on mark), in the action's transaction; each
  * deleted value stays in the history. Answers how many.
  */
 export async function deleteMarks(tx: TenantTx, filter: z.infer<typeof MarksDeleteSchema>): Promise<{ records: number }> {
-  let doomed = tx.trx
-    .selectFrom('marks')
-    .select(['id', 'student_id', 'subject_id', 'marktype_id', 'form', 'stream', 'term', 'year', 'paper', 'topic_id', 'mark', 'absent'])
-    .$call(inTenant(tx.tenantId))
-    .where(sql<boolean>`lower(form) = lower(${filter.form})`)
-    .where('term', '=', filter.term)
-    .where('year', '=', filter.year);
-  if (filter.stream !== null) doomed = doomed.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${filter.stream})`);
-  if (filter.paper) doomed = doomed.where('paper', '=', filter.paper);
-  if (filter.subject_id) doomed = doomed.where('subject_id', '=', filter.subject_id);
-  if (filter.marktype_id) doomed = doomed.where('marktype_id', '=', filter.marktype_id);
-  if (filter.topic_id) doomed = doomed.where('topic_id', '=', filter.topic_id);
-  const rows = await doomed.forUpdate().limit(DELETE_LIMIT).execute();
-  if (rows.length === 0) return { records: 0 };
-  await tx.trx
-    .insertInto('mark_history')
-    .values(
-      rows.map((row) => ({
-        tenant_id: tx.tenantId,
-        id: newId(),
-        student_id: row.student_id,
-        subject_id: row.subject_id,
-        marktype_id: row.marktype_id,
-        form: row.form,
-        stream: row.stream,
-        term: row.term,
-        year: row.year,
-        paper: row.paper,
-        topic_id: row.topic_id,
-        old_value: markText(markOf(row)),
-        new_value: null,
-        source: 'delete' as const,
-        user_id: tx.userId,
-      })),
-    )
-    .execute();
-  await tx.trx
-    .deleteFrom('marks')
-    .$call(inTenant(tx.tenantId))
-    .where(
-      'id',
-      'in',
-      rows.map((row) => row.id),
-    )
-    .execute();
-  await recordAudit(tx, { action: 'delete', entity: 'marks', before: { filter, records: rows.length } });
-  return { records: rows.length };
+  const records = await deleteMarksWithHistory(tx, filter);
+  if (records > 0) await recordAudit(tx, { action: 'delete', entity: 'marks', before: { filter, records } });
+  return { records };
 }
 
 /** A cell's history, newest first: who changed it, when, from what to what, and how. */

@@ -2,6 +2,7 @@ import { STUDENT_MESSAGES as M, matchClass, matchStream, type StudentInput, Stud
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { recordAudit } from '../../audit/audit.repository.js';
+import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
@@ -40,9 +41,6 @@ import { locateColumns, type UploadColumnKey } from './upload-columns.js';
  * the school's name (at most four letters); NNNN the highest serial of that prefix plus one,
  * zero-padded to four digits (or as wide as the school's widest).
  */
-
-/** How many learners one INSERT writes: 500 rows of 19 values stay far below PostgreSQL's 65,535 parameters. */
-const CHUNK_ROWS = 500;
 
 export interface UploadCounts {
   created: number;
@@ -264,7 +262,7 @@ export function planUpload(checked: CheckedSheet, existing: ReadonlyArray<Existi
 }
 
 /**
- * Inserts the new learners and updates the changed ones, CHUNK_ROWS a statement. New learners
+ * Inserts the new learners and updates the changed ones, in batches (`inBatches`). New learners
  * are plain INSERTs: if another request gave one of their student ids to a learner since the
  * school's learners were read, the upload stops with a 409 rather than overwrite that learner.
  */
@@ -279,21 +277,20 @@ async function writeLearners(tx: TenantTx, plan: Plan, columns: ReadonlyArray<Wr
   const db = tx.trx as unknown as Kysely<DB>;
   // New learners always carry their passcode and payment code, given or generated.
   const creates = rowsOf(plan.creates, [...new Set<WritableColumn>([...columns, 'code', 'paymentcode'])]);
-  for (let start = 0; start < creates.length; start += CHUNK_ROWS) {
-    await db
+  await inBatches(creates, (rows) =>
+    db
       .insertInto('students')
-      .values(creates.slice(start, start + CHUNK_ROWS))
+      .values(rows)
       .execute()
       .catch((error: unknown) => {
         throw sqlState(error) === '23505' ? new AppError(409, M.studentidTaken) : error;
-      });
-  }
+      }),
+  );
   // Changed learners: the same multi-row INSERT, turned into an UPDATE of the columns the file has.
-  const updates = rowsOf(plan.updates, columns);
-  for (let start = 0; start < updates.length; start += CHUNK_ROWS) {
-    await db
+  await inBatches(rowsOf(plan.updates, columns), (rows) =>
+    db
       .insertInto('students')
-      .values(updates.slice(start, start + CHUNK_ROWS))
+      .values(rows)
       .onConflict((oc) =>
         oc.columns(['tenant_id', 'studentid']).doUpdateSet(() => {
           const set: Record<string, unknown> = { updated_at: sql`now()` };
@@ -301,8 +298,8 @@ async function writeLearners(tx: TenantTx, plan: Plan, columns: ReadonlyArray<Wr
           return set as never;
         }),
       )
-      .execute();
-  }
+      .execute(),
+  );
 }
 
 /** The school's student categories, by name. */
