@@ -48,19 +48,31 @@ export function registerErrorHandling(app: FastifyInstance): void {
 }
 
 /**
- * Errors of a database that is down or restarting, as the pg driver reports them: a refused or
- * cut connection, SQLSTATE class 08 (connection exception), an administrator's or crash
- * shutdown (57P01, 57P02), a server starting up (57P03), or a database closed to connections.
+ * Errors of a database that is down or restarting, and only those (issue 23 item 9): a fault
+ * answered as an outage tells people to try again what will fail again, and hides the fault.
+ *
+ * - SQLSTATEs of a lost or refused connection: class 08 (connection exception) except 08P01,
+ *   a protocol violation, which is the statement's fault (more parameters than a statement
+ *   takes) on a connection that works on; an administrator's or crash shutdown (57P01, 57P02),
+ *   a server starting up or shutting down (57P03), no connection slot left (53300), and a
+ *   database closed to connections (55000 with that text; 55000 alone is any object's state).
+ * - The socket's own codes when the server cannot be reached.
+ * - node-postgres's own errors, which carry no SQLSTATE, by their fixed texts. A database's
+ *   error is never read by its text: it may quote what a person typed.
  */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
-const UNAVAILABLE_TEXT =
-  /Connection terminated|timeout exceeded when trying to connect|not currently accepting connections|Client has encountered a connection error/i;
+const OUTAGE_STATES = new Set(['08000', '08001', '08003', '08004', '08006', '08007', '57P01', '57P02', '57P03', '53300']);
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
+const CLOSED_DATABASE = /^database "[^"]*" is not currently accepting connections$/;
+const DRIVER_TEXT =
+  /^(Connection terminated( unexpectedly| due to connection timeout)?|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)$/;
 
 export function databaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-  return UNAVAILABLE_TEXT.test(error.message);
+  if (typeof code === 'string') {
+    return OUTAGE_STATES.has(code) || SOCKET_CODES.has(code) || (code === '55000' && CLOSED_DATABASE.test(error.message));
+  }
+  return DRIVER_TEXT.test(error.message);
 }
 
 export function body(statusCode: number, message: string, errors?: FieldErrors) {
