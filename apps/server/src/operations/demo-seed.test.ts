@@ -11,7 +11,7 @@ import type { Trx } from '../db/tenant.js';
 import { withTenant } from '../db/tenant.js';
 import { DEMO_ADMIN_EMAIL, DEMO_STAFF_EMAILS, DEMO_TEACHER_EMAIL, type DemoSummary, seedDemo } from '../seed/demo.js';
 import { eotForms, marksTerm, schoolDays, TARGET_FORMS } from '../seed/demo-marks.js';
-import { A_LEVEL_COMBINATIONS, O_LEVEL_CORE } from '../seed/demo-settings.js';
+import { A_LEVEL_COMBINATIONS, CLASS_TEACHER_REMARK, HEAD_TEACHER_REMARK, O_LEVEL_CORE } from '../seed/demo-settings.js';
 import { DEMO_STAFF, staffEmail } from '../seed/demo-staff.js';
 import { makeTenant } from '../test/factories.js';
 import { testConfig, tokenOf } from '../test/test-app.js';
@@ -218,11 +218,63 @@ describe('the demo', () => {
       const profile = await get('/api/users/profile', token, tenantcode);
       expect(profile.statusCode).toBe(200);
       expect(profile.json().roles.map((role: { name: string }) => role.name)).toEqual(['teacher']);
-      expect(profile.json().permissions).toEqual({ mark: ['create'], remark: ['manage'] });
+      // Writing remarks within his assignments; managing them (the head teacher's remarks, deleting, attendance) is the head's.
+      expect(profile.json().permissions).toEqual({ mark: ['create'], remark: ['create'] });
       expect(profile.json().permissions.student).toBeUndefined();
     }
     expect((await get('/api/users/profile', token, 'demo-shop')).statusCode).toBe(403);
     expect((await get('/api/users', token, 'demo-primary')).statusCode).toBe(403);
+  });
+
+  it('lets the teacher write his class’s class teacher remark, but not its head teacher’s remark, nor delete P7’s remarks (issue 23 item 8)', async () => {
+    const { token } = await signIn(DEMO_TEACHER_EMAIL);
+    const post = (url: string, payload: object) =>
+      app.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${token}`, [TENANT_HEADER]: 'demo-primary' } });
+    const tenant = await database.db.selectFrom('tenants').select('id').where('tenantcode', '=', 'demo-primary').executeTakeFirstOrThrow();
+    const teacher = await database.db.selectFrom('users').select('id').where('email', '=', DEMO_TEACHER_EMAIL).executeTakeFirstOrThrow();
+    const seen = await withTenant(database.db, { tenantId: tenant.id }, async (trx) => ({
+      mine: await trx
+        .selectFrom('class_teachers')
+        .select(['form', 'stream', 'term', 'year'])
+        .where('user_id', '=', teacher.id)
+        .orderBy('term')
+        .executeTakeFirstOrThrow(),
+      types: await trx.selectFrom('remark_types').select(['id', 'label']).execute(),
+      p7Remarks: Number(
+        (await trx.selectFrom('remarks').select(sql<number>`count(*)`.as('n')).where('form', '=', 'P7').executeTakeFirstOrThrow()).n,
+      ),
+    }));
+    const typeId = (label: string) => seen.types.find((type) => type.label === label)?.id as string;
+    const learner = await withTenant(database.db, { tenantId: tenant.id }, (trx) =>
+      trx
+        .selectFrom('students')
+        .select('id')
+        .where('form', '=', seen.mine.form)
+        .where('stream', '=', seen.mine.stream)
+        .executeTakeFirstOrThrow(),
+    );
+    const remark = (label: string, text: string) =>
+      post('/api/school/remarks', {
+        ...seen.mine,
+        category: 'exam',
+        comment: { [`rt_${typeId(label)}`]: { [`s_${learner.id}`]: text } },
+        base: {},
+      });
+    expect(seen.p7Remarks).toBeGreaterThan(0);
+    expect((await remark(HEAD_TEACHER_REMARK, 'Promoted.')).statusCode).toBe(403);
+    expect((await remark(CLASS_TEACHER_REMARK, 'A careful worker.')).json()).toMatchObject({ saved: 1 });
+    // Back as seeded, for the tests that count the demo's remarks.
+    await withTenant(database.db, { tenantId: tenant.id }, async (trx) => {
+      await trx.deleteFrom('remarks').where('student_id', '=', learner.id).execute();
+      await trx.deleteFrom('comment_history').where('student_id', '=', learner.id).execute();
+    });
+    const { term, year } = seen.mine;
+    const deleting = await post('/api/remark/delete', { form: 'P7', stream: '', term, year, remarktype_id: typeId(HEAD_TEACHER_REMARK) });
+    expect(deleting.statusCode).toBe(403);
+    const p7After = await withTenant(database.db, { tenantId: tenant.id }, (trx) =>
+      trx.selectFrom('remarks').select(sql<number>`count(*)`.as('n')).where('form', '=', 'P7').executeTakeFirstOrThrow(),
+    );
+    expect(Number(p7After.n)).toBe(seen.p7Remarks);
   });
 
   it('shows the primary school’s learners per class P1 to P7 on the home page, as the students table has them', async () => {

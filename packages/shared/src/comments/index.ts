@@ -1,2 +1,3 @@
 export * from './auto.js';
+export * from './remark-writers.js';
 export * from './text.js';

@@ -12,6 +12,7 @@ export const REMARK_MESSAGES = {
   learnerNotInClass: 'This learner is not in the chosen class and stream for the term',
   learnerUnknown: 'There is no such learner in this school',
   notClassTeacher: 'You may write report comments only for the classes you are class teacher of in this term',
+  headTeacherOnly: "Only the head teacher (those who manage remarks) may write the head teacher's remarks",
   conflict: 'Someone else changed this comment since you opened it',
   deleted: 'Remarks have been deleted successfully',
 } as const;

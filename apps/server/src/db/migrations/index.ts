@@ -13,6 +13,7 @@ import * as marksEntry from './2026_11_23_0011_marks_entry.js';
 import * as reportSettings from './2026_11_23_0012_report_settings.js';
 import * as comments from './2026_11_23_0013_comments.js';
 import * as marksClassIndex from './2026_11_23_0014_marks_class_index.js';
+import * as teacherRoleRemarks from './2026_11_25_0015_teacher_role_remarks.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0012_report_settings': reportSettings,
   '2026_11_23_0013_comments': comments,
   '2026_11_23_0014_marks_class_index': marksClassIndex,
+  '2026_11_25_0015_teacher_role_remarks': teacherRoleRemarks,
 };

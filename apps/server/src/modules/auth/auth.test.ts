@@ -113,7 +113,7 @@ describe('GET /api/users/profile', () => {
     const profile = response.json();
     expect(profile.tenant.tenantcode).toBe(school.tenantcode);
     expect(profile.roles.map((role: { name: string }) => role.name)).toEqual(['teacher']);
-    expect(profile.permissions).toEqual({ mark: ['create'], remark: ['manage'] });
+    expect(profile.permissions).toEqual({ mark: ['create'], remark: ['create'] });
     expect(profile.is_admin).toBe(false);
     expect(profile.tenants).toHaveLength(2);
   });

@@ -4,6 +4,7 @@ import {
   COMMENT_MESSAGES,
   entryReach,
   idOfKey,
+  isHeadTeacherRemark,
   MAX_REMARKS_PER_SAVE,
   matchReportComment,
   mayEnter,
@@ -219,6 +220,19 @@ async function checkMayWrite(tx: TenantTx, member: Member, target: { form: strin
   if (!mayEnter(member.ability, assignments, 'reportComments', target)) throw new AppError(403, REMARK_MESSAGES.notClassTeacher);
 }
 
+/**
+ * The head teacher's remarks (and their sub categories) are written only by those who manage
+ * remarks anywhere; a class teacher writes the other remark types of their class (issue 23
+ * item 8). Unknown remark types are left to the checks of the save, which name them.
+ */
+function checkMayWriteTypes(member: Member, types: ReadonlyMap<string, RemarkTypeRow>, typeIds: Iterable<string>) {
+  if (entryReach(member.ability).reportComments === 'all') return;
+  for (const id of typeIds) {
+    const type = types.get(id);
+    if (type && isHeadTeacherRemark(type, types)) throw new AppError(403, REMARK_MESSAGES.headTeacherOnly);
+  }
+}
+
 /** Where a class's remarks are written, as the lock names it: one save of a class at a time. */
 const classLock = (where: RemarkClass) => `remarks:${where.form.trim().toLowerCase()}:${where.term}:${where.year}`;
 
@@ -268,12 +282,17 @@ export async function saveRemarks(tx: TenantTx, body: RemarksSave, member: Membe
   }
   if (Object.keys(repeated).length > 0) throw invalid(repeated);
   await checkMayWrite(tx, member, body);
+  const types = new Map((await schoolRemarkTypes(tx)).map((type) => [type.id, type]));
+  checkMayWriteTypes(
+    member,
+    types,
+    cells.map((cell) => cell.remarktype_id),
+  );
   const where: RemarkClass = { form: body.form, term: body.term, year: body.year };
   // One save of a class at a time: a second (the same save sent twice) reads what the first wrote.
   await lockInTenant(tx, classLock(where));
 
   const errors: FieldErrors = {};
-  const types = new Map((await schoolRemarkTypes(tx)).map((type) => [type.id, type]));
   for (const [typeKey] of Object.entries(body.comment)) {
     const type = types.get(idOfKey(typeKey).toLowerCase());
     const path = `comment.${typeKey}`;

@@ -25,11 +25,15 @@ export const DEFAULT_ROLES: ReadonlyArray<{ name: string; permissions: ReadonlyA
       ['read', 'tenant'],
     ],
   },
+  // A teacher enters marks, subject comments and generic skills where assigned as subject
+  // teacher, and the class teacher's remarks of the classes they are class teacher of
+  // (shared/assignments.ts). `manage` on remark (the head teacher's remarks, deleting remarks,
+  // attendance) is the head teacher's (issue 23 item 8; migration 0015 fixes older schools).
   {
     name: 'teacher',
     permissions: [
       ['create', 'mark'],
-      ['manage', 'remark'],
+      ['create', 'remark'],
     ],
   },
   { name: 'bursar', permissions: [['manage', 'student']] },

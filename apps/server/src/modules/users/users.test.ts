@@ -79,7 +79,7 @@ describe('/api/users', () => {
     expect(joined.json().tenant.tenantcode).toBe(school.tenantcode);
     expect(joined.json().tenants.map((tenant: { tenantcode: string }) => tenant.tenantcode)).toEqual([school.tenantcode]);
     const mine = caller(t.app, tokenOf(joined), school.tenantcode);
-    expect((await mine.get('/api/users/profile')).json().permissions).toEqual({ mark: ['create'], remark: ['manage'] });
+    expect((await mine.get('/api/users/profile')).json().permissions).toEqual({ mark: ['create'], remark: ['create'] });
     expect(
       (await head.get('/api/users')).json().users.find((user: { email: string }) => user.email === 'moses.okello@kabojja.test').name,
     ).toBe('Moses Okello');
