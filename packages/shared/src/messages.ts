@@ -65,6 +65,7 @@ export const USER_MESSAGES = {
   invitationCodeRequired: 'Please enter the invitation code',
   invitationCodeInvalid: 'This invitation code is not valid or has expired',
   invitationVoid: 'This invitation is no longer valid; ask the school to invite you again',
+  invitationOwn: 'You sent this invitation: give its code to the person you invited, who joins with it',
   invitationWithdrawn: 'The invitation has been withdrawn',
 } as const;
 

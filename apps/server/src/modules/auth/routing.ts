@@ -1,7 +1,8 @@
 import type { Endpoint } from '@mustard/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { verifyToken } from '../../access/token.js';
 import { type Trx, withUser } from '../../db/tenant.js';
-import { currentUser } from '../../plugins/access.js';
+import { bearerToken, currentUser } from '../../plugins/access.js';
 import { type Answer, type EndpointRequestInput, endpointRoute, type RouteOptions } from '../../plugins/endpoints.js';
 import type { AuthDeps, SignedIn } from './auth.service.js';
 
@@ -43,4 +44,14 @@ export function sendSignedIn<T>(reply: FastifyReply, signedIn: SignedIn<T>): T {
   reply.header('authorization', `Bearer ${signedIn.token}`);
   reply.header('access-control-expose-headers', 'authorization');
   return signedIn.response;
+}
+
+/**
+ * Whose browser sent a request to a public route: the user of the token it carries if the token
+ * is genuine (the session need not be live: the token still says whose it was), else null.
+ */
+export async function tokenHolder(app: FastifyInstance, request: FastifyRequest): Promise<string | null> {
+  const token = bearerToken(request);
+  if (!token) return null;
+  return (await verifyToken(app.config.jwtSecret, token))?.userId ?? null;
 }

@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../plugins/access.js';
 import { endpointRoute } from '../../plugins/endpoints.js';
-import { authDeps, guessLimit, sendSignedIn, userEndpointRoute } from '../auth/routing.js';
+import { authDeps, guessLimit, sendSignedIn, tokenHolder, userEndpointRoute } from '../auth/routing.js';
 import { acceptInvitation, declineInvitation, joinDetails, joinWithCode, pendingInvitations } from './invitations.service.js';
 
 /**
@@ -18,7 +18,8 @@ import { acceptInvitation, declineInvitation, joinDetails, joinWithCode, pending
  *
  * GET  /auth/join?code=               public: what the code invites to (school, name, roles)
  * POST /auth/join {code, password}    public: join with the code, signing in (a new account's
- *                                     password is chosen here); answers the sign-in and the school
+ *                                     password is chosen here); answers the sign-in and the school;
+ *                                     refused when sent with the invitation's sender's token
  * GET  /auth/invitations              signed in: their pending invitations
  * POST /auth/invitations/:id/accept   signed in, {code}: join from the banner
  * POST /auth/invitations/:id/decline  signed in, {code}: say no; the school sees it gone
@@ -29,7 +30,12 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   endpointRoute(app, joinDetailsEndpoint, ({ query }) => joinDetails(deps.db, query), limit);
 
-  endpointRoute(app, joinEndpoint, async ({ body }, _request, reply) => sendSignedIn(reply, await joinWithCode(deps, body)), limit);
+  endpointRoute(
+    app,
+    joinEndpoint,
+    async ({ body }, request, reply) => sendSignedIn(reply, await joinWithCode(deps, { ...body, sentBy: await tokenHolder(app, request) })),
+    limit,
+  );
 
   userEndpointRoute(app, myInvitationsEndpoint, (trx, _input, request) => pendingInvitations(trx, { userId: currentUser(request).id }));
 

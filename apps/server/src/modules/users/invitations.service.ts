@@ -60,6 +60,17 @@ import { actingUser, assertMayHandOut, type Grantor, resolveRoles } from './user
  */
 
 const invitationVoid = () => new AppError(409, USER_MESSAGES.invitationVoid);
+
+/**
+ * A sender never redeems their own invitation (issue 23 item 13): a head teacher who invited a
+ * new e-mail and joined with its code would choose the account's password and own it, and the
+ * real person could not use a later invitation from another school. The account is the invited
+ * person's, who joins with the code alone; the sender's session is refused, before anything is
+ * written. (Until invitations go by e-mail, a sender who joins signed out cannot be told apart.)
+ */
+function refuseSender(invitation: { invited_by: string | null }, redeemer: string | null) {
+  if (redeemer !== null && invitation.invited_by === redeemer) throw new AppError(403, USER_MESSAGES.invitationOwn);
+}
 const codeInvalid = () => new AppError(404, USER_MESSAGES.invitationCodeInvalid);
 
 const CODE_LETTERS = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -197,6 +208,7 @@ export async function acceptInvitation(deps: Pick<AuthDeps, 'db' | 'limiter'>, i
   return withUser(deps.db, user.id, async (trx) => {
     const own = await findOwnInvitation(trx, user.id, input.id);
     if (!own) throw notFound();
+    refuseSender(own, user.id);
     if (!deps.limiter.attempt(user.email)) throw new AppError(429);
     if (!sameHash(hashCode(input.code), own.code_hash)) throw invalid({ code: [USER_MESSAGES.invitationCodeInvalid] });
     deps.limiter.succeed(user.email);
@@ -254,17 +266,19 @@ export async function joinDetails(db: Kysely<DB>, input: { code: string }): Prom
 /**
  * Joining with the code, signed in or not: the account's password, or, for an account that has
  * none yet (made by this or another invitation), the password the person chooses now. One
- * transaction; then a session for the account, answered with the school joined.
+ * transaction; then a session for the account, answered with the school joined. `sentBy` is
+ * whose token came with the request, if any: the invitation's sender is refused.
  */
 export async function joinWithCode(
   deps: Pick<AuthDeps, 'db' | 'limiter' | 'session'>,
-  input: { code: string; password: string },
+  input: { code: string; password: string; sentBy: string | null },
 ): Promise<SignedIn<JoinResponse>> {
   const { limiter } = deps;
   const { password } = input;
   const { account, school } = await deps.db.transaction().execute(async (trx) => {
     const invitation = await findInvitationByCode(trx, hashCode(input.code));
     if (!invitation) throw codeInvalid();
+    refuseSender(invitation, input.sentBy);
     const account = await trx.selectFrom('users').selectAll().where('id', '=', invitation.user_id).executeTakeFirstOrThrow();
     if (!limiter.attempt(account.email)) throw new AppError(429);
     let passwordOk = false;

@@ -198,6 +198,41 @@ describe('/api/users', () => {
     expect(still).toContain(real.id);
   });
 
+  it('refuses the sender joining with their own invitation’s code (issue 23 item 13): the new account stays the invited person’s', async () => {
+    const invitation = await invite({ name: 'New Hire', email: 'new.hire@kabojja.test', roles: ['teacher'] });
+    // The head teacher opens the join link in their own signed-in browser and chooses a password.
+    const bySender = await head.post('/auth/join', { code: invitation.code, password: 'Senders-Pass-1' });
+    expect(bySender.statusCode).toBe(403);
+    expect(bySender.json().message).toBe('You sent this invitation: give its code to the person you invited, who joins with it');
+    // Nothing of it stayed: no password chosen, no membership, the invitation still pending.
+    const account = await t.database.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', 'new.hire@kabojja.test')
+      .executeTakeFirstOrThrow();
+    expect(account.password_hash).toBeNull();
+    const pending = (await head.get('/api/users/invitations')).json().invitations.map((i: { id: string }) => i.id);
+    expect(pending).toContain(invitation.id);
+    // The invited person joins with the code alone and chooses the password.
+    const token = await joinWithCode(t.app, invitation.code, 'Hires-Own-Pass-1');
+    expect((await caller(t.app, token, school.tenantcode).get('/api/users/profile')).json().email).toBe('new.hire@kabojja.test');
+    await expect(login(t.app, 'new.hire@kabojja.test', 'Senders-Pass-1')).rejects.toThrow();
+  });
+
+  it('refuses the sender accepting their own invitation from the banner', async () => {
+    // An invitation whose sender is the invited account itself (as if sent to oneself): the banner refuses it.
+    const person = await makeUser(t.database, { name: 'Self Sender', memberOf: [{ tenantId: neighbour.id, roles: ['teacher'] }] });
+    const invitation = await invite({ name: 'Self Sender', email: person.email, roles: ['teacher'] });
+    await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx.updateTable('invitations').set({ invited_by: person.id }).where('id', '=', invitation.id).execute(),
+    );
+    const mine = caller(t.app, await login(t.app, person.email));
+    const accepted = await mine.post(`/auth/invitations/${invitation.id}/accept`, { code: invitation.code });
+    expect(accepted.statusCode).toBe(403);
+    expect(accepted.json().message).toBe('You sent this invitation: give its code to the person you invited, who joins with it');
+    expect((await mine.in(school.tenantcode).get('/api/users/profile')).statusCode).toBe(403);
+  });
+
   it('refuses a person who is already a member here', async () => {
     const member = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['teacher'] }] });
     const again = await head.post('/api/users', { name: 'Someone Else', email: member.email, roles: [] });
