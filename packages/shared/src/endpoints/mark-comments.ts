@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { COMMENT_MESSAGES } from '../comments/messages.js';
 import { CommentTextSchema } from '../comments/text.js';
 import { MAX_GRID_CELLS } from '../marks/cells.js';
-import { SETTINGS_MESSAGES } from '../messages.js';
-import { form, term, year } from '../resources/fields.js';
-import { flag, lowerId, markTypeIds, optionalId, refineShownMarkTypes, streamField } from './comment-fields.js';
 import { defineEndpoint } from './definition.js';
+import { flag, form, idKeyed, markTypeIds, optionalId, refineShownMarkTypes, streamField, subjectId, term, year } from './fields.js';
 
 export { COMMENT_MESSAGES } from '../comments/messages.js';
 
@@ -28,7 +26,7 @@ const commentsTarget = {
   term,
   year,
   category: z.preprocess((value) => (value === '' || value === undefined || value === null ? 'exam' : value), z.enum(COMMENT_CATEGORIES)),
-  subject_id: lowerId(SETTINGS_MESSAGES.subjectRequired),
+  subject_id: subjectId,
   marktype_id: optionalId,
   marktype_ids: markTypeIds,
   'marktype_ids[]': markTypeIds,
@@ -43,21 +41,7 @@ export type MarkCommentsQuery = z.output<typeof MarkCommentsQuerySchema>;
 
 /** Learner ids as a map's keys: one that is none is named, with the same words as a learner of another class. */
 const byLearner = <Value extends z.ZodType>(value: Value) =>
-  z
-    .record(z.string(), value)
-    .superRefine((map, context) => {
-      const seen = new Set<string>();
-      for (const key of Object.keys(map)) {
-        if (!z.uuid().safeParse(key).success)
-          context.addIssue({ code: 'custom', path: [key], message: COMMENT_MESSAGES.learnerNotInClass });
-        else if (seen.has(key.toLowerCase())) context.addIssue({ code: 'custom', path: [key], message: COMMENT_MESSAGES.repeated });
-        seen.add(key.toLowerCase());
-      }
-    })
-    // Ids as stored (small letters): the learner of a key in capitals is found like any other.
-    .transform(
-      (map) => Object.fromEntries(Object.entries(map).map(([key, item]) => [key.toLowerCase(), item])) as Record<string, z.output<Value>>,
-    );
+  idKeyed(value, { invalid: COMMENT_MESSAGES.learnerNotInClass, repeated: COMMENT_MESSAGES.repeated });
 
 /** A save: the screen's target, each learner's comment by learner id, and the versions loaded (absent: new). */
 export const MarkCommentsSaveSchema = z

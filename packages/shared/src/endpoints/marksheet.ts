@@ -1,12 +1,10 @@
 import { TerminalReportQuerySchema } from '../reports/model.js';
 import { defineEndpoint } from './definition.js';
+import { flag } from './fields.js';
 import { ReportPreviewSchema } from './reports.js';
 
 // The sheet's pure table and counts travel with its contract (one export line in index.ts).
 export * from '../reports/marksheet.js';
-
-/** A yes/no flag of the query, as the report's (`1`, `true`; anything else no). */
-const flag = TerminalReportQuerySchema.shape.html;
 
 /**
  * The mark sheet's filter (spec §7 "Marksheet"): the class, stream, student category, term,

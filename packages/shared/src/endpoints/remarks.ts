@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { REMARK_MESSAGES } from '../comments/remark-messages.js';
 import { CommentTextSchema } from '../comments/text.js';
 import { SETTINGS_MESSAGES } from '../messages.js';
-import { form, term, year } from '../resources/fields.js';
-import { text } from '../schemas/common.js';
-import { flag, lowerId, markTypeIds, optionalId, refineShownMarkTypes, streamField } from './comment-fields.js';
 import { defineEndpoint } from './definition.js';
+import { flag, form, lowerId, markTypeIds, optionalId, optionalStream, refineShownMarkTypes, streamField, term, year } from './fields.js';
 
 export { REMARK_MESSAGES } from '../comments/remark-messages.js';
 
@@ -33,10 +31,6 @@ export const studentKey = (id: string) => `s_${id}`;
 /** The id in a key (`rt_<id>` or `s_<id>`). */
 export const idOfKey = (key: string) => key.slice(key.indexOf('_') + 1);
 
-const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
-const streamQuery = z.preprocess(blankToUndefined, text().trim().max(40).optional());
-/** A stream in a body: blank is the whole class (null). */
-const streamBody = streamField;
 const category = z.preprocess(
   (value) => (value === '' || value === undefined || value === null ? 'exam' : value),
   z.enum(REMARK_REPORT_TYPES, { error: REMARK_MESSAGES.categoryInvalid }),
@@ -45,7 +39,7 @@ const category = z.preprocess(
 export const RemarksQuerySchema = z
   .object({
     form,
-    stream: streamQuery,
+    stream: optionalStream,
     studentcategory_id: optionalId,
     term,
     year,
@@ -146,7 +140,7 @@ const keyError = (issue: { code?: string }) => (issue.code === 'invalid_key' ? R
 /** `POST /api/school/remarks`: texts by `rt_`, then `s_`; an empty text deletes the remark. */
 export const RemarksSaveSchema = z.object({
   form,
-  stream: streamBody,
+  stream: streamField,
   term,
   year,
   category,
@@ -186,7 +180,7 @@ export interface RemarkConflict {
 /** `POST /api/remark/delete`: a class's remarks of a remark type (and its sub categories), of one learner or all. */
 export const RemarksDeleteSchema = z.strictObject({
   form,
-  stream: streamBody,
+  stream: streamField,
   term,
   year,
   remarktype_id: lowerId(SETTINGS_MESSAGES.remarkTypeRequired),

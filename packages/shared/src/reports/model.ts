@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { flag, form, markTypeIds, optionalId, optionalStream, term, year } from '../endpoints/fields.js';
 import { EXPLANATION_CODES, type Explanation } from '../grading/engine/explain.js';
-import { REPORT_MESSAGES } from '../messages.js';
-import { form, term, year } from '../resources/fields.js';
 import { text } from '../schemas/common.js';
 import { MAX_REPORT_LABEL } from './layout.js';
 
@@ -18,33 +17,12 @@ export type ReportType = (typeof REPORT_TYPES)[number];
 
 /** The most learners one report answers (a class of several streams fits; a whole school asks per class). */
 export const MAX_REPORT_LEARNERS = 1500;
-/** The most mark types one report (or comments screen) shows. */
-export const MAX_MARK_TYPES = 20;
-
-const optionalId = z.preprocess((value) => (value === '' || value === null ? undefined : value), z.uuid().optional());
-const flag = z
-  .enum(['0', '1', 'true', 'false', ''])
-  .optional()
-  .transform((value) => value === '1' || value === 'true');
-/** Mark type ids as `marktype_ids[]` (repeated), a list, or one comma-separated text. */
-const markTypeIds = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean)
-      : value,
-  z
-    .array(z.uuid({ error: REPORT_MESSAGES.markTypeUnknown }), { error: REPORT_MESSAGES.markTypeUnknown })
-    .max(MAX_MARK_TYPES, REPORT_MESSAGES.markTypeUnknown)
-    .optional(),
-);
+export { MAX_MARK_TYPES } from '../endpoints/fields.js';
 
 /** The Terminal Reports filter (spec §7 "Reports"): one class and stream, or one learner. */
 export const TerminalReportQuerySchema = z.object({
   form,
-  stream: z.preprocess((value) => (value === '' || value === null ? undefined : value), text().trim().max(40).optional()),
+  stream: optionalStream,
   studentcategory_id: optionalId,
   student_id: optionalId,
   term,

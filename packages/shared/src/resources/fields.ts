@@ -1,9 +1,14 @@
 import { z } from 'zod';
-import { TERMS } from '../constants.js';
+import { lowerId } from '../endpoints/fields.js';
 import { SETTINGS_MESSAGES as M } from '../messages.js';
-import { requiredText, text, typedNumber } from '../schemas/common.js';
+import { typedNumber } from '../schemas/common.js';
 
-/** The fields many resources share: ids, class, term, year, and names of referenced records. */
+/**
+ * What resources alone share: a record's id, no input, whole numbers of a form, and the names of
+ * referenced records. Class, term, year and ids a school sends come from endpoints/fields.ts,
+ * the one home of the fields every contract shares.
+ */
+export { form, formTermYearFilters, term, year } from '../endpoints/fields.js';
 
 export const id = z.uuid();
 export const none = z.object({});
@@ -13,16 +18,8 @@ export const optionalInt = z.preprocess(
   (value) => (value === '' || value === undefined ? null : value),
   typedNumber(z.number({ error: M.numberRequired }).int(M.numberInvalid).min(0, M.numberInvalid).max(100_000, M.numberInvalid).nullable()),
 );
-export const requiredUuid = (message: string) => z.uuid({ error: message });
-export const form = requiredText(M.classRequired).max(40);
-export const term = z.enum(TERMS, { error: M.termRequired });
-export const year = typedNumber(z.number({ error: M.yearInvalid }).int(M.yearInvalid).min(2000, M.yearInvalid).max(2100, M.yearInvalid));
-/** Exact-match filters of class, term and year lists: each optional. */
-export const formTermYearFilters = z.object({
-  form: text().trim().max(40).optional(),
-  term: z.enum(TERMS).optional(),
-  year: z.coerce.number().int().min(2000).max(2100).optional(),
-});
+/** A referenced record's id, required: in small letters, as stored. */
+export const requiredUuid = (message: string) => lowerId(message);
 /** The name of a referenced record, nested as the spec's lists show it (`subject.name`). */
 export const named = z.object({ name: z.string() }).nullable();
 export const labelled = z.object({ label: z.string() }).nullable();

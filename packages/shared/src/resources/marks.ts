@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { PAPERS, TERMS } from '../constants.js';
+import { classFilter, formTermYearFilters, optionalId, paperFilter } from '../endpoints/fields.js';
 import { IN_USE_MESSAGES } from '../messages.js';
-import { text } from '../schemas/common.js';
 import { MarkRecordSchema, MarkTargetRecordSchema } from '../schemas/marks.js';
 import { defineResource, listQuerySchema, listResponseSchema } from './definition.js';
 
@@ -17,14 +16,12 @@ export const marks = defineResource({
   record: MarkRecordSchema,
   input: z.strictObject({}),
   filters: z.object({
-    form: text().trim().max(40).optional(),
-    stream: text().trim().max(40).optional(),
-    term: z.enum(TERMS).optional(),
-    year: z.coerce.number().int().min(2000).max(2100).optional(),
-    subject_id: z.uuid().optional(),
-    paper: z.enum(PAPERS).optional(),
-    marktype_id: z.uuid().optional(),
-    topic_id: z.uuid().optional(),
+    ...formTermYearFilters.shape,
+    stream: classFilter,
+    subject_id: optionalId,
+    paper: paperFilter,
+    marktype_id: optionalId,
+    topic_id: optionalId,
   }),
   searchFields: [],
   sort: [
@@ -67,11 +64,9 @@ export const markTargets = defineResource({
   record: MarkTargetRecordSchema,
   input: z.strictObject({}),
   filters: z.object({
-    form: text().trim().max(40).optional(),
-    stream: text().trim().max(40).optional(),
-    term: z.enum(TERMS).optional(),
-    year: z.coerce.number().int().min(2000).max(2100).optional(),
-    subject_id: z.uuid().optional(),
+    ...formTermYearFilters.shape,
+    stream: classFilter,
+    subject_id: optionalId,
   }),
   searchFields: [],
   sort: [

@@ -12,6 +12,7 @@ import {
   TENANT_NAME_MIN,
   TERMS,
 } from '../constants.js';
+import { classFilter, optionalId } from '../endpoints/fields.js';
 import { gradeSetProblems } from '../grading/index.js';
 import { GRADE_SET_MESSAGES, IN_USE_MESSAGES, SETTINGS_MESSAGES as M } from '../messages.js';
 import { optionalText, requiredText, text, typedNumber } from '../schemas/common.js';
@@ -178,7 +179,7 @@ export const grades = defineResource({
       upper: typedNumber(z.number({ error: M.numberRequired }).min(0, M.percentageInvalid).max(100, M.percentageInvalid)),
     })
     .refine((grade) => grade.lower <= grade.upper, { error: M.rangeReversed, path: ['lower'] }),
-  filters: formTermYearFilters.extend({ subject_id: z.uuid().optional() }),
+  filters: formTermYearFilters.extend({ subject_id: optionalId }),
   searchFields: ['grade', 'form'],
   sort: [
     ['year', 'desc'],
@@ -225,7 +226,7 @@ export const proportions = defineResource({
     marktype_id: requiredUuid(M.markTypeRequired),
     percentage: typedNumber(z.number({ error: M.percentageInvalid }).min(0, M.percentageInvalid).max(100, M.percentageInvalid)),
   }),
-  filters: formTermYearFilters.extend({ subject_id: z.uuid().optional() }),
+  filters: formTermYearFilters.extend({ subject_id: optionalId }),
   searchFields: ['form'],
   sort: [
     ['year', 'desc'],
@@ -393,7 +394,7 @@ export const autoReportComments = defineResource({
       comment: requiredText(M.commentRequired).max(500),
     })
     .refine((row) => row.score <= row.upper, { error: M.rangeReversed, path: ['score'] }),
-  filters: z.object({ form: text().trim().max(40).optional(), remarktype_id: z.uuid().optional() }),
+  filters: z.object({ form: classFilter, remarktype_id: optionalId }),
   searchFields: ['comment'],
   sort: [
     ['form', 'asc'],

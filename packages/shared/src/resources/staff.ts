@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CLASS_TEACHER_CATEGORIES, MAX_SUBJECT_PAPERS, REPORT_FOOTER_CATEGORIES, TERMS } from '../constants.js';
+import { classFilter, optionalId, streamField, termQuery, yearQuery } from '../endpoints/fields.js';
 import { IN_USE_MESSAGES, SETTINGS_MESSAGES as M } from '../messages.js';
-import { optionalText, requiredText, text, typedNumber } from '../schemas/common.js';
+import { optionalText, requiredText, typedNumber } from '../schemas/common.js';
 import { defineResource } from './definition.js';
 import { form, id, named, optionalInt, requiredUuid, term, year } from './fields.js';
 
@@ -20,12 +21,10 @@ export const teacherRef = z.object({ name: z.string(), member: z.boolean() }).nu
 export type TeacherRef = z.infer<typeof teacherRef>;
 
 /** A stream, or none for the whole class (every stream). */
-const stream = z
-  .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), text().trim().max(40).nullish())
-  .transform((value) => value ?? null);
+const stream = streamField;
 const teacher = requiredUuid(M.teacherRequired);
-const filterText = text().trim().max(40).optional();
-const filterYear = z.coerce.number().int().min(2000).max(2100).optional();
+const filterText = classFilter;
+const filterYear = yearQuery.optional();
 const STAFF_PAGE_SIZE = 100;
 const byClass = [
   ['form', 'asc'],
@@ -52,8 +51,8 @@ export const subjectTeachers = defineResource({
     form: filterText,
     stream: filterText,
     year: filterYear,
-    term: z.enum(TERMS).optional(),
-    subject_id: z.uuid().optional(),
+    term: termQuery.optional(),
+    subject_id: optionalId,
   }),
   searchFields: ['form', 'stream'],
   sort: [...byClass, ['term', 'asc'], ['year', 'asc']],
@@ -93,7 +92,7 @@ export const classTeachers = defineResource({
     year,
     category: z.enum(CLASS_TEACHER_CATEGORIES, { error: M.categoryRequired }).default('primary'),
   }),
-  filters: z.object({ form: filterText, stream: filterText, year: filterYear, term: z.enum(TERMS).optional() }),
+  filters: z.object({ form: filterText, stream: filterText, year: filterYear, term: termQuery.optional() }),
   searchFields: ['form', 'stream'],
   sort: [...byClass, ['term', 'asc'], ['year', 'asc']],
   pageSize: STAFF_PAGE_SIZE,
@@ -116,7 +115,7 @@ export const deputies = defineResource({
   listKey: 'deputies',
   record: z.object({ id, form: z.string(), stream: z.string().nullable(), user_id: id, teacher: teacherRef }),
   input: z.strictObject({ user_id: teacher, form, stream }),
-  filters: z.object({ form: filterText, stream: filterText, user_id: z.uuid().optional() }),
+  filters: z.object({ form: filterText, stream: filterText, user_id: optionalId }),
   searchFields: ['form', 'stream'],
   sort: byClass,
   pageSize: STAFF_PAGE_SIZE,
@@ -176,7 +175,7 @@ export const reportFooters = defineResource({
   filters: z.object({
     form: filterText,
     year: filterYear,
-    term: z.enum(TERMS).optional(),
+    term: termQuery.optional(),
     category: z.enum(REPORT_FOOTER_CATEGORIES).optional(),
   }),
   searchFields: ['title', 'remarks'],
@@ -214,7 +213,7 @@ export const subjectPapers = defineResource({
       z.number({ error: M.papersInvalid }).int(M.papersInvalid).min(1, M.papersInvalid).max(MAX_SUBJECT_PAPERS, M.papersInvalid),
     ),
   }),
-  filters: z.object({ form: filterText, year: filterYear, term: z.enum(TERMS).optional(), subject_id: z.uuid().optional() }),
+  filters: z.object({ form: filterText, year: filterYear, term: termQuery.optional(), subject_id: optionalId }),
   searchFields: ['form'],
   sort: [
     ['form', 'asc'],

@@ -1,9 +1,23 @@
 import { z } from 'zod';
-import { PAPERS, TERMS } from '../constants.js';
+import {
+  flag,
+  form,
+  idKeyed,
+  lowerId,
+  nullableId,
+  optionalId,
+  paper,
+  paperFilter,
+  requiredMarkTypeIds,
+  streamField,
+  subjectId,
+  term,
+  termQuery,
+  year,
+  yearQuery,
+} from '../endpoints/fields.js';
 import { ABSENT, MAX_GRID_CELLS } from '../marks/cells.js';
 import { MARK_MESSAGES, SETTINGS_MESSAGES } from '../messages.js';
-import { form, term, year } from '../resources/fields.js';
-import { text } from './common.js';
 
 /* Academic results (spec §3 "Student result record"): what the learner's page shows. */
 
@@ -19,8 +33,11 @@ export const SubjectResultSchema = z.object({
   papers: z
     .array(z.object({ paper: z.string(), mark: z.number().nullable(), score: z.string().nullable(), absent: z.boolean().optional() }))
     .optional(),
-  /** The papers' marks added up; an absent paper adds nothing. */
-  total: z.number().optional(),
+  /**
+   * S5 and S6: the subject's total as the report card has it, the mean of its papers out of 100
+   * (none while a paper has no mark); `score` is then the card's letter or grade.
+   */
+  total: z.number().nullable().optional(),
 });
 export type SubjectResult = z.infer<typeof SubjectResultSchema>;
 
@@ -57,31 +74,6 @@ export type StudentResults = z.infer<typeof StudentResultsSchema>;
 /** A mark in a request or an answer: a number, ABS for an absence, or none (cleared). */
 export const MarkValueSchema = z.union([z.number(), z.literal(ABSENT), z.null()]);
 
-/** A stream, or none for the whole class (every stream). */
-const streamField = z
-  .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), text().trim().max(40).nullish())
-  .transform((value) => value ?? null);
-/** Ids a form sends as `marktypes[]` (repeated), a JSON list, or one comma-separated text. */
-const idList = (message: string) =>
-  z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((part) => part.trim())
-            .filter(Boolean)
-        : value,
-    z
-      .array(z.uuid({ error: message }), { error: message })
-      .min(1, message)
-      .max(20, MARK_MESSAGES.gridTooLarge),
-  );
-const optionalId = z.preprocess((value) => (value === '' || value === null ? undefined : value), z.uuid().optional());
-const flag = z
-  .enum(['0', '1', 'true', 'false', ''])
-  .optional()
-  .transform((value) => value === '1' || value === 'true');
-
 /** Which grid: the class and stream, its learners of one category if given, the subject, paper, term and year. */
 export const MarksGridQuerySchema = z.strictObject({
   form,
@@ -89,9 +81,9 @@ export const MarksGridQuerySchema = z.strictObject({
   studentcategory_id: optionalId,
   term,
   year,
-  paper: z.preprocess((value) => (value === '' || value === null ? undefined : value), z.enum(PAPERS).default('I')),
-  subject_id: z.uuid({ error: SETTINGS_MESSAGES.subjectRequired }),
-  marktypes: idList(MARK_MESSAGES.markTypeUnknown),
+  paper,
+  subject_id: subjectId,
+  marktypes: requiredMarkTypeIds({ unknown: MARK_MESSAGES.markTypeUnknown, tooMany: MARK_MESSAGES.gridTooLarge }),
   topic_id: optionalId,
   /** The grid as a spreadsheet to fill offline. */
   excel: flag,
@@ -116,19 +108,24 @@ export type MarksGrid = z.infer<typeof MarksGridSchema>;
 /** What reading a filled grid sheet back did: marks saved, and unchanged (the same file twice saves nothing). */
 export const MarksUploadResultSchema = z.object({ message: z.string(), saved: z.number(), unchanged: z.number() });
 
+/** Cells keyed by id: a key in capitals names the stored record; two keys of one id are one cell sent twice. */
+const byId = <Value extends z.ZodType>(value: Value) =>
+  idKeyed(value, { invalid: SETTINGS_MESSAGES.referenceMissing, repeated: SETTINGS_MESSAGES.duplicate });
+
 /** A save of the grid: the marks by mark type and learner, and the versions the grid was loaded with. */
 export const MarksSaveSchema = z.strictObject({
   form,
   stream: streamField,
   term,
   year,
-  subject_id: z.uuid({ error: SETTINGS_MESSAGES.subjectRequired }),
-  paper: z.enum(PAPERS).default('I'),
-  topic_id: z.uuid().nullish(),
+  subject_id: subjectId,
+  paper,
+  topic_id: nullableId,
   /** One per save, kept by the browser across retries: the same save twice writes once. */
-  save_id: z.uuid(),
-  marks: z.record(z.uuid(), z.record(z.uuid(), z.unknown())),
-  base: z.record(z.uuid(), z.record(z.uuid(), z.number().int().min(0))).default({}),
+  save_id: lowerId(),
+  /** By mark type id, then learner id, each as stored (small letters): a cell sent twice under capitals is refused. */
+  marks: byId(byId(z.unknown())),
+  base: byId(byId(z.number().int().min(0))).default({}),
 });
 export type MarksSave = z.infer<typeof MarksSaveSchema>;
 
@@ -172,7 +169,7 @@ export const MarksDeleteSchema = z.strictObject({
   stream: streamField,
   term,
   year,
-  paper: z.preprocess((value) => (value === '' || value === null ? undefined : value), z.enum(PAPERS).optional()),
+  paper: paperFilter,
   subject_id: optionalId,
   marktype_id: optionalId,
   topic_id: optionalId,
@@ -181,12 +178,12 @@ export const MarksDeletedSchema = z.object({ records: z.number() });
 
 /** A cell's history: every change, newest first. */
 export const MarkHistoryQuerySchema = z.object({
-  student_id: z.uuid(),
-  subject_id: z.uuid(),
-  marktype_id: z.uuid(),
-  term: z.enum(TERMS),
-  year: z.coerce.number().int().min(2000).max(2100),
-  paper: z.enum(PAPERS).default('I'),
+  student_id: lowerId(),
+  subject_id: lowerId(),
+  marktype_id: lowerId(),
+  term: termQuery,
+  year: yearQuery,
+  paper,
 });
 export const MarkHistorySchema = z.object({
   history: z.array(
@@ -211,9 +208,10 @@ export const MarkHistorySchema = z.object({
 export const LearnerRefSchema = z.object({ id: z.uuid(), studentid: z.string(), fullname: z.string() });
 
 /** Values by learner id: as many as a class has, each a number, its text, or empty. */
-const learnerValues = z
-  .record(z.uuid(), z.union([z.string().max(20), z.number(), z.null()]))
-  .refine((values) => Object.keys(values).length <= MAX_GRID_CELLS, MARK_MESSAGES.gridTooLarge);
+const learnerValues = idKeyed(z.union([z.string().max(20), z.number(), z.null()]), {
+  invalid: MARK_MESSAGES.learnerNotInClass,
+  repeated: SETTINGS_MESSAGES.duplicate,
+}).refine((values) => Object.keys(values).length <= MAX_GRID_CELLS, MARK_MESSAGES.gridTooLarge);
 
 /** Attendance (`POST /api/school/attendances`): the class and term; `daysattended` and `totaldays` to save. */
 export const AttendanceRequestSchema = z.strictObject({
@@ -244,7 +242,7 @@ export const MarkTargetRequestSchema = z.strictObject({
   stream: streamField,
   term,
   year,
-  subject_id: z.uuid({ error: SETTINGS_MESSAGES.subjectRequired }),
+  subject_id: subjectId,
   excel: flag,
   target: learnerValues.optional(),
 });

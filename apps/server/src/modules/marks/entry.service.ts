@@ -214,7 +214,12 @@ function readCells(body: MarksSave, types: ReadonlyMap<string, { outof: number }
         errors[path] = [MARK_MESSAGES.learnerNotInClass];
         continue;
       }
-      const read = readMarkValue(raw, type?.outof);
+      // Never read without the maximum: a mark type the map does not know is refused, not unbounded.
+      if (!type) {
+        errors[path] = [MARK_MESSAGES.markTypeUnknown];
+        continue;
+      }
+      const read = readMarkValue(raw, type.outof);
       if (!read.ok) {
         errors[path] = [read.error];
         continue;

@@ -319,6 +319,67 @@ describe('who may enter what', () => {
   });
 });
 
+describe('ids in capitals (issue 23 item 7)', () => {
+  // A uuid names the same record in any case; the database agrees, so every check must too.
+  const capitals = (id: string) => id.toUpperCase();
+  /** The version of a learner's stored mark of a mark type in the P5 East Mathematics grid. */
+  const versionOf = async (studentId: string, marktypeId: string) => {
+    const loaded = ok(await grid(head, { marktypes: [marktypeId] }));
+    return loaded.students.find((entry: { student: { id: string } }) => entry.student.id === studentId)?.marktypes[marktypeId]?.version;
+  };
+
+  it('a teacher cannot save into a published mark type by its id in capitals: 403, nothing saved', async () => {
+    const [, , carol] = p5 as [Learner, Learner, Learner];
+    // Carol has no BOT mark (cleared above); BOT is published.
+    expect(await versionOf(carol.id, bot.id)).toBeUndefined();
+    const before = await historyOf(carol.id, bot.id);
+    const refused = await save(teacher, { [capitals(bot.id)]: { [carol.id]: 12 } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(MARK_MESSAGES.published);
+    expect(await historyOf(carol.id, bot.id)).toEqual(before);
+  });
+
+  it('a mark above the maximum is refused whatever the case of its mark type id: 90 of 50 is 422 naming the cell', async () => {
+    const [, , carol] = p5 as [Learner, Learner, Learner];
+    const refused = await save(teacher, { [capitals(mot.id)]: { [capitals(carol.id)]: 90 } });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ [`marks.${mot.id}.${carol.id}`]: [MARK_MESSAGES.aboveMaximum] });
+    expect(await historyOf(carol.id, mot.id)).toEqual([]);
+  });
+
+  it('a cell that already has a mark saves over it from ids in capitals, answered by the stored ids', async () => {
+    const [, brian] = p5 as [Learner, Learner];
+    const version = (await versionOf(brian.id, mot.id)) as number;
+    expect(version).toBeGreaterThan(0);
+    // The mark type alone in capitals (a 500 before: the stored mark was not found, so it was added again).
+    const first = ok(await save(teacher, { [capitals(mot.id)]: { [brian.id]: 42 } }, { [capitals(mot.id)]: { [brian.id]: version } }));
+    expect(first).toMatchObject({ saved: 1, unchanged: 0 });
+    expect(first.marks).toEqual({ [mot.id]: { [brian.id]: { mark: 42, version: version + 1 } } });
+    // Every id in capitals.
+    const second = ok(
+      await save(
+        teacher,
+        { [capitals(mot.id)]: { [capitals(brian.id)]: 43 } },
+        { [capitals(mot.id)]: { [capitals(brian.id)]: version + 1 } },
+        { subject_id: capitals(maths.id) },
+      ),
+    );
+    expect(second.marks).toEqual({ [mot.id]: { [brian.id]: { mark: 43, version: version + 2 } } });
+    expect((await historyOf(brian.id, mot.id)).slice(0, 2)).toMatchObject([
+      { old: 42, new: 43, user: 'Grace Auma' },
+      { new: 42, user: 'Grace Auma' },
+    ]);
+  });
+
+  it('refuses one cell sent twice under ids that differ only in capitals: 422, nothing saved', async () => {
+    const [, , carol] = p5 as [Learner, Learner, Learner];
+    const twice = await save(teacher, { [mot.id]: { [carol.id]: 5, [capitals(carol.id)]: 6 } });
+    expect(twice.statusCode).toBe(422);
+    expect(twice.json().errors).toEqual({ [`marks.${mot.id}.${capitals(carol.id)}`]: [SETTINGS_MESSAGES.duplicate] });
+    expect(await historyOf(carol.id, mot.id)).toEqual([]);
+  });
+});
+
 describe('the marks list, deletion and another school', () => {
   it('lists a class’s marks of a term with student, subject, user, mark type and mark (ABS as ABS)', async () => {
     const answer = ok(await head.get(`/api/school/marks?form=P5&term=I&year=${YEAR}&subject_id=${maths.id}&marktype_id=${bot.id}`));

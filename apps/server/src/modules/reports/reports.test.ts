@@ -293,6 +293,33 @@ describe('what cannot make a report', () => {
   });
 });
 
+describe('mark type ids in capitals (issue 23 item 5)', () => {
+  const capitals = (id: string) => id.toUpperCase();
+
+  it('the report (json=1) answers a mark type id in capitals as it answers the id in small letters', async () => {
+    const queries: Array<Record<string, string>> = [
+      { marktype_id: eot.id, label: 'MOCK EXAMINATIONS' },
+      { category: 'custom', marktype_ids: `${bot.id},${eot.id}` },
+      { student_id: learners.Brian as string },
+    ];
+    for (const query of queries) {
+      const small: ReportModel = ok(await report(head, { json: 1, ...query }));
+      const shouted = Object.fromEntries(
+        Object.entries(query).map(([key, value]) => [key, key.endsWith('_id') || key.endsWith('_ids') ? capitals(value) : value]),
+      );
+      expect(ok(await report(head, { json: 1, ...shouted }))).toEqual(small);
+    }
+  });
+
+  it('the mark sheet answers a mark type id in capitals as it answers the id in small letters', async () => {
+    const sheet = (marktypeIds: string) =>
+      head.get(`/api/school/marks/marksheet?form=P7&term=I&year=${YEAR}&category=custom&marktype_ids=${marktypeIds}&html=1`);
+    const small = ok(await sheet(`${bot.id},${eot.id}`));
+    expect(small.html).toContain('Amina Okello');
+    expect(ok(await sheet(`${capitals(bot.id)},${capitals(eot.id)}`))).toEqual(small);
+  });
+});
+
 describe('another school', () => {
   it('sees none of these learners or marks', async () => {
     const theirs = await report(other, { json: 1 });
