@@ -14,6 +14,8 @@ import { homeRoutes } from './modules/home/home.routes.js';
 import { marksRoutes } from './modules/marks/marks.routes.js';
 import { reportSettingsRoutes } from './modules/report-settings/report-settings.routes.js';
 import { marksheetRoutes } from './modules/reports/marksheet/marksheet.routes.js';
+import { DEFAULT_DOCUMENT_LIMITS, DocumentQueue } from './modules/reports/pdf/document-queue.js';
+import { REPORT_PDF_THREADS } from './modules/reports/pdf/index.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
 import { calendarRoutes } from './modules/settings/calendar.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
@@ -37,6 +39,8 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     failureLimiter: FailureLimiter;
+    /** Report card and mark sheet PDFs admitted, waiting and drawn: bounded per school and in all, drawn fairly. */
+    documents: DocumentQueue;
   }
 }
 
@@ -71,6 +75,14 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('failureLimiter', new FailureLimiter(config.authMaxFailures));
+  app.decorate(
+    'documents',
+    new DocumentQueue({
+      drawing: REPORT_PDF_THREADS,
+      perSchool: config.pdfQueuePerSchool ?? DEFAULT_DOCUMENT_LIMITS.perSchool,
+      total: config.pdfQueueTotal ?? DEFAULT_DOCUMENT_LIMITS.total,
+    }),
+  );
 
   // Browsers keep connections alive. Once shutdown begins, connections are closed as soon as
   // their answer is out, so app.close() is not left waiting out the keep-alive timeout

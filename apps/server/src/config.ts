@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   NODE_ENV: z.string().optional(),
+  PDF_QUEUE_PER_SCHOOL: z.coerce.number().int().positive().optional(),
+  PDF_QUEUE_TOTAL: z.coerce.number().int().positive().optional(),
 });
 
 export interface Config {
@@ -64,6 +66,10 @@ export interface Config {
   logLevel: string;
   /** The built web application served at /, if present. */
   webDist: string;
+  /** Report card and mark sheet PDFs one school may have admitted at once (waiting or drawn); unset: DEFAULT_DOCUMENT_LIMITS. */
+  pdfQueuePerSchool?: number | undefined;
+  /** Such PDFs admitted at once, every school's; unset: DEFAULT_DOCUMENT_LIMITS. */
+  pdfQueueTotal?: number | undefined;
   /**
    * Tests only: drop the code's own tenant filters so a test can prove that row-level
    * security alone keeps tenants apart. Never set in production.
@@ -139,6 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    pdfQueuePerSchool: e.PDF_QUEUE_PER_SCHOOL,
+    pdfQueueTotal: e.PDF_QUEUE_TOTAL,
     skipCodeTenantFilter: false,
   };
 }

@@ -244,6 +244,8 @@ export const REPORT_MESSAGES = {
   labelTooLong: 'The label has at most 60 characters',
   settingsChanged: 'Someone else saved these settings after you opened them. Reload to see their changes.',
   nameTooLong: 'A name has at most 20 characters',
+  schoolDocumentsBusy: 'Your school already has several documents being prepared. Please try again in a moment.',
+  documentsBusy: 'Many documents are being prepared. Please try again in a moment.',
 } as const;
 
 /**

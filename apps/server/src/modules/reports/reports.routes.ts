@@ -1,4 +1,5 @@
 import {
+  type ReportModel,
   renderReportHtml,
   reportProgressEndpoint,
   reportSampleEndpoint,
@@ -25,26 +26,39 @@ export function reportFileName(report: { form: string; stream: string | null; ye
 /**
  * Report cards (issue 15): the model read and computed in the request's one transaction; the
  * photos, the preview and the PDF after it, so no connection waits on files or drawing. The PDF
- * is drawn in the worker pool (pdf/index.ts), reporting each learner drawn to the progress board.
+ * is drawn in the worker pool (pdf/index.ts), reporting each learner drawn to the progress board,
+ * once the document queue admits it (a bound per school and in all) and its turn comes.
  */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   const progress = new ReportProgressBoard();
   app.addHook('onClose', async () => closeReportPdfPool());
 
-  endpointRoute(app, terminalReportEndpoint, async ({ query }, request) => {
-    const { model, layout, photoFiles } = await withRequestTx(app, request, async (tx) => {
-      const inputs = await loadReportInputs(tx, query);
-      return { model: buildReportModel(inputs), layout: inputs.layout, photoFiles: inputs.photoFiles };
-    });
-    if (query.json) return model;
+  endpointRoute(app, terminalReportEndpoint, async ({ query }, request, reply) => {
     const scope = tenantScope(request);
+    const read = () =>
+      withRequestTx(app, request, async (tx) => {
+        const inputs = await loadReportInputs(tx, query);
+        return { model: buildReportModel(inputs), layout: inputs.layout, photoFiles: inputs.photoFiles };
+      });
     // Photos shrunk to what a card prints (a stored photo is larger than its 2 cm frame).
-    const images = await imagesForPrint(await reportImages(app.config.dataDir, scope.tenantId, model, photoFiles));
-    if (query.html) return { html: renderReportHtml(withInlinePhotos(model, images), layout) };
-    const key = query.progress ? ReportProgressBoard.key(scope.tenantId, scope.userId, query.progress) : null;
-    if (key) progress.set(key, 0, model.learners.length);
-    const pdf = await renderReportPdf({ model, layout, images }, key ? (done, total) => progress.set(key, done, total) : undefined);
-    return new FileAnswer(reportFileName(model.report), 'application/pdf', pdf);
+    const printImages = async (model: ReportModel, photoFiles: ReadonlyMap<string, string>) =>
+      imagesForPrint(await reportImages(app.config.dataDir, scope.tenantId, model, photoFiles));
+    if (query.json) return (await read()).model;
+    if (query.html) {
+      const { model, layout, photoFiles } = await read();
+      return { html: renderReportHtml(withInlinePhotos(model, await printImages(model, photoFiles)), layout) };
+    }
+    // A PDF is admitted before anything is read, and drawn in its turn (pdf/document-queue.ts).
+    return app.documents.serve(scope.tenantId, reply, async (draw) => {
+      const { model, layout, photoFiles } = await read();
+      const images = await printImages(model, photoFiles);
+      const key = query.progress ? ReportProgressBoard.key(scope.tenantId, scope.userId, query.progress) : null;
+      if (key) progress.set(key, 0, model.learners.length);
+      const pdf = await draw(() =>
+        renderReportPdf({ model, layout, images }, key ? (done, total) => progress.set(key, done, total) : undefined),
+      );
+      return new FileAnswer(reportFileName(model.report), 'application/pdf', pdf);
+    });
   });
 
   // The layout screen's sample: photos shown whatever the saved layout says, the screen's layout decides.

@@ -1,5 +1,6 @@
 import { marksheetCounts, marksheetEndpoint, marksheetFileName, marksheetTable } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { tenantScope } from '../../../plugins/access.js';
 import { endpointRoute, FileAnswer, spreadsheetAnswer, withRequestTx } from '../../../plugins/endpoints.js';
 import { renderMarksheetHtml } from './html.js';
 import { readMarksheet } from './marksheet.service.js';
@@ -16,13 +17,20 @@ import { marksheetWorkbook } from './workbook.js';
 export const marksheetRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onClose', async () => closeMarksheetPdfPool());
 
-  endpointRoute(app, marksheetEndpoint, async ({ query }, request) => {
-    const { model, order } = await withRequestTx(app, request, (tx) => readMarksheet(tx, query));
-    const table = marksheetTable(model);
-    const counts = marksheetCounts(model, order);
+  endpointRoute(app, marksheetEndpoint, async ({ query }, request, reply) => {
+    const read = async () => {
+      const { model, order } = await withRequestTx(app, request, (tx) => readMarksheet(tx, query));
+      return { model, table: marksheetTable(model), counts: marksheetCounts(model, order) };
+    };
+    if (query.pdf && !query.html)
+      // Admitted before anything is read, drawn in its turn, as the report cards (pdf/document-queue.ts).
+      return app.documents.serve(tenantScope(request).tenantId, reply, async (draw) => {
+        const { model, table, counts } = await read();
+        const pdf = await draw(() => renderMarksheetPdf(model, table, counts));
+        return new FileAnswer(`${marksheetFileName(model.report)}.pdf`, 'application/pdf', pdf);
+      });
+    const { model, table, counts } = await read();
     if (query.html) return { html: renderMarksheetHtml(model, table, counts) };
-    const name = marksheetFileName(model.report);
-    if (query.pdf) return new FileAnswer(`${name}.pdf`, 'application/pdf', await renderMarksheetPdf(model, table, counts));
-    return spreadsheetAnswer(`${name}.xlsx`, await marksheetWorkbook(model, table, counts));
+    return spreadsheetAnswer(`${marksheetFileName(model.report)}.xlsx`, await marksheetWorkbook(model, table, counts));
   });
 };
