@@ -23,6 +23,7 @@ export const INPUT_MESSAGES = {
   textInvalid: 'This text contains characters that cannot be saved',
   valueInvalid: 'This value is not valid',
   fieldNotAccepted: 'This field is not accepted',
+  textExpected: 'Enter text here, not a number or a yes or no',
   formUnreadable: 'The form could not be read. Please send it again.',
   uploadsBusy: 'Other files are being read. Please try again in a moment.',
 } as const;
@@ -134,6 +135,8 @@ export const STUDENT_MESSAGES = {
   genderInvalid: 'Gender is F or M',
   statusInvalid: 'Status is active, inactive or completed',
   dateInvalid: 'Enter a date as YYYY-MM-DD',
+  dobTooEarly: 'A date of birth is from 1900 on',
+  dobInFuture: 'A date of birth cannot be in the future',
   emailInvalid: 'Invalid email',
   termRequired: 'Please select a term',
   yearInvalid: 'Enter a year between 2000 and 2100',

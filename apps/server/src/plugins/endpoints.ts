@@ -1,5 +1,5 @@
 import type { RateLimitOptions } from '@fastify/rate-limit';
-import { type Endpoint, type FileField, STUDENT_MESSAGES } from '@mustard/shared';
+import { type Endpoint, type FileField, INPUT_MESSAGES, isTextOnly, STUDENT_MESSAGES } from '@mustard/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type TenantTx, withTenantTx } from '../db/tenant.js';
@@ -46,23 +46,27 @@ export type Answer<E extends Endpoint> =
 
 /**
  * A multipart (or JSON) body: the text fields checked by the contract's schema and the file
- * from its field; a missing required file is named in the same 422 as the fields at fault.
+ * from its field; a missing required file, and a field that takes text only but came as a JSON
+ * number or flag, are named in the same 422 as the fields at fault.
  */
 async function readUpload(request: FastifyRequest, endpoint: Endpoint, upload: FileField) {
   const form = await readForm(request);
   const { [upload.field]: _sentAsText, ...fields } = form.fields;
   const file = form.file?.field === upload.field ? form.file : null;
-  const missing: FieldErrors = upload.required && !file ? { [upload.field]: [STUDENT_MESSAGES.fileRequired] } : {};
+  const refused: FieldErrors = upload.required && !file ? { [upload.field]: [STUDENT_MESSAGES.fileRequired] } : {};
+  // A name sent in JSON as `true` or `5` is no name (shared textOnly): refused by name, not stored as "true".
+  const shape = (endpoint.body as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+  for (const key of form.notText) if (isTextOnly(shape[key])) refused[key] = [INPUT_MESSAGES.textExpected];
   let body: unknown = fields;
   if (endpoint.body) {
     try {
       body = parseFields(endpoint.body, fields);
     } catch (error) {
-      if (error instanceof AppError && error.errors) throw invalid({ ...missing, ...error.errors });
+      if (error instanceof AppError && error.errors) throw invalid({ ...error.errors, ...refused });
       throw error;
     }
   }
-  if (Object.keys(missing).length > 0) throw invalid(missing);
+  if (Object.keys(refused).length > 0) throw invalid(refused);
   return { body, file };
 }
 

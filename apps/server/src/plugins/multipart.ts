@@ -33,6 +33,8 @@ export interface MultipartForm {
    */
   fields: Record<string, string | string[] | Record<string, string>>;
   file: UploadedFile | null;
+  /** The fields a JSON body sent as a number or a flag, read as text: a field that takes text only refuses them. */
+  notText: ReadonlySet<string>;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function readForm(request: FastifyRequest): Promise<MultipartForm> 
     const body = request.body ?? {};
     if (typeof body !== 'object' || Array.isArray(body)) throw new AppError(400, ERROR_MESSAGES[400]);
     const fields: MultipartForm['fields'] = {};
+    const notText = new Set<string>();
     const errors: FieldErrors = {};
     const plain = (value: unknown) => value === null || typeof value !== 'object';
     const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
@@ -56,10 +59,13 @@ export async function readForm(request: FastifyRequest): Promise<MultipartForm> 
       if (Array.isArray(value) && value.length <= MAX_LIST_ITEMS && value.every(plain)) fields[key] = value.map(text);
       else if (isKeyedTexts(value)) fields[key] = Object.fromEntries(Object.entries(value).map(([name, item]) => [name, text(item)]));
       else if (!plain(value)) errors[key] = [INPUT_MESSAGES.valueInvalid];
-      else fields[key] = value === null || value === undefined ? '' : String(value);
+      else {
+        if (typeof value === 'number' || typeof value === 'boolean') notText.add(key);
+        fields[key] = value === null || value === undefined ? '' : String(value);
+      }
     }
     if (Object.keys(errors).length > 0) throw invalid(errors);
-    return { fields, file: null };
+    return { fields, file: null, notText };
   }
   const fields: MultipartForm['fields'] = Object.create(null);
   let file: UploadedFile | null = null;
@@ -93,7 +99,7 @@ export async function readForm(request: FastifyRequest): Promise<MultipartForm> 
   // The file's name is kept too (a fee journal's, say): the same rule.
   if (file && !isStorableText(file.filename)) unstorable[file.field] = [INPUT_MESSAGES.textInvalid];
   if (Object.keys(unstorable).length > 0) throw invalid(unstorable);
-  return { fields: { ...fields }, file };
+  return { fields: { ...fields }, file, notText: new Set() };
 }
 
 /** `name[key]`: a keyed field's part in a multipart form. */

@@ -266,12 +266,29 @@ describe('a URL that cannot be decoded, and secrets in URLs (point 12)', () => {
     expect(maskUrl('/api/school/students?code=ordinary')).toBe('/api/school/students?code=[redacted]');
   });
 
+  it('masks a secret whose name is percent-encoded, nested or in capitals, and leaves other names alone (issue 23 item 14)', () => {
+    expect(maskUrl('/auth/join?%63ode=abc123&x=1')).toBe('/auth/join?%63ode=[redacted]&x=1');
+    expect(maskUrl('/x?%2563ode=abc123')).toBe('/x?%2563ode=[redacted]');
+    expect(maskUrl('/x?%70%61%73%73%77%6F%72%64=hunter2')).toBe('/x?%70%61%73%73%77%6F%72%64=[redacted]');
+    expect(maskUrl('/x?user[password]=hunter2&code[]=abc&Access_Token=eyJ')).toBe(
+      '/x?user[password]=[redacted]&code[]=[redacted]&Access_Token=[redacted]',
+    );
+    expect(maskUrl('/x?user%5Bpassword%5D=hunter2')).toBe('/x?user%5Bpassword%5D=[redacted]');
+    // A URL inside a parameter, encoded twice: the whole value is masked.
+    expect(maskUrl('/x?next=%252Flogin%253Fcode%253Dabc')).toBe('/x?next=[redacted]');
+    expect(maskUrl('/api/school/students?paymentcode=12345&form=P7')).toBe('/api/school/students?paymentcode=12345&form=P7');
+  });
+
   it('no log line holds a code sent in those ways', async () => {
     const secret = 'SECRETCODE0123456789';
     await t.app.inject({ method: 'GET', url: `/login;code=${secret}` });
     await t.app.inject({ method: 'GET', url: `/login%3Fcode%3D${secret}` });
     await t.app.inject({ method: 'GET', url: `/%ff?code=${secret}` });
+    // The name percent-encoded: the server reads `code` (issue 23 item 14).
+    await t.app.inject({ method: 'GET', url: `/auth/join?%63ode=${secret}` });
+    await t.app.inject({ method: 'GET', url: `/auth/join?%2563ode=${secret}&C%4FDE=${secret}` });
     expect(t.logs.some((line) => line.includes('/login'))).toBe(true);
+    expect(t.logs.some((line) => line.includes('/auth/join?%63ode=[redacted]'))).toBe(true);
     for (const line of t.logs) {
       expect(line).not.toContain(secret);
       expect(line).not.toContain(TEST_PASSWORD);

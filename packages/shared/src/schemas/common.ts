@@ -19,6 +19,24 @@ export function text(error?: string) {
   return z.string(error === undefined ? undefined : { error }).refine(isStorableText, INPUT_MESSAGES.textInvalid);
 }
 
+const TEXT_ONLY = new WeakSet<z.ZodType>();
+
+/**
+ * A field that takes text and nothing else, such as a name (issue 23 item 14). A form's route
+ * that also takes JSON reads a number or a flag sent there as text (plugins/multipart.ts), so a
+ * learner sent as `{"firstname": true}` was stored as "true": such a field is refused by name
+ * instead. Spreadsheet imports are unaffected: their cells reach the schema as text.
+ */
+export function textOnly<Schema extends z.ZodType>(schema: Schema): Schema {
+  TEXT_ONLY.add(schema);
+  return schema;
+}
+
+/** Whether a field's schema takes text only (see textOnly). */
+export function isTextOnly(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && TEXT_ONLY.has(schema as z.ZodType);
+}
+
 /**
  * A number a person typed (a form sends text): blank is no number, never 0, and text that is no
  * number ("B") is refused, never read as 0 (`z.coerce.number` turns "" into 0). `number` is the

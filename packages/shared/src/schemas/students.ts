@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STATUSES } from '../constants.js';
 import { STUDENT_MESSAGES as M } from '../messages.js';
-import { optionalText, requiredText, text } from './common.js';
+import { optionalText, requiredText, text, textOnly } from './common.js';
 
 /*
  * Learners (spec §3 "Student"): the class list, the add and edit form, bulk upload and
@@ -42,15 +42,28 @@ export type Student = z.infer<typeof StudentSchema>;
 function realDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const day = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value && day.getUTCFullYear() >= 1900;
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value;
 }
 
-/** An ISO date (YYYY-MM-DD) that exists in the calendar, or nothing. */
-const isoDate = text()
+/** The earliest date of birth taken: no learner was born before 1900. */
+export const EARLIEST_BIRTH_DATE = '1900-01-01';
+
+/**
+ * Today where the day is furthest ahead (UTC+14), so that a child born today in any time zone
+ * is taken while a date of birth in the future (a year 9999 typed for 1999) is not.
+ */
+function latestToday(now = Date.now()): string {
+  return new Date(now + 14 * 3600 * 1000).toISOString().slice(0, 10);
+}
+
+/** A date of birth (YYYY-MM-DD) that exists in the calendar, from 1900 to today, or nothing (issue 23 item 14). */
+const dateOfBirth = text()
   .trim()
   .nullish()
   .transform((value) => (value ? value : null))
-  .refine((value) => value === null || realDate(value), M.dateInvalid);
+  .refine((value) => value === null || realDate(value), M.dateInvalid)
+  .refine((value) => value === null || !realDate(value) || value >= EARLIEST_BIRTH_DATE, M.dobTooEarly)
+  .refine((value) => value === null || !realDate(value) || value <= latestToday(), M.dobInFuture);
 
 /**
  * The add and edit form (and one row of an upload). Multipart forms send text, so every field
@@ -62,14 +75,15 @@ export const StudentInputSchema = z.strictObject({
     .max(40)
     .nullish()
     .transform((value) => (value ? value : null)),
-  firstname: requiredText(M.firstnameRequired).max(80),
-  lastname: requiredText(M.lastnameRequired).max(80),
-  othername: optionalText,
+  // Names are text only: a JSON `true` or `5` is no name (see textOnly).
+  firstname: textOnly(requiredText(M.firstnameRequired).max(80)),
+  lastname: textOnly(requiredText(M.lastnameRequired).max(80)),
+  othername: textOnly(optionalText.clone()),
   gender: z.preprocess(
     (value) => (typeof value === 'string' ? value.trim().toUpperCase().slice(0, 1) || null : (value ?? null)),
     z.enum(GENDERS, { error: M.genderInvalid }).nullable(),
   ),
-  dob: isoDate,
+  dob: dateOfBirth,
   form: requiredText(M.classRequired).max(40),
   stream: optionalText,
   status: z.preprocess(

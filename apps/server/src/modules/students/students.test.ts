@@ -1,6 +1,7 @@
 import {
   ERROR_MESSAGES,
   IN_USE_MESSAGES,
+  INPUT_MESSAGES,
   markTypes,
   RESULT_MESSAGES,
   STUDENT_MESSAGES,
@@ -391,7 +392,15 @@ describe('adding a learner (POST /api/school/students)', () => {
     ['the class missing', { form: undefined }, 'form', STUDENT_MESSAGES.classRequired],
     ['gender X', { gender: 'X' }, 'gender', STUDENT_MESSAGES.genderInvalid],
     ['a date of birth that does not exist (30 February)', { dob: '2020-02-30' }, 'dob', STUDENT_MESSAGES.dateInvalid],
-    ['a date of birth in year 0, which the database has not', { dob: '0000-01-01' }, 'dob', STUDENT_MESSAGES.dateInvalid],
+    ['a date of birth in year 0, which the database has not', { dob: '0000-01-01' }, 'dob', STUDENT_MESSAGES.dobTooEarly],
+    ['a date of birth before 1900', { dob: '1899-12-31' }, 'dob', STUDENT_MESSAGES.dobTooEarly],
+    ['a date of birth in year 9999 (issue 23 item 14)', { dob: '9999-01-01' }, 'dob', STUDENT_MESSAGES.dobInFuture],
+    [
+      'a date of birth two days ahead',
+      { dob: new Date(Date.now() + 2 * 86_400_000 + 14 * 3_600_000).toISOString().slice(0, 10) },
+      'dob',
+      STUDENT_MESSAGES.dobInFuture,
+    ],
     ['a date of birth in another format', { dob: '05/03/2014' }, 'dob', STUDENT_MESSAGES.dateInvalid],
     ['a bad email', { email: 'amina.example.ug' }, 'email', STUDENT_MESSAGES.emailInvalid],
     ['an unknown status', { status: 'expelled' }, 'status', STUDENT_MESSAGES.statusInvalid],
@@ -405,6 +414,35 @@ describe('adding a learner (POST /api/school/students)', () => {
       expect(await countStudents(school.id)).toBe(before);
     },
   );
+
+  it('takes a date of birth from 1 January 1900 to today', async () => {
+    expect(ok(await sendForm(school, 'POST', PATH, { ...VALID, dob: '1900-01-01' })).dob).toBe('1900-01-01');
+    const today = new Date().toISOString().slice(0, 10);
+    expect(ok(await sendForm(school, 'POST', PATH, { ...VALID, dob: today })).dob).toBe(today);
+  });
+
+  it('refuses a name sent in JSON as a flag or a number (issue 23 item 14), naming each field; other fields take numbers as text', async () => {
+    const before = await countStudents(school.id);
+    const refused = await school.head.post(PATH, { ...VALID, firstname: true, lastname: 5, othername: false });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toEqual({
+      statusCode: 422,
+      message: ERROR_MESSAGES[422],
+      errors: {
+        firstname: [INPUT_MESSAGES.textExpected],
+        lastname: [INPUT_MESSAGES.textExpected],
+        othername: [INPUT_MESSAGES.textExpected],
+      },
+    });
+    expect(await countStudents(school.id)).toBe(before);
+    // An edit the same way.
+    const saved = ok(await school.head.post(PATH, { ...VALID, studentid: 20231, phone: 772000111 }));
+    expect([saved.studentid, saved.phone]).toEqual(['20231', '772000111']);
+    const edit = await school.head.put(`${PATH}/${saved.id}`, { ...VALID, firstname: true });
+    expect(edit.statusCode).toBe(422);
+    expect(edit.json().errors).toEqual({ firstname: [INPUT_MESSAGES.textExpected] });
+    expect(ok(await school.head.get(`${PATH}/${saved.id}`)).firstname).toBe('Ruth');
+  });
 
   it('refuses a student category of another school', async () => {
     const theirs = await newCategory(neighbour.head, 'Their boarders');
@@ -816,7 +854,7 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
     expect((await neighbour.head.get(`${PATH}/${learner.id}/results`)).statusCode).toBe(404);
   });
 
-  it('shows an S5 learner’s subjects per paper, each paper with its grade, and the papers’ total', async () => {
+  it('shows an S5 learner’s subjects per paper, each paper with its grade, and the subject’s total and letter as the card has them', async () => {
     const high = await newSchool('Kings High School', 'secondary');
     const head = high.head;
     const physics = ok(
@@ -856,12 +894,13 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
                   subject: 'Physics',
                   category: 'science',
                   mark: null,
-                  score: null,
+                  // Paper values 5 and 1: D in the two-paper table; the total is the papers' mean.
+                  score: 'D',
                   papers: [
                     { paper: 'I', mark: 62, score: 'C5' },
                     { paper: 'II', mark: 81, score: 'D1' },
                   ],
-                  total: 143,
+                  total: 71.5,
                 },
                 { subject_id: general.id, subject: 'General Paper', category: 'subsidiary', mark: 70, score: 'C3' },
               ],
