@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineAbilityFor } from './abilities.js';
-import { type Assignments, entryReach, mayEnter } from './assignments.js';
+import { type Assignments, entryReach, mayEnter, mayOpen, streamsToEnter } from './assignments.js';
 
 const role = (...permissions: Array<[action: string, subject: string]>) =>
   defineAbilityFor({ roles: [{ name: 'r', permissions: permissions.map(([action, subject_class]) => ({ action, subject_class })) }] });
@@ -96,5 +96,43 @@ describe('what assignments grant a teacher', () => {
     expect(mayEnter(teacher, none, 'marks', at('P5', 'A', maths))).toBe(false);
     expect(mayEnter(role(['manage', 'mark']), none, 'marks', at('P7', null, english))).toBe(true);
     expect(mayEnter(role(['create', 'mark'], ['manage', 'remark']), none, 'reportComments', at('P7', null))).toBe(true);
+  });
+});
+
+describe('opening a class without a stream (issue 23 item 18)', () => {
+  const both: Assignments = {
+    subjects: [
+      { subject_id: maths, form: 'P5', stream: 'East', term: 'I', year: 2026 },
+      { subject_id: maths, form: 'p5 ', stream: 'West', term: 'I', year: 2026 },
+      { subject_id: maths, form: 'P5', stream: ' east', term: 'I', year: 2026 },
+      { subject_id: maths, form: 'P5', stream: 'North', term: 'II', year: 2026 },
+      { subject_id: english, form: 'P5', stream: 'North', term: 'I', year: 2026 },
+    ],
+    classes: [],
+  };
+
+  it('a teacher of both streams opens every stream he teaches, each once, in this term and subject only', () => {
+    expect(streamsToEnter(teacher, both, 'marks', at('P5', null, maths))).toEqual(['East', 'West']);
+    expect(mayOpen(['East', 'West'], null)).toBe(true);
+  });
+
+  it('a teacher of one stream opens that stream alone; another stream stays closed', () => {
+    const streams = streamsToEnter(teacher, held, 'marks', at('P5', null, maths));
+    expect(streams).toEqual(['A']);
+    expect(mayOpen(streams, null)).toBe(true);
+    expect(mayOpen(streams, 'a')).toBe(true);
+    expect(mayOpen(streams, 'B')).toBe(false);
+  });
+
+  it('an assignment without a stream, or a role that lifts the limit, opens every stream', () => {
+    expect(streamsToEnter(teacher, held, 'marks', at('S2', null, english))).toBe('all');
+    expect(streamsToEnter(role(['manage', 'mark']), { subjects: [], classes: [] }, 'marks', at('P7', null, maths))).toBe('all');
+    expect(mayOpen('all', null)).toBe(true);
+  });
+
+  it('no stream of the class taught, or no right to enter: nothing opens', () => {
+    expect(streamsToEnter(teacher, held, 'marks', at('P6', null, maths))).toEqual([]);
+    expect(streamsToEnter(role(['manage', 'student']), held, 'marks', at('P5', null, maths))).toEqual([]);
+    expect(mayOpen([], null)).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type AppAbility, allows } from './abilities.js';
 import { TERMS } from './constants.js';
+import { termQuery, yearQuery } from './endpoints/fields.js';
 
 /**
  * What staff assignments grant (issue 13 point 4): a member who may enter marks (`create` on
@@ -85,11 +86,38 @@ export function mayEnter(ability: AppAbility, assignments: Assignments, entry: E
   );
 }
 
+/**
+ * The streams of a class a member may enter in when they open it (issue 23 item 18): `'all'`
+ * when their roles lift the limit or an assignment covers the whole class; otherwise the streams
+ * they are assigned (in the assignments' spelling, each once), none when they teach no stream of
+ * it. A class opened without a stream is every stream they teach, so a teacher of both P5 streams
+ * opens P5 whole and a teacher of one opens his own stream's learners.
+ */
+export function streamsToEnter(ability: AppAbility, assignments: Assignments, entry: Entry, target: EntryTarget): 'all' | string[] {
+  const reach = entryReach(ability)[entry];
+  if (reach !== 'assigned') return reach === 'all' ? 'all' : [];
+  const held: ReadonlyArray<{ form: string; stream: string | null; term: string; year: number; subject_id?: string }> =
+    entry === 'reportComments'
+      ? assignments.classes
+      : assignments.subjects.filter((each) => each.subject_id.toLowerCase() === target.subject_id?.toLowerCase());
+  const ofClass = held.filter((each) => sameTerm(each, target) && same(each.form, target.form));
+  if (ofClass.some((each) => coversStream(each.stream, null))) return 'all';
+  const streams: string[] = [];
+  for (const { stream } of ofClass) if (stream !== null && !streams.some((known) => same(known, stream))) streams.push(stream.trim());
+  return streams;
+}
+
+/**
+ * Whether a member may open this class (and stream) for this entry: with a stream, when that
+ * stream is theirs; without one, when any stream of the class is (they then see those streams).
+ */
+export function mayOpen(streams: 'all' | ReadonlyArray<string>, stream: string | null): boolean {
+  if (streams === 'all') return true;
+  return stream === null ? streams.length > 0 : streams.some((held) => same(held, stream));
+}
+
 /** `GET /api/school/assignments/mine`: the term asked about. */
-export const MyAssignmentsQuerySchema = z.object({
-  term: z.enum(TERMS),
-  year: z.coerce.number().int().min(2000).max(2100),
-});
+export const MyAssignmentsQuerySchema = z.object({ term: termQuery, year: yearQuery });
 
 const reach = z.enum(['all', 'assigned', 'none']);
 

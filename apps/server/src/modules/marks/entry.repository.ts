@@ -31,10 +31,19 @@ export interface Learner {
 /** The most learners one grid reads: a stream is some tens, a whole class some hundreds. */
 const LEARNERS_LIMIT = 2000;
 
-/** Active learners of a class (and stream, and category when given), by name. */
+/**
+ * Active learners of a class (and stream, and category when given), by name. `streams` narrows a
+ * class opened without a stream to the streams its teacher teaches (issue 23 item 18); absent or
+ * 'all', every stream.
+ */
 export async function learnersOf(
   tx: TenantTx,
-  where: { form: string; stream: string | null; studentcategory_id?: string | undefined },
+  where: {
+    form: string;
+    stream: string | null;
+    studentcategory_id?: string | undefined;
+    streams?: 'all' | readonly string[] | undefined;
+  },
 ): Promise<Learner[]> {
   let query = tx.trx
     .selectFrom('students')
@@ -44,6 +53,13 @@ export async function learnersOf(
     .where('status', '=', 'active');
   if (where.stream !== null) query = query.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${where.stream})`);
   if (where.studentcategory_id) query = query.where('studentcategory_id', '=', where.studentcategory_id);
+  const streams = where.streams;
+  if (streams !== undefined && streams !== 'all') {
+    if (streams.length === 0) return [];
+    query = query.where(
+      sql<boolean>`lower(trim(coalesce(stream, ''))) in (${sql.join(streams.map((stream) => sql`lower(trim(${stream}))`))})`,
+    );
+  }
   const rows = await query.$call(byLearnerName()).limit(LEARNERS_LIMIT).execute();
   return rows.map((row) => ({
     id: row.id,

@@ -18,7 +18,7 @@ import {
   type MarksSaved,
   type MarkValue,
   marks,
-  mayEnter,
+  mayOpen,
   PAPERS,
   planSave,
   RESULT_MESSAGES,
@@ -27,6 +27,7 @@ import {
   SETTINGS_MESSAGES,
   type StoredMark,
   savedCells,
+  streamsToEnter,
   TERMS,
 } from '@mustard/shared';
 import { sql } from 'kysely';
@@ -143,12 +144,20 @@ async function checkTarget(tx: TenantTx, target: GridTarget, marktypeIds: readon
     errors.term = [MARK_MESSAGES.futureTerm];
   if (Object.keys(errors).length > 0 || !subject) throw invalid(errors);
 
-  if (!allows(member.ability, 'manage', 'mark')) {
-    const assignments = await assignmentsOf(tx, actingUser(tx), { term: target.term, year: target.year });
-    const assigned = mayEnter(member.ability, { subjects: assignments.subjects, classes: assignments.classes }, 'marks', target);
-    if (!assigned) throw new AppError(403, MARK_MESSAGES.notAssigned);
-  }
-  return { types, subject, topic: topic ?? null };
+  const streams = await streamsOf(tx, target, member);
+  if (!mayOpen(streams, target.stream)) throw new AppError(403, MARK_MESSAGES.notAssigned);
+  return { types, subject, topic: topic ?? null, streams };
+}
+
+/**
+ * The streams of the grid's class the member may enter marks in: every one for those who manage
+ * marks, else those of their assignments (a class opened without a stream is the streams they
+ * teach, issue 23 item 18).
+ */
+async function streamsOf(tx: TenantTx, target: GridTarget, member: Member): Promise<'all' | string[]> {
+  if (allows(member.ability, 'manage', 'mark')) return 'all';
+  const assignments = await assignmentsOf(tx, actingUser(tx), { term: target.term, year: target.year });
+  return streamsToEnter(member.ability, { subjects: assignments.subjects, classes: assignments.classes }, 'marks', target);
 }
 
 /** The grid's target as the load, the save and the sheet name it. */
@@ -165,8 +174,8 @@ const targetOf = (query: Omit<GridTarget, 'topic_id'> & { topic_id?: string | nu
 /** The grid and what it is about: the subject and topic by name, for the sheet's header. */
 async function gridOf(tx: TenantTx, query: MarksGridQuery, member: Member): Promise<{ grid: MarksGrid; about: SheetAbout }> {
   const target = targetOf(query);
-  const { types, subject, topic } = await checkTarget(tx, target, query.marktypes, member);
-  const learners = await learnersOf(tx, query);
+  const { types, subject, topic, streams } = await checkTarget(tx, target, query.marktypes, member);
+  const learners = await learnersOf(tx, { ...query, streams });
   if (learners.length * types.length > MAX_GRID_CELLS) throw invalid({ marktypes: [MARK_MESSAGES.gridTooLarge] });
   const stored = await storedMarks(tx, target, {
     marktypeIds: types.map((type) => type.id),
@@ -326,8 +335,10 @@ export async function saveMarks(tx: TenantTx, body: MarksSave, member: Member): 
   }
 
   const target = targetOf(body);
-  const { types } = await checkTarget(tx, target, marktypeIds, member);
-  const learners = new Map((await learnersOf(tx, body)).map((learner) => [learner.id, learner]));
+  const { types, streams } = await checkTarget(tx, target, marktypeIds, member);
+  // The learners the grid lists: a cell of any other learner (another class, or a stream the
+  // member does not teach) is named and nothing is saved.
+  const learners = new Map((await learnersOf(tx, { ...body, streams })).map((learner) => [learner.id, learner]));
   const cells = readCells(body, new Map(types.map((type) => [type.id, { outof: Number(type.outof) }])), learners);
   const { plan, stored } = await writeCells(tx, target, cells, member, 'grid');
   // The grid's new base, known from the plan under its lock: no read back.
@@ -364,8 +375,8 @@ export async function saveGridSheet(
   member: Member,
 ): Promise<{ message: string; saved: number; unchanged: number }> {
   const target = targetOf(query);
-  const { types } = await checkTarget(tx, target, sheet.marktypeIds, member);
-  const inGrid = new Map((await learnersOf(tx, query)).map((learner) => [learner.studentid, learner]));
+  const { types, streams } = await checkTarget(tx, target, sheet.marktypeIds, member);
+  const inGrid = new Map((await learnersOf(tx, { ...query, streams })).map((learner) => [learner.studentid, learner]));
   const strangers = sheet.rows.flatMap((row) => (row.studentid !== null && !inGrid.has(row.studentid) ? [row.studentid] : []));
   const cells = sheetCells(sheet, new Map(types.map((type) => [type.id, { label: type.label, outof: Number(type.outof) }])), {
     inGrid,

@@ -319,6 +319,68 @@ describe('who may enter what', () => {
   });
 });
 
+describe('a class opened without a stream (issue 23 item 18)', () => {
+  let both: Caller;
+  let eastOnly: Caller;
+  let p4East: Learner[];
+  let p4West: Learner[];
+  // MOT: BOT is published by now, and a teacher cannot write it.
+  const p4 = (stream = '') => ({ form: 'P4', stream, marktypes: [mot.id] });
+  const idsOf = (answer: { students: Array<{ student: { id: string } }> }) => answer.students.map((row) => row.student.id).sort();
+
+  beforeAll(async () => {
+    p4East = await learners(school.id, 'P4', 'East', ['Esther', 'Frank']);
+    p4West = await learners(school.id, 'P4', 'West', ['Gloria']);
+    const assign = async (name: string, streams: string[]) => {
+      const user = await makeUser(t.database, { name, memberOf: [{ tenantId: school.id, roles: ['teacher'] }] });
+      for (const stream of streams)
+        ok(await head.post(subjectTeachers.path, { user_id: user.id, subject_id: maths.id, form: 'P4', stream, term: 'I', year: YEAR }));
+      return caller(t.app, await login(t.app, user.email), school.tenantcode);
+    };
+    both = await assign('Henry Both', ['East', 'West']);
+    eastOnly = await assign('Irene East', ['East']);
+  });
+
+  it('a teacher of both streams opens the class whole: every learner of both streams', async () => {
+    const answer = ok(await grid(both, p4()));
+    expect(idsOf(answer)).toEqual([...p4East, ...p4West].map((learner) => learner.id).sort());
+    const [esther] = p4East as [Learner];
+    const [gloria] = p4West as [Learner];
+    expect(ok(await save(both, { [mot.id]: { [esther.id]: 41, [gloria.id]: 42 } }, {}, { form: 'P4', stream: '' })).saved).toBe(2);
+  });
+
+  it('a teacher of one stream opens the class as his own stream: its learners alone, and a save into another stream is refused by cell', async () => {
+    const answer = ok(await grid(eastOnly, p4()));
+    expect(idsOf(answer)).toEqual(p4East.map((learner) => learner.id).sort());
+    const [, frank] = p4East as [Learner, Learner];
+    const [gloria] = p4West as [Learner];
+    const refused = await save(
+      eastOnly,
+      { [mot.id]: { [frank.id]: 50, [gloria.id]: 10 } },
+      { [mot.id]: { [gloria.id]: 1 } },
+      {
+        form: 'P4',
+        stream: '',
+      },
+    );
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ [`marks.${mot.id}.${gloria.id}`]: [MARK_MESSAGES.learnerNotInClass] });
+    expect(await historyOf(frank.id, mot.id)).toEqual([]);
+    expect(ok(await save(eastOnly, { [mot.id]: { [frank.id]: 50 } }, {}, { form: 'P4', stream: '' })).saved).toBe(1);
+    // His stream by name opens; the other stream stays closed.
+    ok(await grid(eastOnly, p4('east')));
+    expect((await grid(eastOnly, p4('West'))).json().message).toBe(MARK_MESSAGES.notAssigned);
+  });
+
+  it('a teacher of no stream of the class is refused: 403 saying why', async () => {
+    const refused = await grid(teacher, p4());
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(MARK_MESSAGES.notAssigned);
+    const [esther] = p4East as [Learner];
+    expect((await save(teacher, { [mot.id]: { [esther.id]: 5 } }, {}, { form: 'P4', stream: '' })).statusCode).toBe(403);
+  });
+});
+
 describe('ids in capitals (issue 23 item 7)', () => {
   // A uuid names the same record in any case; the database agrees, so every check must too.
   const capitals = (id: string) => id.toUpperCase();
