@@ -1,3 +1,4 @@
+import type { ServerOptions } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -58,6 +59,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    ...slowClientTimeouts(config),
     // A URL that cannot be decoded (`/%ff`) never reaches a route: answer the catalogue's 400,
     // with the same headers as every answer, instead of the framework's own body.
     frameworkErrors: (error, _request, reply) => {
@@ -105,6 +107,26 @@ export async function buildApp(config: Config, database: Database, options: Buil
 
   await app.ready();
   return app;
+}
+
+/**
+ * A connection may not hold the server by sending slowly, stopping half way, or sending nothing
+ * (issue 23 item 11: without these, slow bodies stayed open for good). Node closes a request
+ * whose headers or whole request (the body too) did not arrive in time, answering 408, and
+ * Fastify an idle kept-alive connection. Node looks for late requests every
+ * `connectionsCheckingInterval` (30 s by its default): at most a second here, so a timeout holds
+ * to about a second. No inactivity timeout on the socket itself: it would also cut an answer
+ * being prepared, such as a long report.
+ */
+function slowClientTimeouts(config: Config): { requestTimeout: number; keepAliveTimeout: number; http: ServerOptions } {
+  const headersTimeout = Math.round(config.headersTimeoutSeconds * 1000);
+  const requestTimeout = Math.round(config.requestTimeoutSeconds * 1000);
+  return {
+    // Fastify sets the server's requestTimeout from its own option, after making the server.
+    requestTimeout,
+    keepAliveTimeout: Math.round(config.keepAliveTimeoutSeconds * 1000),
+    http: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.ceil(headersTimeout / 2)) },
+  };
 }
 
 /** Every route of the product, in one list. */

@@ -46,6 +46,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: fresh(), PORT: 'eighty', LOG_LEVEL: 'loud' })).toThrow(/PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/);
   });
 
+  it('times slow clients out: 30 s for the headers, 120 s for the whole request, 72 s idle; headers never longer than the request', () => {
+    const defaults = loadConfig({ DATA_DIR: fresh() });
+    expect([defaults.headersTimeoutSeconds, defaults.requestTimeoutSeconds, defaults.keepAliveTimeoutSeconds]).toEqual([30, 120, 72]);
+    const set = loadConfig({
+      DATA_DIR: fresh(),
+      HEADERS_TIMEOUT_SECONDS: '5',
+      REQUEST_TIMEOUT_SECONDS: '600',
+      KEEP_ALIVE_TIMEOUT_SECONDS: '65',
+    });
+    expect([set.headersTimeoutSeconds, set.requestTimeoutSeconds, set.keepAliveTimeoutSeconds]).toEqual([5, 600, 65]);
+    expect(() => loadConfig({ DATA_DIR: fresh(), HEADERS_TIMEOUT_SECONDS: '60', REQUEST_TIMEOUT_SECONDS: '30' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: fresh(), REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
+  });
+
   it('does not seed the demo on PostgreSQL unless asked', () => {
     expect(loadConfig({ DATA_DIR: fresh(), DATABASE_URL: 'postgres://x@y/z' }).seedDemo).toBe(false);
     expect(loadConfig({ DATA_DIR: fresh(), DATABASE_URL: 'postgres://x@y/z', SEED_DEMO: 'true' }).seedDemo).toBe(true);

@@ -33,6 +33,9 @@ const EnvSchema = z.object({
   AUTH_MAX_FAILURES: z.coerce.number().int().positive().default(10),
   AUTH_CACHE_SECONDS: z.coerce.number().min(0).max(3600).optional(),
   TRUST_PROXY: boolish.default(false),
+  HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(120),
+  KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(72),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   NODE_ENV: z.string().optional(),
@@ -63,6 +66,12 @@ export interface Config {
   /** Seconds sign-in state may be cached in memory; unset: 60 on the embedded database, 0 on PostgreSQL. */
   authCacheSeconds: number | undefined;
   trustProxy: boolean;
+  /** Seconds a client may take to send a request's headers; a connection that sends nothing is closed then too. */
+  headersTimeoutSeconds: number;
+  /** Seconds a client may take to send a whole request, headers and body (an upload on a slow line included). */
+  requestTimeoutSeconds: number;
+  /** Seconds a kept-alive connection may stay idle between two requests. */
+  keepAliveTimeoutSeconds: number;
   logLevel: string;
   /** The built web application served at /, if present. */
   webDist: string;
@@ -127,6 +136,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.HEADERS_TIMEOUT_SECONDS > e.REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError('HEADERS_TIMEOUT_SECONDS must not be longer than REQUEST_TIMEOUT_SECONDS (the headers are part of the request).');
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -143,6 +155,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authMaxFailures: e.AUTH_MAX_FAILURES,
     authCacheSeconds: e.AUTH_CACHE_SECONDS,
     trustProxy: e.TRUST_PROXY,
+    headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,
+    requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
+    keepAliveTimeoutSeconds: e.KEEP_ALIVE_TIMEOUT_SECONDS,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     pdfQueuePerSchool: e.PDF_QUEUE_PER_SCHOOL,
