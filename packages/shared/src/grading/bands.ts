@@ -1,3 +1,5 @@
+import { type Exact, exact } from './exact.js';
+
 /*
  * Grade bands: how a subject mark becomes a grade (guide grading.md, "Subject mark to grade").
  * A grade set (per subject, class, term and year) is a list of bands; the school edits it, these
@@ -49,21 +51,34 @@ export function defaultGradeBands(type: GradeSetType = 'default'): GradeBand[] {
 }
 
 /**
+ * Whether a mark reaches a band's lower bound. A mark given exactly (a combined total) is
+ * compared exactly: its float decides only when it is clearly on one side, since an exact 60 may
+ * print as 59.99999999999999 once it is a float.
+ */
+function reaches(mark: number | Exact, lower: number): boolean {
+  if (typeof mark === 'number') return lower <= mark;
+  const near = mark.valueOf();
+  if (Math.abs(near - lower) > 1e-6) return lower < near;
+  return mark.gte(exact(lower));
+}
+
+/**
  * The band a mark falls in (grading.md: "a mark takes the grade with the highest `lower` that
  * is <= the mark"): bounds are whole numbers but marks may have decimals, so 74.5 is C3 and
  * 79.9 is D2 under the default set, and no mark falls in a gap between 74 and 75. Only lower
  * bounds decide; the bands need not be sorted. A mark below every band has none (undefined).
  * Of two bands with the same lower bound (a set the grade-set check refuses), the first wins.
+ * A combined mark is passed exactly (grading/exact.ts), so a total of exactly 60 is 60.
  */
-export function bandFor<Band extends Pick<GradeBand, 'lower'>>(bands: Iterable<Band>, mark: number): Band | undefined {
+export function bandFor<Band extends Pick<GradeBand, 'lower'>>(bands: Iterable<Band>, mark: number | Exact): Band | undefined {
   let best: Band | undefined;
   for (const band of bands) {
-    if (band.lower <= mark && (best === undefined || band.lower > best.lower)) best = band;
+    if (reaches(mark, band.lower) && (best === undefined || band.lower > best.lower)) best = band;
   }
   return best;
 }
 
 /** The grade of a mark under a set of bands (see bandFor), or null when no band reaches it. */
-export function gradeFor<Band extends Pick<GradeBand, 'grade' | 'lower'>>(bands: Iterable<Band>, mark: number): string | null {
+export function gradeFor<Band extends Pick<GradeBand, 'grade' | 'lower'>>(bands: Iterable<Band>, mark: number | Exact): string | null {
   return bandFor(bands, mark)?.grade ?? null;
 }

@@ -3,6 +3,7 @@
  * it grows, aggregates, divisions and A-level points. One file per step of grading.md:
  *
  * - bands.ts       subject mark -> grade: default bands, the band lookup
+ * - exact.ts       exact arithmetic for combined marks (fractions, never a float against a band)
  * - grade-sets.ts  the checks of a grade set (overlaps, gaps, reversed bounds)
  * - descriptors.ts the new curriculum's competency descriptors
  * - classes.ts     which classes are graded per paper (A level)
@@ -16,4 +17,5 @@ export * from './bands.js';
 export * from './classes.js';
 export * from './descriptors.js';
 export * from './engine/index.js';
+export * from './exact.js';
 export * from './grade-sets.js';

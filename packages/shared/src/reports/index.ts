@@ -1,3 +1,4 @@
+export * from './graded-results.js';
 export * from './layout.js';
 export * from './model.js';
 export * from './render-html.js';

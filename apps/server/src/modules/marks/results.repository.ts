@@ -1,15 +1,28 @@
-import { type GradeBand, genericDescriptor, gradeOfTotal, isPerPaperForm, type StudentResults, type SubjectResult } from '@mustard/shared';
+import {
+  type GradeBand,
+  type GradingMark,
+  type GradingRules,
+  genericDescriptor,
+  gradeLearner,
+  indexMarks,
+  isPerPaperForm,
+  type StudentResults,
+  type SubjectResult,
+} from '@mustard/shared';
 import { sql } from 'kysely';
 import type { TenantTx, Trx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
+import { readReportSettings } from '../reports/report-settings.repository.js';
 
 /**
  * A learner's academic records: one per class, term and year in which they have marks, newest
- * first; in each, the exams (mark types) and for each subject the mark and the grade the
- * subject's grade set gives it (the shared `gradeFor`: the band with the highest lower bound not
- * above the mark, guide grading.md). S5 and S6 show each paper with its grade, and the papers'
- * total. Marks of a competency (topic) are the new curriculum's: per subject, each topic's score
- * with its generic descriptor, and the average.
+ * first; in each, the exams (mark types) and for each subject the mark as entered and the grade
+ * the report card gives that exam: the one grader (`gradeLearner`, packages/shared
+ * reports/graded-results.ts) under the school's grading rules, so a 40 out of 50 is 80% and D1
+ * here as on the card. S5 and S6 show each paper with its grade, and the subject's total and
+ * letter as the card has them (the mean of the papers out of 100). Marks of a competency (topic)
+ * are the new curriculum's: per subject, each topic's score with its generic descriptor, and the
+ * average.
  */
 export async function studentResults(tx: TenantTx, studentId: string): Promise<StudentResults> {
   const { trx, tenantId } = tx;
@@ -33,6 +46,7 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
       'c.title as topic',
       't.label as marktype',
       't.position as marktype_position',
+      't.outof',
       sql<number | null>`m.mark::float8`.as('mark'),
       'm.absent',
     ])
@@ -47,8 +61,9 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
     .orderBy(sql`c.created_at`, (order) => order.asc().nullsFirst())
     .execute();
   const gradeSets = await gradeSetsOfMarks(trx, tenantId, studentId);
-  // An absence (ABS) is no mark: shown as absent, with no grade, never counted as 0 (grading.md).
-  const gradeOf = (row: (typeof rows)[number]) => gradeOfTotal(row.mark, gradeSets.get(gradeSetKey(row)) ?? []).value.grade;
+  const { rules } = await readReportSettings(tx);
+  /** Each exam's marks, to grade once its subjects are known. */
+  const examMarks = new Map<object, { form: string; term: string; year: number; outof: number; marks: GradingMark[] }>();
 
   const results: StudentResults['results'] = [];
   for (const row of rows) {
@@ -73,25 +88,37 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
     if (!exam) {
       exam = { marktype_id: row.marktype_id, marktype: row.marktype, subjects: [] };
       record.exams.push(exam);
+      examMarks.set(exam, { form: row.form, term: row.term, year: row.year, outof: Number(row.outof) || 100, marks: [] });
     }
+    examMarks.get(exam)?.marks.push({
+      student_id: studentId,
+      subject_id: row.subject_id,
+      marktype_id: row.marktype_id,
+      paper: row.paper ?? 'I',
+      mark: row.mark,
+      absent: row.absent,
+    });
     let subject = exam.subjects.find((candidate) => candidate.subject_id === row.subject_id);
     // Every mark names its paper (I for a subject written in one); only a subject of several shows them.
     const perPaper = isPerPaperForm(row.form) && row.multiple_papers;
     if (!subject) {
       subject = { subject_id: row.subject_id, subject: row.subject, category: row.category, mark: null, score: null } as SubjectResult;
-      if (perPaper) {
-        subject.papers = [];
-        subject.total = 0;
-      }
+      if (perPaper) subject.papers = [];
       exam.subjects.push(subject);
     }
+    // An absence (ABS) is no mark: shown as absent, with no grade, never counted as 0 (grading.md).
     if (perPaper && subject.papers) {
-      subject.papers.push({ paper: row.paper as string, mark: row.mark, score: gradeOf(row), ...(row.absent ? { absent: true } : {}) });
-      subject.total = (subject.total ?? 0) + (row.mark ?? 0);
+      subject.papers.push({ paper: row.paper as string, mark: row.mark, score: null, ...(row.absent ? { absent: true } : {}) });
     } else {
       subject.mark = row.mark;
-      subject.score = gradeOf(row);
       if (row.absent) subject.absent = true;
+    }
+  }
+
+  for (const record of results) {
+    for (const exam of record.exams) {
+      const of = examMarks.get(exam);
+      if (of) gradeExam(exam, of, rules, gradeSets);
     }
   }
 
@@ -111,6 +138,44 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
     .orderBy('recorded_at', 'desc')
     .execute();
   return { results, history };
+}
+
+/**
+ * Grades one exam of a record as a report card of that one mark type grades it: each subject's
+ * mark out of the mark type's maximum through the subject's grade set, each paper of S5 and S6
+ * graded and the subject's letter from its papers.
+ */
+function gradeExam(
+  exam: StudentResults['results'][number]['exams'][number],
+  of: { form: string; term: string; year: number; outof: number; marks: GradingMark[] },
+  rules: GradingRules,
+  gradeSets: ReadonlyMap<string, GradeBand[]>,
+) {
+  const subjects = exam.subjects.map((subject) => ({
+    id: subject.subject_id,
+    name: subject.subject,
+    code: null,
+    category: subject.category,
+  }));
+  const graded = gradeLearner({ id: of.marks[0]?.student_id ?? '', stream: null }, indexMarks(of.marks), {
+    level: isPerPaperForm(of.form) ? 'alevel' : 'plain',
+    rawmark: true,
+    rules,
+    markTypes: [{ id: exam.marktype_id, label: exam.marktype, outof: of.outof }],
+    markTypeLabels: new Map([[exam.marktype_id, exam.marktype]]),
+    subjects,
+    bands: new Map(subjects.map((subject) => [subject.id, gradeSets.get(gradeSetKey({ subject_id: subject.id, ...of })) ?? []])),
+    proportions: new Map(),
+  });
+  for (const subject of exam.subjects) {
+    const result = graded.subjects.find((each) => each.row.subject_id === subject.subject_id)?.row;
+    if (!result) continue;
+    subject.score = result.grade;
+    if (subject.papers) {
+      subject.total = result.total;
+      for (const paper of subject.papers) paper.score = result.papers?.find((each) => each.paper === paper.paper)?.grade ?? null;
+    }
+  }
 }
 
 interface GradeSetKey {

@@ -173,7 +173,7 @@ describe('the report model of a primary class', () => {
     expect(explainText(absent.explain.division as Explanation, true)).toContain('Science has no mark (missing).');
   });
 
-  it('ranks by average in the class and in the stream, ties sharing a rank, the unranked said', () => {
+  it('ranks by aggregate then the counted total, in the class and in the stream, ties sharing a rank, the incomplete after', () => {
     const positions = [1, 2, 3, 4].map((n) => byStudent(model.learners, n).position);
     expect(positions).toEqual([
       { stream: 1, class: 1, of: 4, streamOf: 2 },
@@ -181,7 +181,12 @@ describe('the report model of a primary class', () => {
       { stream: 1, class: 2, of: 4, streamOf: 2 },
       { stream: 2, class: 4, of: 4, streamOf: 2 },
     ]);
-    expect(explainText(byStudent(model.learners, 3).explain.position.class)).toBe('Position 2 out of 4 with 68.25, shared by 2.');
+    expect(explainText(byStudent(model.learners, 3).explain.position.class)).toBe(
+      'Position 2 out of 4, ranked by aggregate (lower first): 14, ties broken by the total 273; shared by 2.',
+    );
+    expect(explainText(byStudent(model.learners, 4).explain.position.class)).toBe(
+      'Position 4 out of 4: the result is incomplete (a counted subject has no mark), so it follows every complete result, by the total 180.',
+    );
   });
 
   it('explains every number', () => {

@@ -21,8 +21,10 @@ import {
   type AlevelTable,
   type GradingRules,
   gradingRulesEndpoint,
+  INCOMPLETE_POSITIONS,
   MAX_RULE_NAME,
   type OlevelDivision,
+  POSITION_BASES,
   SchoolGradingRulesSchema,
   SUBJECT_CATEGORIES,
   type SubjectCategory,
@@ -67,7 +69,13 @@ export function GradingRulesPage() {
       <K extends keyof GradingRules>(key: K): Change<GradingRules[K]> =>
       (update) =>
         change((current) => ({ ...current, [key]: update(current[key]) }));
-    return { grades: part('grades'), primary: part('primary'), olevel: part('olevel'), alevel: part('alevel') };
+    return {
+      grades: part('grades'),
+      primary: part('primary'),
+      olevel: part('olevel'),
+      alevel: part('alevel'),
+      positions: part('positions'),
+    };
   }, [change]);
   const rules = doc.value;
   if (!rules) return <SettingsLoading query={doc.query} />;
@@ -85,6 +93,7 @@ export function GradingRulesPage() {
         <PrimarySection primary={rules.primary} change={parts.primary} errorOf={doc.errorOf} />
         <OlevelSection olevel={rules.olevel} change={parts.olevel} errorOf={doc.errorOf} />
         <AlevelSection alevel={rules.alevel} change={parts.alevel} errorOf={doc.errorOf} />
+        <PositionsSection positions={rules.positions} change={parts.positions} errorOf={doc.errorOf} />
         <SettingsActions
           conflict={doc.conflict}
           invalid={Object.keys(doc.errors).length > 0}
@@ -299,6 +308,52 @@ const GradesSection = memo(function GradesSection({
             error={errorOf('grades.passAtMost')}
           />
         </SimpleGrid>
+      </Stack>
+    </Fieldset>
+  );
+});
+
+// --- Positions -----------------------------------------------------------------------------
+
+/** What positions rank, and where incomplete results go (grading.md "Positions"). */
+const PositionsSection = memo(function PositionsSection({
+  positions,
+  change,
+  errorOf,
+}: {
+  positions: GradingRules['positions'];
+  change: Change<GradingRules['positions']>;
+  errorOf: ErrorOf;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Fieldset legend={t('gradingRules.positions')} data-testid="rules-positions">
+      <Stack>
+        <Text size="sm" c="dimmed">
+          {t('gradingRules.positionsExplain')}
+        </Text>
+        <Select
+          label={t('gradingRules.positionBasis')}
+          data={POSITION_BASES.map((basis) => ({ value: basis, label: t(`gradingRules.basis.${basis}`) }))}
+          value={positions.basis}
+          onChange={(basis) => {
+            if (basis) change((current) => ({ ...current, basis: basis as GradingRules['positions']['basis'] }));
+          }}
+          allowDeselect={false}
+          error={errorOf('positions.basis')}
+          data-testid="positions-basis"
+        />
+        <Select
+          label={t('gradingRules.incompletePositions')}
+          data={INCOMPLETE_POSITIONS.map((choice) => ({ value: choice, label: t(`gradingRules.incomplete.${choice}`) }))}
+          value={positions.incomplete}
+          onChange={(incomplete) => {
+            if (incomplete) change((current) => ({ ...current, incomplete: incomplete as GradingRules['positions']['incomplete'] }));
+          }}
+          allowDeselect={false}
+          error={errorOf('positions.incomplete')}
+          data-testid="positions-incomplete"
+        />
       </Stack>
     </Fieldset>
   );

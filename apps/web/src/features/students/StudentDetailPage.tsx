@@ -115,7 +115,10 @@ function SubjectHistory({ results, subject, onClose }: { results: Record[]; subj
   );
 }
 
-/** A record's exams: per mark type a table of subject, mark and grade; S5 and S6 per paper with the total. */
+/**
+ * A record's exams: per mark type a table of subject, mark and grade; S5 and S6 per paper with
+ * the subject's total and letter as the report card has them.
+ */
 function RecordTables({ record, onSubject }: { record: Record; onSubject(subject: SubjectResult): void }) {
   const { t } = useTranslation();
   return (
@@ -133,7 +136,7 @@ function RecordTables({ record, onSubject }: { record: Record; onSubject(subject
                   <Table.Th>{t('fields.subject')}</Table.Th>
                   {perPaper && <Table.Th>{t('students.papers')}</Table.Th>}
                   <Table.Th>{perPaper ? t('fields.total') : t('students.mark')}</Table.Th>
-                  {!perPaper && <Table.Th>{t('fields.score')}</Table.Th>}
+                  <Table.Th>{t('fields.score')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -166,14 +169,16 @@ function RecordTables({ record, onSubject }: { record: Record; onSubject(subject
                     )}
                     <Table.Td>
                       {subject.papers
-                        ? NUMBER.format(subject.total ?? 0)
+                        ? subject.total == null
+                          ? ''
+                          : NUMBER.format(subject.total)
                         : subject.mark === null
                           ? subject.absent
                             ? ABSENT
                             : ''
                           : NUMBER.format(subject.mark)}
                     </Table.Td>
-                    {!perPaper && <Table.Td>{subject.score ?? ''}</Table.Td>}
+                    <Table.Td>{subject.score ?? ''}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -74,7 +74,9 @@ export const EXPLANATION_CODES = [
   'learner.noTotal',
   // Positions and means
   'position.rank',
+  'position.incompleteAfter',
   'position.unranked',
+  'position.unrankedIncomplete',
   'mean.value',
   'mean.none',
 ] as const;
@@ -101,12 +103,26 @@ export function explanation(code: ExplanationCode, params: Record<string, Explan
   return parts && parts.length > 0 ? { code, params, parts } : { code, params };
 }
 
-/** Numbers as a report prints them: at most two decimals, no trailing zeros. */
+/**
+ * Numbers as a report prints them: at most two decimals, no trailing zeros, cut rather than
+ * rounded (printedNumber), so that a total of 59.996 never reads as the 60 its grade is not.
+ */
 function show(value: ExplanationParam | undefined): string {
   if (value === null || value === undefined) return '-';
-  if (typeof value === 'number') return String(Math.round(value * 100) / 100);
+  if (typeof value === 'number') return String(printedNumber(value));
   if (Array.isArray(value)) return value.map((item) => show(item)).join(', ');
   return String(value);
+}
+
+/**
+ * A number as printed: cut to two decimals (towards zero), not rounded. Band bounds have at most
+ * two decimals, so a printed mark reaches a bound exactly when the mark itself does: 59.996 prints
+ * 59.99 beside its C6, never 60. The small allowance keeps a float such as 0.29 (0.28999...) at
+ * 0.29; the exact values handed out are never that close to a cut.
+ */
+export function printedNumber(value: number): number {
+  const cut = Math.trunc(value * 100 + (value < 0 ? -1e-7 : 1e-7)) / 100;
+  return cut === 0 ? 0 : cut;
 }
 
 /** "1 point", "5 points". */
@@ -187,8 +203,14 @@ const SENTENCES: Record<ExplanationCode, Sentence> = {
   'learner.average': (p) => `Average ${show(p.average)}: the total ${show(p.total)} over ${show(p.count)} subjects.`,
   'learner.noTotal': () => 'No total: no subject has a total.',
   'position.rank': (p) =>
-    `Position ${show(p.rank)} out of ${show(p.outOf)} with ${show(p.score)}${Number(p.tied) > 1 ? `, shared by ${show(p.tied)}` : ''}.`,
+    `Position ${show(p.rank)} out of ${show(p.outOf)}, ranked by ${show(p.by)} (${p.lowerFirst ? 'lower' : 'higher'} first): ${show(p.score)}${
+      p.total === null ? '' : `, ties broken by the total ${show(p.total)}`
+    }${Number(p.tied) > 1 ? `; shared by ${show(p.tied)}` : ''}.`,
+  'position.incompleteAfter': (p) =>
+    `Position ${show(p.rank)} out of ${show(p.outOf)}: the result is incomplete (a counted subject has no mark), so it follows every complete result, by the total ${show(p.total)}${Number(p.tied) > 1 ? `; shared by ${show(p.tied)}` : ''}.`,
   'position.unranked': () => 'No position: no total to rank by.',
+  'position.unrankedIncomplete': () =>
+    'No position: the result is incomplete (a counted subject has no mark), and the school does not rank incomplete results.',
   'mean.value': (p) => `Mean ${show(p.mean)}: ${show(p.sum)} over ${show(p.count)} learners.`,
   'mean.none': () => 'No mean: no learner has a total.',
 };

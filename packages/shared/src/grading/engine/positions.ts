@@ -1,18 +1,46 @@
+import { compareExact, type Exact, exact, exactMean, exactSum, toNumber } from '../exact.js';
 import { type Explained, explanation } from './explain.js';
+import type { PositionRules } from './rules.js';
 
 /*
- * Positions and means (guide grading.md, "Positions, means and statistics"): learners ranked by
- * total (or average) in the class and in each stream, ties sharing a rank ("1, 2, 2, 4"), shown
- * as "x out of n". A learner without a score is not ranked and not counted in n or in a mean:
- * a missing total is not 0. Scores equal to 6 decimals tie, so 72.1 reached by two different
- * weightings is one score despite floating-point noise.
+ * Positions and means (guide grading.md, "Positions, means and statistics"): learners ranked in
+ * the class and in each stream, ties sharing a rank ("1, 2, 2, 4"), shown as "x out of n" where
+ * n counts the learners ranked.
+ *
+ * What is ranked is the school's rule (rules.ts `positions`), by default the number that decides
+ * the result: the aggregate (lower first) then the total of the counted subjects at primary and
+ * O level, the points then the total at A level. A learner whose result is incomplete (a counted
+ * subject without a mark: Division X, a principal without a letter) never ranks above a complete
+ * one: they follow, by total, or stay unranked, as the school chooses. Ranking by an average of
+ * the subjects a learner sat would put a learner absent from one exam (90, 90, 90, ABS) above
+ * one with four distinctions. Everything is compared exactly (exact.ts): two totals of 72.1
+ * reached by different weightings are one score.
  */
 
-export interface Scored {
+/** Which end ranks first: 'higher' for totals, averages and points, 'lower' for aggregates. */
+export type RankOrder = 'higher' | 'lower';
+
+/** What a learner is ranked by, named for the explanation. */
+export type RankBasisName = 'aggregate' | 'points' | 'average' | 'total';
+
+export interface Ranked {
   id: string;
   stream: string;
-  /** The total or average ranked by, or null when the learner has none. */
-  score: number | null;
+  /** Whether the learner's result is complete (see the file's comment). */
+  complete: boolean;
+  /** The number ranked by (the aggregate, points, average or total), null when there is none. */
+  score: number | Exact | null;
+  /** The total that breaks ties, and orders the incomplete results that follow. */
+  total: number | Exact | null;
+}
+
+export interface RankBasis {
+  /** What `score` is. */
+  by: RankBasisName;
+  order: RankOrder;
+  /** Whether ties are broken by the total (not when the score is the total). */
+  tieByTotal: boolean;
+  incomplete: PositionRules['incomplete'];
 }
 
 export interface Position {
@@ -25,41 +53,75 @@ export interface LearnerPositions {
   stream: Explained<Position | null>;
 }
 
-/** Which end ranks first: 'higher' for totals and averages, 'lower' for aggregates. */
-export type RankOrder = 'higher' | 'lower';
+const compareNullable = (a: number | Exact | null, b: number | Exact | null) => {
+  if (a === null || b === null) return a === null ? (b === null ? 0 : 1) : -1;
+  return compareExact(a, b);
+};
 
-const same = (a: number, b: number) => Math.round(a * 1e6) === Math.round(b * 1e6);
+const shown = (value: number | Exact | null) => (value === null ? null : typeof value === 'number' ? value : toNumber(value));
 
-/** Competition ranking ("1, 2, 2, 4") of a group, by id. */
-export function rankScores(group: ReadonlyArray<Scored>, order: RankOrder = 'higher'): Map<string, Explained<Position | null>> {
-  const ranked = group.filter((learner): learner is Scored & { score: number } => learner.score !== null);
-  const sign = order === 'higher' ? -1 : 1;
-  const sorted = [...ranked].sort((a, b) => sign * (a.score - b.score));
+/** Competition ranking ("1, 2, 2, 4") of a group under a basis, by id. */
+export function rankGroup(group: ReadonlyArray<Ranked>, basis: RankBasis): Map<string, Explained<Position | null>> {
+  const complete = group.filter((learner) => learner.complete && learner.score !== null);
+  const following =
+    basis.incomplete === 'after' ? group.filter((learner) => !(learner.complete && learner.score !== null) && learner.total !== null) : [];
+  const isComplete = new Set(complete.map((learner) => learner.id));
+  const sign = basis.order === 'higher' ? -1 : 1;
+  /** Orders complete results by the score (then the total), and the incomplete after them by the total. */
+  const compare = (a: Ranked, b: Ranked): number => {
+    const aComplete = isComplete.has(a.id);
+    const bComplete = isComplete.has(b.id);
+    if (aComplete !== bComplete) return aComplete ? -1 : 1;
+    if (aComplete) {
+      const byScore = sign * compareNullable(a.score, b.score);
+      if (byScore !== 0 || !basis.tieByTotal) return byScore;
+    }
+    return -compareNullable(a.total, b.total);
+  };
+  const sorted = [...complete, ...following].sort(compare);
+  const outOf = sorted.length;
   const positions = new Map<string, Explained<Position | null>>();
-  sorted.forEach((learner, index) => {
-    // The rank is one more than the number of learners strictly better.
-    const firstEqual = sorted.findIndex((other) => same(other.score, learner.score));
-    const rank = (firstEqual === -1 ? index : firstEqual) + 1;
-    const tied = sorted.filter((other) => same(other.score, learner.score)).length;
-    positions.set(learner.id, {
-      value: { rank, outOf: sorted.length },
-      explain: explanation('position.rank', { rank, outOf: sorted.length, score: learner.score, tied }),
-    });
-  });
+  // Runs of learners equal under the comparison share the rank of the run's first ("1, 2, 2, 4").
+  let start = 0;
+  while (start < sorted.length) {
+    let end = start + 1;
+    while (end < sorted.length && compare(sorted[start] as Ranked, sorted[end] as Ranked) === 0) end += 1;
+    const rank = start + 1;
+    const tied = end - start;
+    for (const learner of sorted.slice(start, end)) {
+      positions.set(learner.id, {
+        value: { rank, outOf },
+        explain: isComplete.has(learner.id)
+          ? explanation('position.rank', {
+              rank,
+              outOf,
+              by: basis.by,
+              score: shown(learner.score),
+              lowerFirst: basis.order === 'lower',
+              total: basis.tieByTotal ? shown(learner.total) : null,
+              tied,
+            })
+          : explanation('position.incompleteAfter', { rank, outOf, total: shown(learner.total), tied }),
+      });
+    }
+    start = end;
+  }
   for (const learner of group) {
-    if (learner.score === null) positions.set(learner.id, { value: null, explain: explanation('position.unranked') });
+    if (positions.has(learner.id)) continue;
+    const reason = learner.total === null ? 'position.unranked' : 'position.unrankedIncomplete';
+    positions.set(learner.id, { value: null, explain: explanation(reason) });
   }
   return positions;
 }
 
 /** Each learner's position in the class (all given) and in their stream. */
-export function classPositions(learners: ReadonlyArray<Scored>, order: RankOrder = 'higher'): Map<string, LearnerPositions> {
-  const inClass = rankScores(learners, order);
+export function classPositions(learners: ReadonlyArray<Ranked>, basis: RankBasis): Map<string, LearnerPositions> {
+  const inClass = rankGroup(learners, basis);
   const inStream = new Map<string, Explained<Position | null>>();
   for (const stream of new Set(learners.map((learner) => learner.stream))) {
-    for (const [id, position] of rankScores(
+    for (const [id, position] of rankGroup(
       learners.filter((learner) => learner.stream === stream),
-      order,
+      basis,
     )) {
       inStream.set(id, position);
     }
@@ -72,17 +134,19 @@ export function classPositions(learners: ReadonlyArray<Scored>, order: RankOrder
   return result;
 }
 
-/** The mean of the scores that exist (null when none). */
-export function meanScore(scores: ReadonlyArray<number | null>): Explained<number | null> {
-  const present = scores.filter((score): score is number => score !== null);
-  if (present.length === 0) return { value: null, explain: explanation('mean.none') };
-  const sum = present.reduce((total, score) => total + score, 0);
-  const mean = sum / present.length;
-  return { value: mean, explain: explanation('mean.value', { mean, sum, count: present.length }) };
+/** The mean of the scores that exist (null when none), computed exactly. */
+export function meanScore(scores: ReadonlyArray<number | Exact | null>): Explained<number | null> {
+  const present = scores.filter((score) => score !== null).map((score) => exact(score));
+  const mean = exactMean(present);
+  if (mean === null) return { value: null, explain: explanation('mean.none') };
+  return {
+    value: toNumber(mean),
+    explain: explanation('mean.value', { mean: toNumber(mean), sum: toNumber(exactSum(present)), count: present.length }),
+  };
 }
 
 /** The class mean and each stream's mean of the learners' scores. */
-export function classMeans(learners: ReadonlyArray<Scored>): {
+export function classMeans(learners: ReadonlyArray<{ stream: string; score: number | Exact | null }>): {
   class: Explained<number | null>;
   streams: Map<string, Explained<number | null>>;
 } {

@@ -14,6 +14,8 @@ import { DEFAULT_GRADING_RULES, type GradingRules } from './rules.js';
 export interface PrimaryResult {
   aggregate: number | null;
   division: string;
+  /** The subjects whose values make the aggregate (one per counted category). */
+  counted: string[];
 }
 
 export function primaryResult(
@@ -23,6 +25,7 @@ export function primaryResult(
   const { countedCategories, divisions, otherwise, noMark } = rules.primary;
   const parts: Explanation[] = [];
   const values: number[] = [];
+  const counted: string[] = [];
   let complete = true;
   // One subject counts per category: a school teaching two humanities (Social Studies and
   // Religious Education both as humanity) must not add five values into a four-subject aggregate.
@@ -45,26 +48,30 @@ export function primaryResult(
       continue;
     }
     values.push(best.value);
+    counted.push(best.subject);
     parts.push(explanation('primary.subject', { subject: best.subject, value: best.value }));
     for (const other of inCategory) {
       if (other !== best) parts.push(explanation('primary.notCounted', { subject: other.subject, counted: best.subject, category }));
     }
   }
   if (!complete) {
-    return { value: { aggregate: null, division: noMark }, explain: explanation('primary.divisionNoMark', { division: noMark }, parts) };
+    return {
+      value: { aggregate: null, division: noMark, counted: [] },
+      explain: explanation('primary.divisionNoMark', { division: noMark }, parts),
+    };
   }
   const aggregate = values.reduce((sum, value) => sum + value, 0);
   const sumExplained = explanation('primary.aggregate', { aggregate, values }, parts);
   const reached = divisions.find((division) => aggregate <= division.aggregateAtMost);
   if (reached) {
     return {
-      value: { aggregate, division: reached.division },
+      value: { aggregate, division: reached.division, counted },
       explain: explanation('primary.division', { aggregate, division: reached.division, atMost: reached.aggregateAtMost }, [sumExplained]),
     };
   }
   const highest = divisions[divisions.length - 1]?.aggregateAtMost ?? null;
   return {
-    value: { aggregate, division: otherwise },
+    value: { aggregate, division: otherwise, counted },
     explain: explanation('primary.divisionNone', { aggregate, division: otherwise, atMost: highest }, [sumExplained]),
   };
 }

@@ -31,6 +31,8 @@ export const GRADING_RULE_MESSAGES = {
   ruleWithoutCondition: 'Give every rule at least one condition, or use the letter for all other cases',
   scoreRepeated: 'Two A-level scores have the same papers and total',
   scoreTotalUnreachable: 'This total cannot be reached with that number of papers',
+  positionBasisUnknown: 'Choose what positions are ranked by from the list',
+  positionIncompleteUnknown: 'Choose how incomplete results are ranked from the list',
 } as const;
 const M = GRADING_RULE_MESSAGES;
 
@@ -77,6 +79,22 @@ function refuseBadDivisions(divisions: ReadonlyArray<{ division: string; aggrega
 }
 
 const divisionFields = { division: divisionName, aggregateAtMost: count };
+
+/**
+ * What positions rank (grading.md "Positions"): `result`, the number that decides the result
+ * (aggregate then total at primary and O level, points then total at A level; the average
+ * where a class has neither), `average` or `total`. A learner whose result is incomplete (a
+ * counted subject without a mark) follows the complete ones by total (`after`) or is not ranked
+ * (`unranked`).
+ */
+export const POSITION_BASES = ['result', 'average', 'total'] as const;
+export const INCOMPLETE_POSITIONS = ['after', 'unranked'] as const;
+const positionRules = z.object({
+  basis: z.enum(POSITION_BASES, M.positionBasisUnknown),
+  incomplete: z.enum(INCOMPLETE_POSITIONS, M.positionIncompleteUnknown),
+});
+export type PositionRules = z.infer<typeof positionRules>;
+export const DEFAULT_POSITION_RULES: PositionRules = { basis: 'result', incomplete: 'after' };
 
 /** One alternative of an O-level division: at least so many passes and so many credits. */
 const passesAndCredits = z.object({ minPasses: count, minCredits: count });
@@ -156,6 +174,8 @@ export const GradingRulesSchema = z
         .array(schoolScore)
         .superRefine((rows, ctx) => refuseRepeats(rows, (row) => `${row.papers}:${row.total}`, 'total', M.scoreRepeated, ctx)),
     }),
+    /** Positions (added after schools saved rules: a school's saved rules without it take the default). */
+    positions: positionRules.default(() => ({ ...DEFAULT_POSITION_RULES })),
   })
   .superRefine((rules, ctx) => {
     // A school score's total is a sum of paper values: each paper lies between the best and worst grade value.
@@ -286,4 +306,5 @@ export const DEFAULT_GRADING_RULES: GradingRules = {
     subsidiary: { categories: ['subsidiary', 'general'], creditAtMost: 6, points: 1 },
     schoolScores: [],
   },
+  positions: DEFAULT_POSITION_RULES,
 };

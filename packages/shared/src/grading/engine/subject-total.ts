@@ -1,5 +1,6 @@
 import { ABSENT, DEFAULT_MARK_MAXIMUM, type MarkValue } from '../../marks/cells.js';
 import { bandFor, type GradeBand } from '../bands.js';
+import { type Exact, exact, exactMean, exactPercent, exactSum, percentOf, toNumber } from '../exact.js';
 import { type Explained, type Explanation, explanation } from './explain.js';
 import { DEFAULT_GRADING_RULES, type GradingRules } from './rules.js';
 
@@ -26,22 +27,33 @@ export interface SubjectMark {
 export type Proportions = Readonly<Record<string, number>>;
 
 export interface SubjectTotal {
-  /** The total out of 100, or null when a mark it needs is missing. */
+  /** The total out of 100, or null when a mark it needs is missing (a float of `exact`, to hand out). */
   total: number | null;
+  /** The total exactly (grading/exact.ts): what grades, means and ranks are computed from. */
+  exact: Exact | null;
   /** Each mark as a percentage (null when absent or missing), in the order given. */
   marks: Array<{ markType: string; percent: number | null }>;
   /** What the report must say beside the total (proportions not adding up to 100). */
   warnings: Explanation[];
 }
 
-const EPSILON = 1e-9;
+/** A mark read: its percentage exactly (null when absent or missing) and the explanation of it. */
+interface ReadMark {
+  mark: SubjectMark;
+  percent: Exact | null;
+  explain: Explanation;
+}
 
-function markExplanation(mark: SubjectMark): { percent: number | null; explain: Explanation } {
-  if (mark.value === ABSENT) return { percent: null, explain: explanation('mark.absent', { markType: mark.markType }) };
-  if (mark.value === null) return { percent: null, explain: explanation('mark.missing', { markType: mark.markType }) };
+function readMark(mark: SubjectMark): ReadMark {
+  if (mark.value === ABSENT) return { mark, percent: null, explain: explanation('mark.absent', { markType: mark.markType }) };
+  if (mark.value === null) return { mark, percent: null, explain: explanation('mark.missing', { markType: mark.markType }) };
   const maximum = mark.maximum ?? DEFAULT_MARK_MAXIMUM;
-  const percent = (mark.value / maximum) * 100;
-  return { percent, explain: explanation('mark.scaled', { markType: mark.markType, raw: mark.value, maximum, percent }) };
+  const percent = exactPercent(mark.value, maximum);
+  return {
+    mark,
+    percent,
+    explain: explanation('mark.scaled', { markType: mark.markType, raw: mark.value, maximum, percent: toNumber(percent) }),
+  };
 }
 
 /**
@@ -51,20 +63,26 @@ function markExplanation(mark: SubjectMark): { percent: number | null; explain: 
  * their average (the raw marks stay in `marks`).
  */
 export function subjectTotal(marks: ReadonlyArray<SubjectMark>, proportions: Proportions = {}): Explained<SubjectTotal> {
-  const read = marks.map((mark) => ({ mark, ...markExplanation(mark) }));
-  const percents = read.map(({ mark, percent }) => ({ markType: mark.markType, percent }));
+  const read = marks.map(readMark);
+  const percents = read.map(({ mark, percent }) => ({ markType: mark.markType, percent: toNumber(percent) }));
   const weightedTypes = Object.keys(proportions);
+  const result = (total: Exact | null, warnings: Explanation[] = []): SubjectTotal => ({
+    total: toNumber(total),
+    exact: total,
+    marks: percents,
+    warnings,
+  });
 
   if (weightedTypes.length > 0) {
     const warnings: Explanation[] = [];
-    const sum = weightedTypes.reduce((total, markType) => total + (proportions[markType] ?? 0), 0);
-    if (Math.abs(sum - 100) > EPSILON) warnings.push(explanation('subjectTotal.proportionsNot100', { sum }));
+    const sum = exactSum(weightedTypes.map((markType) => exact(proportions[markType] ?? 0)));
+    if (!sum.equals(exact(100))) warnings.push(explanation('subjectTotal.proportionsNot100', { sum: toNumber(sum) }));
     const notWeighted = read
       .filter(({ mark }) => proportions[mark.markType] === undefined)
       .map(({ mark }) => explanation('subjectTotal.notWeighted', { markType: mark.markType }));
     const parts: Explanation[] = [];
     const missing: string[] = [];
-    let total = 0;
+    const contributions: Exact[] = [];
     for (const markType of weightedTypes) {
       const proportion = proportions[markType] ?? 0;
       const found = read.find(({ mark }) => mark.markType === markType);
@@ -73,43 +91,53 @@ export function subjectTotal(marks: ReadonlyArray<SubjectMark>, proportions: Pro
         parts.push(found?.explain ?? explanation('mark.missing', { markType }));
         continue;
       }
-      const contribution = (found.percent * proportion) / 100;
-      total += contribution;
-      parts.push(found.explain, explanation('subjectTotal.weightedPart', { markType, percent: found.percent, proportion, contribution }));
+      const contribution = percentOf(found.percent, proportion);
+      contributions.push(contribution);
+      parts.push(
+        found.explain,
+        explanation('subjectTotal.weightedPart', {
+          markType,
+          percent: toNumber(found.percent),
+          proportion,
+          contribution: toNumber(contribution),
+        }),
+      );
     }
     if (missing.length > 0) {
       return {
-        value: { total: null, marks: percents, warnings },
+        value: result(null, warnings),
         explain: explanation('subjectTotal.incomplete', { markTypes: missing }, [...parts, ...notWeighted, ...warnings]),
       };
     }
+    const total = exactSum(contributions);
     return {
-      value: { total, marks: percents, warnings },
-      explain: explanation('subjectTotal.weighted', { total }, [...parts, ...notWeighted, ...warnings]),
+      value: result(total, warnings),
+      explain: explanation('subjectTotal.weighted', { total: toNumber(total) }, [...parts, ...notWeighted, ...warnings]),
     };
   }
 
-  const present = read.filter((entry): entry is typeof entry & { percent: number } => entry.percent !== null);
+  const present = read.filter((entry): entry is ReadMark & { percent: Exact } => entry.percent !== null);
   const leftOut = read
     .filter((entry) => entry.percent === null)
     .flatMap(({ mark, explain }) => [explain, explanation('subjectTotal.leftOut', { markType: mark.markType })]);
-  if (present.length === 0) {
-    return { value: { total: null, marks: percents, warnings: [] }, explain: explanation('subjectTotal.noMarks', {}, leftOut) };
+  const mean = exactMean(present.map((entry) => entry.percent));
+  if (mean === null) {
+    return { value: result(null), explain: explanation('subjectTotal.noMarks', {}, leftOut) };
   }
   if (read.length === 1 && present[0]) {
     const only = present[0];
     return {
-      value: { total: only.percent, marks: percents, warnings: [] },
-      explain: explanation('subjectTotal.single', { markType: only.mark.markType, total: only.percent }, [only.explain]),
+      value: result(only.percent),
+      explain: explanation('subjectTotal.single', { markType: only.mark.markType, total: toNumber(only.percent) }, [only.explain]),
     };
   }
-  const total = present.reduce((sum, entry) => sum + entry.percent, 0) / present.length;
   return {
-    value: { total, marks: percents, warnings: [] },
-    explain: explanation('subjectTotal.average', { total, count: present.length, marks: present.map((entry) => entry.percent) }, [
-      ...present.map((entry) => entry.explain),
-      ...leftOut,
-    ]),
+    value: result(mean),
+    explain: explanation(
+      'subjectTotal.average',
+      { total: toNumber(mean), count: present.length, marks: present.map((entry) => toNumber(entry.percent)) },
+      [...present.map((entry) => entry.explain), ...leftOut],
+    ),
   };
 }
 
@@ -127,15 +155,16 @@ export function gradeValueOf(grade: string, rules: GradingRules = DEFAULT_GRADIN
 
 /** The grade of a subject total under a grade set's bands (the existing bandFor), with the band it fell in. */
 export function gradeOfTotal(
-  total: number | null,
+  total: number | Exact | null,
   bands: Iterable<GradeBand>,
   rules: GradingRules = DEFAULT_GRADING_RULES,
 ): Explained<SubjectGrade> {
   if (total === null) return { value: { grade: null, value: null }, explain: explanation('grade.noMark') };
   const band = bandFor(bands, total);
-  if (!band) return { value: { grade: null, value: null }, explain: explanation('grade.noBand', { mark: total }) };
+  const mark = typeof total === 'number' ? total : toNumber(total);
+  if (!band) return { value: { grade: null, value: null }, explain: explanation('grade.noBand', { mark }) };
   const value = gradeValueOf(band.grade, rules);
-  const explain = explanation('grade.band', { mark: total, grade: band.grade, lower: band.lower, upper: band.upper, value });
+  const explain = explanation('grade.band', { mark, grade: band.grade, lower: band.lower, upper: band.upper, value });
   if (value === null)
     return {
       value: { grade: band.grade, value },
