@@ -347,3 +347,40 @@ describe('mark targets', () => {
     expect(wrong.json().errors).toEqual({ file: [MARK_MESSAGES.sheetWrongGrid] });
   });
 });
+
+describe('a save holds learners of its class and stream only (issue 23 items 15 and 7)', () => {
+  let west: Learner;
+  const attendance = (fields: Record<string, unknown>) => head.post('/api/school/attendances', term(fields));
+  const targets = (fields: Record<string, unknown>) => head.post('/api/school/marktargets', term({ subject_id: maths.id, ...fields }));
+
+  beforeAll(async () => {
+    [west] = (await learners(school.id, 'P5', 'West', ['Wilson'])) as [Learner];
+  });
+
+  it('attendance of P5 East refuses a learner of P5 West by name of the cell, saving none of the request', async () => {
+    const before = ok(await attendance({}));
+    const refused = await attendance({ totaldays: before.totaldays, daysattended: { [learner(0).id]: 20, [west.id]: 20 } });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ [`daysattended.${west.id}`]: [MARK_MESSAGES.learnerNotInClass] });
+    expect(ok(await attendance({}))).toEqual(before);
+    // The whole class (no stream) holds both streams.
+    expect(ok(await attendance({ stream: '', totaldays: before.totaldays, daysattended: { [west.id]: 20 } }))).toMatchObject({ saved: 1 });
+  });
+
+  it('targets of P5 East refuse a learner of P5 West by name of the cell, saving none of the request', async () => {
+    const before = ok(await targets({}));
+    const refused = await targets({ target: { [learner(0).id]: 55, [west.id]: 60 } });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ [`target.${west.id}`]: [MARK_MESSAGES.learnerNotInClass] });
+    expect(ok(await targets({}))).toEqual(before);
+  });
+
+  it('a learner id in capitals is the learner: saved as his, and the same learner twice is refused', async () => {
+    const saved = ok(await targets({ target: { [learner(2).id.toUpperCase()]: 66 } }));
+    expect(saved).toMatchObject({ saved: 1 });
+    expect(ok(await targets({}))[2].targets).toEqual({ target: 66 });
+    const twice = await targets({ target: { [learner(2).id]: 67, [learner(2).id.toUpperCase()]: 68 } });
+    expect(twice.statusCode).toBe(422);
+    expect(ok(await targets({}))[2].targets).toEqual({ target: 66 });
+  });
+});

@@ -372,6 +372,16 @@ describe('a class opened without a stream (issue 23 item 18)', () => {
     expect((await grid(eastOnly, p4('West'))).json().message).toBe(MARK_MESSAGES.notAssigned);
   });
 
+  it('a save of one stream holds that stream’s learners only: a learner of the other stream is refused by cell, nothing saved (item 15)', async () => {
+    const [esther] = p4East as [Learner];
+    const [gloria] = p4West as [Learner];
+    const before = await historyOf(esther.id, mot.id);
+    const refused = await save(head, { [mot.id]: { [esther.id]: 30, [gloria.id]: 30 } }, {}, { form: 'P4', stream: 'East' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ [`marks.${mot.id}.${gloria.id}`]: [MARK_MESSAGES.learnerNotInClass] });
+    expect(await historyOf(esther.id, mot.id)).toEqual(before);
+  });
+
   it('a teacher of no stream of the class is refused: 403 saying why', async () => {
     const refused = await grid(teacher, p4());
     expect(refused.statusCode).toBe(403);
