@@ -99,6 +99,29 @@ describe('grading rules', () => {
     await page.context().close();
   });
 
+  it('keeps how positions rank and where incomplete results go after a save and a reload (issue 23 item 3)', async () => {
+    const page = await headOfNewSchool('Ranks Primary', '/school/gradingrules');
+    const section = page.getByTestId('rules-positions');
+    await section.waitFor();
+    const incomplete = section.getByRole('combobox', { name: 'Incomplete results' });
+    await expect(incomplete.inputValue()).resolves.toBe('Follow the complete results, by total');
+    await incomplete.click();
+    await page.getByRole('option', { name: 'Are not ranked', exact: true }).click();
+    await section.getByRole('combobox', { name: 'Rank learners by' }).click();
+    await page.getByRole('option', { name: 'Their average mark', exact: true }).click();
+    await page.getByTestId('settings-save').click();
+    await saved(page);
+
+    await page.reload();
+    await page.getByTestId('rules-positions').waitFor();
+    await expect(page.getByTestId('rules-positions').getByRole('combobox', { name: 'Incomplete results' }).inputValue()).resolves.toBe(
+      'Are not ranked',
+    );
+    const stored = (await callApi(page, 'GET', '/api/school/gradingrules')).data as GradingRulesAnswer;
+    expect(stored.rules.positions).toEqual({ basis: 'average', incomplete: 'unranked' });
+    await page.context().close();
+  });
+
   it('says so when someone else saved since the page opened, and reloads their rules', async () => {
     const page = await headOfNewSchool('Busy Primary', '/school/gradingrules');
     await page.getByTestId('grading-rules').waitFor();
