@@ -63,7 +63,7 @@ export interface Config {
   externalSignInDomains: Map<string, string>;
   authRateLimitPerMinute: number;
   authMaxFailures: number;
-  /** Seconds sign-in state may be cached in memory; unset: 60 on the embedded database, 0 on PostgreSQL. */
+  /** Seconds sign-in state may be cached in memory; unset: 60 (exact on both databases, see AuthCache). */
   authCacheSeconds: number | undefined;
   trustProxy: boolean;
   /** Seconds a client may take to send a request's headers; a connection that sends nothing is closed then too. */

@@ -133,6 +133,55 @@ describe.runIf(testDatabaseKind === 'postgres')('two servers on one PostgreSQL d
     expect(await status(B().port, memberToken, '/api/users')).toBe(200);
   });
 
+  it('a member demoted or removed on B is accepted by A for less than 100 ms after B answers (the bound docs/ARCHITECTURE.md states)', async () => {
+    const tenantId = (await schoolId()) as string;
+    const person = await makeUser(database, { memberOf: [{ tenantId, roles: ['headteacher'] }] });
+    const token = await signIn(A().port, person.email);
+    const adminToken = await signIn(B().port, adminEmail);
+    const change = async (init: { method: string; body?: unknown }) => {
+      const response = await call(B().port, adminToken, `/api/users/${person.id}`, init);
+      expect(response.status, await response.text()).toBe(200);
+      return Date.now();
+    };
+    // Two callers ask A without pause; each answer is kept with the moment its request left.
+    const polls: Array<{ sentAt: number; status: number }> = [];
+    let polling = true;
+    const poller = async () => {
+      while (polling) {
+        const sentAt = Date.now();
+        polls.push({ sentAt, status: await status(A().port, token, '/api/users') });
+      }
+    };
+    /** How long after B's answer (at `answeredAt`) A still accepted a request sent then. */
+    const acceptedFor = async (answeredAt: number) => {
+      await waitUntil(
+        'A to refuse',
+        2_000,
+        async () => (polls.some((p) => p.sentAt > answeredAt && p.status !== 200) ? true : undefined),
+        1,
+      );
+      return Math.max(0, ...polls.filter((p) => p.sentAt >= answeredAt && p.status === 200).map((p) => p.sentAt - answeredAt));
+    };
+    const windows: number[] = [];
+    const pollers = [poller(), poller()];
+    try {
+      for (let round = 0; round < 5; round++) {
+        await waitUntil('A to accept the head teacher', 2_000, async () => (polls.at(-1)?.status === 200 ? true : undefined), 1);
+        windows.push(await acceptedFor(await change({ method: 'PUT', body: { roles: ['teacher'] } })));
+        await change({ method: 'PUT', body: { roles: ['headteacher'] } });
+      }
+      await waitUntil('A to accept the head teacher', 2_000, async () => (polls.at(-1)?.status === 200 ? true : undefined), 1);
+      windows.push(await acceptedFor(await change({ method: 'DELETE' })));
+    } finally {
+      polling = false;
+      await Promise.all(pollers);
+    }
+    console.info(
+      `A accepted a demoted or removed member for at most ${Math.max(...windows)} ms after B answered (${windows.join(', ')} ms)`,
+    );
+    expect(Math.max(...windows)).toBeLessThan(100);
+  });
+
   it('a user disabled with the command is refused by both servers at once', async () => {
     const person = await makeUser(database, { memberOf: [{ tenantId: (await schoolId()) as string, roles: ['teacher'] }] });
     const onA = await signIn(A().port, person.email);
