@@ -7,7 +7,7 @@ import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../apps/server/src/db/ids.js';
 import { withTenant } from '../apps/server/src/db/tenant.js';
-import { ADMIN, callApi, type Harness, TEACHER, useHarness } from './harness.js';
+import { ADMIN, callApi, type Harness, pickOption, TEACHER, useHarness } from './harness.js';
 
 /*
  * A class's one value per learner for a term (issue 14 points 6 and 7), as a head teacher uses
@@ -64,7 +64,7 @@ async function chooseClass(page: Page, stream: string, subject?: string) {
   const filter = filterOf(page);
   await filter.getByRole('combobox', { name: 'Class' }).click();
   await page.getByRole('option', { name: 'P3', exact: true }).click();
-  await filter.getByRole('textbox', { name: 'Stream' }).fill(stream);
+  await pickOption(page, filter.getByRole('combobox', { name: 'Stream' }), stream);
   if (subject) {
     await filter.getByRole('combobox', { name: 'Subject' }).click();
     await page.getByRole('option', { name: subject, exact: true }).click();
@@ -207,10 +207,10 @@ describe('recording attendance', () => {
 
     // Uploaded with another stream chosen, the sheet is refused by name and stays chosen.
     await filterOf(page).locator('input[type="file"]').setInputFiles(filled);
-    await filterOf(page).getByRole('textbox', { name: 'Stream' }).fill('Zeta');
+    await pickOption(page, filterOf(page).getByRole('combobox', { name: 'Stream' }), 'Zeta');
     await next(page);
     await filterOf(page).getByText('This sheet belongs to another class, subject, term or year').waitFor();
-    await filterOf(page).getByRole('textbox', { name: 'Stream' }).fill('Eta');
+    await pickOption(page, filterOf(page).getByRole('combobox', { name: 'Stream' }), 'Eta');
     await next(page);
     await toast(page, 'Successfully created');
     await page.getByRole('table', { name: 'Days attended' }).waitFor();

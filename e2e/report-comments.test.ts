@@ -54,7 +54,7 @@ const focusedCell = (page: Page) => page.evaluate(() => document.activeElement?.
 async function openSheet(page: Page, remarktypeId: string) {
   await page.goto(`/comments/report?remarktype_id=${remarktypeId}`);
   await pickOption(page, filterOf(page).getByRole('combobox', { name: 'Class' }), 'P7');
-  await filterOf(page).getByRole('textbox', { name: 'Stream' }).fill('East');
+  await pickOption(page, filterOf(page).getByRole('combobox', { name: 'Stream' }), 'East');
   // Opened from the list: long text is on.
   await expect(filterOf(page).getByRole('checkbox', { name: 'Display Long text' }).isChecked()).resolves.toBe(true);
   await filterOf(page).getByRole('button', { name: 'Next' }).click();
@@ -199,7 +199,7 @@ describe('Report comments', () => {
     await page.goto('/terminalreport');
     const filter = page.getByRole('form', { name: 'Terminal report filter' });
     await pickOption(page, filter.getByRole('combobox', { name: 'Class' }), 'P7');
-    await filter.getByRole('textbox', { name: 'Stream' }).fill('East');
+    await pickOption(page, filter.getByRole('combobox', { name: 'Stream' }), 'East');
     await filter.getByRole('button', { name: 'Next' }).click();
     const frame = page.frameLocator('iframe[title="Report preview"]');
     const card = frame.locator('section.card', { hasText: first.fullname }).first();

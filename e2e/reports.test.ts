@@ -27,7 +27,7 @@ async function openP7East(): Promise<Page> {
   const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/terminalreport' });
   await page.getByRole('heading', { name: 'Terminal Report' }).waitFor();
   await pickOption(page, filterOf(page).getByRole('combobox', { name: 'Class' }), 'P7');
-  await filterOf(page).getByRole('textbox', { name: 'Stream' }).fill('East');
+  await pickOption(page, filterOf(page).getByRole('combobox', { name: 'Stream' }), 'East');
   return page;
 }
 

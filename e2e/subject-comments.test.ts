@@ -52,7 +52,7 @@ async function openSheet(page: Page, target: Target) {
   const filter = page.getByRole('form', { name: target.path === '/comments/subject' ? SUBJECT_FILTER : SKILLS_FILTER });
   await filter.getByRole('combobox', { name: 'Class' }).click();
   await page.getByRole('option', { name: target.form, exact: true }).click();
-  await filter.getByRole('textbox', { name: 'Stream' }).fill(target.stream);
+  await pickOption(page, filter.getByRole('combobox', { name: 'Stream' }), target.stream);
   await filter.getByRole('combobox', { name: 'Term' }).click();
   await page.getByRole('option', { name: when.term, exact: true }).click();
   await filter.getByRole('textbox', { name: 'Year' }).fill(String(when.year));

@@ -664,6 +664,29 @@ const LISTS: Record<string, ListFixture> = {
     ],
   },
   '/api/school/students/template': {},
+  '/api/school/classstreams': {
+    check: async () => {
+      // Each side has a learner in a stream named after it: A's streams are A's alone.
+      for (const side of [A, B])
+        await withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) =>
+          trx
+            .insertInto('students')
+            .values({
+              tenant_id: side.tenant.id,
+              id: newId(),
+              studentid: `${side.mark}/S${next()}`,
+              firstname: side.mark,
+              lastname: 'Streams',
+              form: 'P6',
+              stream: `${side.mark} stream`,
+            })
+            .execute(),
+        );
+      const mine = JSON.stringify(ok(await send(A, 'GET', '/api/school/classstreams')));
+      expect(mine).toContain(`${A.mark} stream`);
+      expectNothingOfB(mine, 'GET /api/school/classstreams');
+    },
+  },
   '/api/uploads/studentjournals/template': {},
   '/api/school/gradingrules': {
     check: async () => {

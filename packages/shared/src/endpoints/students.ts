@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { students } from '../resources/students.js';
 import { IdParamsSchema, MessageResponseSchema, UploadResultSchema } from '../schemas/common.js';
 import {
@@ -104,4 +105,19 @@ export const promoteEndpoint = defineEndpoint({
   access: manageStudents,
   query: PromoteQuerySchema,
   response: PromoteResponseSchema,
+});
+
+/** Each class's streams, as its active learners are in them (issue 23 item 18). */
+export const ClassStreamsSchema = z.object({ classes: z.array(z.object({ form: z.string(), streams: z.array(z.string()) })) });
+export type ClassStreams = z.infer<typeof ClassStreamsSchema>;
+
+/**
+ * The streams of each class: what the filters of the class sheets (marks, comments, attendance,
+ * targets, reports) offer in their Stream field, so a stream is chosen, not typed.
+ */
+export const classStreamsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/school/classstreams',
+  access: 'member',
+  response: ClassStreamsSchema,
 });

@@ -130,3 +130,21 @@ export async function schoolStreams(tx: TenantTx): Promise<string[]> {
     .execute();
   return rows.map((row) => row.stream as string);
 }
+
+/** Each class's streams, from its active learners: the choices of a class sheet's Stream field. */
+export async function classStreams(tx: TenantTx): Promise<Array<{ form: string; streams: string[] }>> {
+  const rows = await tx.trx
+    .selectFrom('students')
+    .select(['form', 'stream'])
+    .distinct()
+    .$call(inTenant(tx.tenantId))
+    .where('status', '=', 'active')
+    .where('stream', 'is not', null)
+    .where('stream', '<>', '')
+    .orderBy('form')
+    .orderBy('stream')
+    .execute();
+  const byForm = new Map<string, string[]>();
+  for (const row of rows) byForm.set(row.form, [...(byForm.get(row.form) ?? []), row.stream as string]);
+  return [...byForm].map(([form, streams]) => ({ form, streams }));
+}

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import {
+  classStreamsEndpoint,
   createStudentEndpoint,
   deleteStudentEndpoint,
   listStudentsEndpoint,
@@ -16,7 +17,7 @@ import { tenantScope } from '../../plugins/access.js';
 import { endpointRoute, FileAnswer, spreadsheetAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
 import { schoolOf } from '../../plugins/school.js';
 import { photoFile, removePhoto, storePhoto } from './photos.js';
-import { classList, deleteStudent, promoteLearners, saveStudent, studentById } from './students.service.js';
+import { classList, deleteStudent, promoteLearners, saveStudent, streamsOfClasses, studentById } from './students.service.js';
 
 /**
  * Learners (issue 5): the class list, a learner and their photo, adding and editing with a
@@ -32,6 +33,8 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   tenantEndpointRoute(app, studentEndpoint, (tx, { params }) => studentById(tx, params.id));
+
+  tenantEndpointRoute(app, classStreamsEndpoint, (tx) => streamsOfClasses(tx));
 
   // Served to members of the learner's own school only; never stored by a browser (no-store, like every answer).
   tenantEndpointRoute(app, studentPhotoEndpoint, async (tx, { params }) => {

@@ -1,4 +1,5 @@
 import {
+  type ClassStreams,
   IN_USE_MESSAGES,
   matchClass,
   matchStream,
@@ -17,7 +18,7 @@ import { conflict, invalid, notFound, stillReferenced } from '../../errors.js';
 import type { School } from '../../plugins/school.js';
 import { rowsToWorkbook } from '../../resources/excel.js';
 import { giveLearnerCodes, lockStudentIds, nextStudentIds, schoolLearnerCodes } from './student-ids.js';
-import { findStudent, listStudents, schoolStreams, studentColumns } from './students.repository.js';
+import { classStreams, findStudent, listStudents, schoolStreams, studentColumns } from './students.repository.js';
 
 /** The class list's spreadsheet columns (spec §2 "Students" table). */
 const CLASS_LIST_COLUMNS: Array<[keyof Student, string]> = [
@@ -261,4 +262,9 @@ export async function promoteLearners(
   }
   await recordAudit(tx, { action: 'promote', entity: 'students', after: { ...counts, year } });
   return { message: STUDENT_MESSAGES.promoted, promoted: counts.promoted, completed: counts.completed };
+}
+
+/** Each class's streams (the class sheets' Stream choices): every member reads them, as the class list. */
+export async function streamsOfClasses(tx: TenantTx): Promise<ClassStreams> {
+  return { classes: await classStreams(tx) };
 }

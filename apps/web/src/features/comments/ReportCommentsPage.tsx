@@ -23,11 +23,12 @@ import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { draftKey, sendUntilAnswered, useDraft } from '../../lib/drafts.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
+import { LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
 import { ConflictsAlert, DraftFound, SavedTick, type SaveState, SaveStatus } from '../../lib/typing.js';
 import { useChoices } from '../../resources/choices.js';
-import { fieldErrorsOf, ReportFilterFields, reportQueryOf, useReportFilter } from '../reports/report-filter.js';
+import { fieldErrorsOf, ReportFilterFields, reportQueryOf, TYPE_KEYS, useReportFilter } from '../reports/report-filter.js';
 import {
   applySaved,
   type Cell,
@@ -62,7 +63,9 @@ export function ReportCommentsPage() {
   const { filter, setFilter, set, chosen } = useReportFilter({ remarktype_id: fromList, rawmark: false, ta: fromList !== null });
   const remarkTypeChoices = useChoices(REMARK_TYPE_CHOICES);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [loaded, setLoaded] = useState<{ place: Place; answer: Remarks; longText: boolean } | null>(null);
+  // The sheet belongs to the choices it was loaded for (issue 23 item 16).
+  const { loaded, stale, show, clear } = useLoadedSheet<{ place: Place; answer: Remarks; longText: boolean }, typeof filter>(filter);
+  const heading = useSheetHeading();
   const [busy, setBusy] = useState(false);
 
   const next = async (event: FormEvent) => {
@@ -74,6 +77,8 @@ export function ReportCommentsPage() {
       ta: filter.ta ? ('1' as const) : undefined,
     };
     const parsed = RemarksQuerySchema.safeParse(query);
+    // The sheet on screen is of the choices before: whatever this Next does, it goes.
+    clear();
     if (!parsed.success) {
       setErrors(fieldErrorsOfIssues(parsed.error));
       return;
@@ -83,7 +88,7 @@ export function ReportCommentsPage() {
     try {
       const answer = await call(remarksEndpoint, { query });
       const { form, stream, term, year, category } = parsed.data;
-      setLoaded({ place: { form, stream: stream ?? null, term, year, category }, answer, longText: filter.ta });
+      show({ place: { form, stream: stream ?? null, term, year, category }, answer, longText: filter.ta }, filter);
     } catch (error) {
       const named = fieldErrorsOf(error);
       if (named) setErrors(named);
@@ -142,14 +147,28 @@ export function ReportCommentsPage() {
         </Stack>
       </Card>
       {loaded && session?.tenant && (
-        <RemarksSheet
-          // A new class is a new sheet: nothing typed for one class is shown against another.
-          key={JSON.stringify(loaded.place) + loaded.answer.remarktypes.map((type) => type.id).join()}
-          answer={loaded.answer}
-          place={loaded.place}
-          longText={loaded.longText}
-          owner={{ tenantId: session.tenant.id, userId: session.user.id }}
-        />
+        <LoadedSheet
+          stale={stale}
+          heading={heading({
+            form: loaded.sheet.place.form,
+            stream: loaded.sheet.place.stream,
+            term: loaded.sheet.place.term,
+            year: loaded.sheet.place.year,
+            more: [
+              t(`reportFilter.types.${TYPE_KEYS[loaded.sheet.place.category]}`),
+              ...loaded.sheet.answer.remarktypes.map((type) => type.label),
+            ],
+          })}
+        >
+          <RemarksSheet
+            // A new class is a new sheet: nothing typed for one class is shown against another.
+            key={JSON.stringify(loaded.sheet.place) + loaded.sheet.answer.remarktypes.map((type) => type.id).join() + loaded.at}
+            answer={loaded.sheet.answer}
+            place={loaded.sheet.place}
+            longText={loaded.sheet.longText}
+            owner={{ tenantId: session.tenant.id, userId: session.user.id }}
+          />
+        </LoadedSheet>
       )}
     </Stack>
   );

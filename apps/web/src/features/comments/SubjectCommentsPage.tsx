@@ -18,10 +18,11 @@ import { PAGES } from '../../app/routes.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
+import { LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
-import { fieldErrorsOf, ReportFilterFields, reportQueryOf, useReportFilter } from '../reports/report-filter.js';
+import { fieldErrorsOf, ReportFilterFields, reportQueryOf, TYPE_KEYS, useReportFilter } from '../reports/report-filter.js';
 import { type CommentsKind, CommentsSheet, KIND_KEYS } from './CommentsSheet.js';
 
 const LOAD_ENDPOINTS = { markcomments: markCommentsEndpoint, genericcomments: genericCommentsEndpoint } as const;
@@ -48,7 +49,9 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
   const { session } = useAuth();
   const { filter, setFilter, set, chosen } = useReportFilter({ subject_id: null as string | null, rawmark: false });
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [loaded, setLoaded] = useState<{ answer: MarkComments; query: MarkCommentsQuery; at: number } | null>(null);
+  // The sheet belongs to the choices it was loaded for: a comment typed after switching subjects must not land in the old one.
+  const { loaded, stale, show, clear } = useLoadedSheet<{ answer: MarkComments; query: MarkCommentsQuery }, typeof filter>(filter);
+  const heading = useSheetHeading();
   const [busy, setBusy] = useState(false);
   const subjectRows = useChoices(SUBJECT_CHOICES);
   const mine = useQuery({
@@ -64,6 +67,11 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
     const held = new Set(assigned.map((row) => row.form.trim().toLowerCase()));
     return all.filter((form) => held.has(form.toLowerCase()));
   }, [session?.tenant, assigned]);
+  // A teacher's streams: those he teaches the chosen subject in (any subject before one is chosen).
+  const taught = useMemo(
+    () => assigned?.filter((row) => !filter.subject_id || row.subject_id === filter.subject_id) ?? null,
+    [assigned, filter.subject_id],
+  );
   const subjectChoices = subjectRows.filter(
     (subject) =>
       !assigned ||
@@ -81,6 +89,8 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
       rawmark: filter.rawmark ? '1' : '0',
     } as const;
     const parsed = MarkCommentsQuerySchema.safeParse(query);
+    // The sheet on screen is of the choices before: whatever this Next does, it goes.
+    clear();
     if (!parsed.success) {
       setErrors(fieldErrorsOfIssues(parsed.error));
       return;
@@ -90,7 +100,7 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
     try {
       const { studentcategory_id: _category, ...sent } = query;
       const answer = await call(LOAD_ENDPOINTS[kind], { query: sent });
-      setLoaded({ answer, query: parsed.data, at: Date.now() });
+      show({ answer, query: parsed.data }, filter);
     } catch (error) {
       const named = fieldErrorsOf(error);
       if (named) setErrors(named);
@@ -121,6 +131,7 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
                 types={COMMENT_CATEGORIES}
                 classes={classes}
                 studentCategory={false}
+                taught={taught}
               >
                 <Select
                   label={t('fields.subject')}
@@ -148,15 +159,26 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
         </Stack>
       </Card>
       {loaded && session?.tenant && (
-        <Card withBorder padding="md">
+        <LoadedSheet
+          stale={stale}
+          heading={heading({
+            form: loaded.sheet.query.form,
+            stream: loaded.sheet.query.stream,
+            subject: subjectRows.find((subject) => subject.value === loaded.sheet.query.subject_id)?.label,
+            term: loaded.sheet.query.term,
+            year: loaded.sheet.query.year,
+            more: [t(`reportFilter.types.${TYPE_KEYS[loaded.sheet.query.category]}`)],
+            marktypes: loaded.sheet.answer.marktypes.map((type) => type.label),
+          })}
+        >
           <CommentsSheet
-            key={`${JSON.stringify(loaded.query)}:${loaded.at}`}
-            answer={loaded.answer}
-            query={loaded.query}
+            key={`${JSON.stringify(loaded.sheet.query)}:${loaded.at}`}
+            answer={loaded.sheet.answer}
+            query={loaded.sheet.query}
             kind={kind}
             owner={{ tenantId: session.tenant.id, userId: session.user.id }}
           />
-        </Card>
+        </LoadedSheet>
       )}
     </Stack>
   );

@@ -32,10 +32,12 @@ import {
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGES, type RouteDefinition } from '../../app/routes.js';
+import { StreamSelect } from '../../components/StreamSelect.js';
 import { ApiError, api } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
+import { LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
@@ -125,6 +127,8 @@ const TARGETS: ClassValuesKind = {
 const SUBJECT_CHOICES = { resource: subjects, label: 'name', activeOnly: true } as const;
 
 type Filter = { form: string | null; stream: string; term: string; year: number; subject_id: string | null; excel: boolean };
+/** What names a class's values: the filter without Download Excel. */
+type Choices = Omit<Filter, 'excel'>;
 
 function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
   const { t } = useTranslation();
@@ -144,7 +148,10 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [loading, setLoading] = useState(false);
-  const [loaded, setLoaded] = useState<{ about: Filter; learners: Learner[]; stored: Record<string, string> } | null>(null);
+  // The learners shown belong to the choices they were loaded for (issue 23 item 16); a download changes nothing of that.
+  const { excel: _excel, ...choices } = filter;
+  const { loaded, stale, show, clear } = useLoadedSheet<{ learners: Learner[]; stored: Record<string, string> }, Choices>(choices);
+  const heading = useSheetHeading();
   const [values, setValues] = useState<Record<string, string>>({});
   const [total, setTotal] = useState('');
   const [cellErrors, setCellErrors] = useState<Record<string, string>>({});
@@ -154,7 +161,7 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
 
   const { chosen } = useTermStart((start) => setFilter((now) => ({ ...now, ...start })));
 
-  const fieldsOf = (about: Filter) => ({
+  const fieldsOf = (about: Choices) => ({
     form: about.form ?? '',
     stream: about.stream,
     term: about.term,
@@ -177,11 +184,11 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
     } else notifyError(error);
   };
 
-  const load = async (about: Filter) => {
+  const load = async (about: Choices) => {
     setLoading(true);
     const answer = await api.post<unknown>(kind.path, fieldsOf(about)).finally(() => setLoading(false));
     const rows = kind.rowsOf(answer.data);
-    setLoaded({ about, learners: rows.learners, stored: rows.values });
+    show({ learners: rows.learners, stored: rows.values }, about);
     setValues(rows.values);
     setTotal(text(rows.total));
     setCellErrors({});
@@ -190,7 +197,9 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
 
   const next = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = kind.schema.safeParse(fieldsOf(filter));
+    const parsed = kind.schema.safeParse(fieldsOf(choices));
+    // The learners on screen are of the choices before: whatever this Next does, they go.
+    clear();
     if (!parsed.success) {
       setErrors(fieldErrorsOfIssues(parsed.error));
       return;
@@ -200,15 +209,15 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
     try {
       if (file) {
         const form = new FormData();
-        for (const [name, value] of Object.entries(fieldsOf(filter))) form.set(name, value);
+        for (const [name, value] of Object.entries(fieldsOf(choices))) form.set(name, value);
         form.set('file', file, file.name);
         await runLongAction(api.post<LearnerValuesSaved>(kind.path, form), (answer) => translateMessage(answer.data.message));
         setFile(null);
       } else if (filter.excel) {
-        await runLongAction(api.download(kind.path, { ...fieldsOf(filter), excel: '1' }), translateMessage(RESULT_MESSAGES.excelReady));
+        await runLongAction(api.download(kind.path, { ...fieldsOf(choices), excel: '1' }), translateMessage(RESULT_MESSAGES.excelReady));
         return;
       }
-      await load(filter);
+      await load(choices);
     } catch (error) {
       showErrors(error);
     } finally {
@@ -226,7 +235,7 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
 
   const save = async () => {
     if (!loaded) return;
-    const wrong = loaded.learners.filter((learner) => errorOf(learner.id)).length;
+    const wrong = loaded.sheet.learners.filter((learner) => errorOf(learner.id)).length;
     setWrongCount(wrong);
     if (kind.withTotal && !totalDays.ok) {
       setErrors({ totaldays: translateMessage(totalDays.error) });
@@ -236,13 +245,13 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
     setBusy(true);
     try {
       const body = {
-        ...fieldsOf(loaded.about),
+        ...fieldsOf(loaded.choices),
         ...(kind.withTotal ? { totaldays: total } : {}),
-        [kind.field]: Object.fromEntries(loaded.learners.map((learner) => [learner.id, (values[learner.id] ?? '').trim()])),
+        [kind.field]: Object.fromEntries(loaded.sheet.learners.map((learner) => [learner.id, (values[learner.id] ?? '').trim()])),
       };
       await runLongAction(api.post<LearnerValuesSaved>(kind.path, body), (answer) => translateMessage(answer.data.message));
       setErrors({});
-      await load(loaded.about);
+      await load(loaded.choices);
     } catch (error) {
       if (error instanceof ApiError && error.status === 422 && error.data?.errors) {
         const byLearner: Record<string, string> = {};
@@ -272,7 +281,9 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
     target.select();
   };
 
-  const unsaved = loaded ? loaded.learners.filter((learner) => (values[learner.id] ?? '') !== (loaded.stored[learner.id] ?? '')).length : 0;
+  const unsaved = loaded
+    ? loaded.sheet.learners.filter((learner) => (values[learner.id] ?? '') !== (loaded.sheet.stored[learner.id] ?? '')).length
+    : 0;
 
   return (
     <Stack>
@@ -293,12 +304,7 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
                   searchable
                   withAsterisk
                 />
-                <TextInput
-                  label={t('fields.stream')}
-                  value={filter.stream}
-                  onChange={(event) => set('stream', event.currentTarget.value)}
-                  error={errors.stream}
-                />
+                <StreamSelect form={filter.form} value={filter.stream} onChange={(stream) => set('stream', stream)} error={errors.stream} />
                 <TermYearFields
                   filter={filter}
                   change={(fields) => setFilter((now) => ({ ...now, ...fields }))}
@@ -348,18 +354,17 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
         </Group>
       )}
       {loaded && (
-        <Card withBorder padding="md">
+        <LoadedSheet
+          stale={stale}
+          heading={heading({
+            form: loaded.choices.form ?? '',
+            stream: loaded.choices.stream,
+            subject: kind.withSubject ? subjectChoices.find((subject) => subject.value === loaded.choices.subject_id)?.label : null,
+            term: loaded.choices.term,
+            year: loaded.choices.year,
+          })}
+        >
           <Stack>
-            <Text fw={500}>
-              {[
-                loaded.about.form,
-                loaded.about.stream || t('classValues.allStreams'),
-                `${t('fields.term')} ${loaded.about.term}`,
-                loaded.about.year,
-              ]
-                .filter(Boolean)
-                .join(' · ')}
-            </Text>
             {kind.withTotal && (
               <NumberInput
                 label={t('classValues.totalDays')}
@@ -379,7 +384,7 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
                 withAsterisk
               />
             )}
-            {loaded.learners.length === 0 ? (
+            {loaded.sheet.learners.length === 0 ? (
               <Text c="dimmed">{t('classValues.noLearners')}</Text>
             ) : (
               <Table.ScrollContainer minWidth={420}>
@@ -392,9 +397,9 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
-                    {loaded.learners.map((learner, index) => {
+                    {loaded.sheet.learners.map((learner, index) => {
                       const error = errorOf(learner.id);
-                      const changed = (values[learner.id] ?? '') !== (loaded.stored[learner.id] ?? '');
+                      const changed = (values[learner.id] ?? '') !== (loaded.sheet.stored[learner.id] ?? '');
                       return (
                         <Table.Tr key={learner.id} data-studentid={learner.studentid}>
                           <Table.Td>{learner.studentid}</Table.Td>
@@ -437,12 +442,12 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
               <Text size="sm" c="dimmed">
                 {unsaved > 0 ? t('typing.unsaved', { count: unsaved }) : ''}
               </Text>
-              <Button onClick={() => void save()} loading={busy} disabled={loaded.learners.length === 0}>
+              <Button onClick={() => void save()} loading={busy} disabled={loaded.sheet.learners.length === 0}>
                 {t(kind.saveLabel)}
               </Button>
             </Group>
           </Stack>
-        </Card>
+        </LoadedSheet>
       )}
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { Button, Card, Checkbox, FileInput, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Checkbox, FileInput, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import {
   classOptions,
   type MarksGrid as Grid,
@@ -16,11 +16,13 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
+import { StreamSelect } from '../../components/StreamSelect.js';
 import { useAccess } from '../../lib/access.js';
 import { ApiError, api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
+import { LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
 import { TermYearFields } from '../reports/report-filter.js';
@@ -65,7 +67,10 @@ export function MarksEntryPage() {
     file: null,
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [loaded, setLoaded] = useState<{ grid: Grid; query: MarksGridQuery; at: number } | null>(null);
+  // The grid belongs to the choices it was loaded for; a file to upload or a download does not change which grid it is.
+  const { file: _file, excel: _excel, ...choices } = filter;
+  const { loaded, stale, show, clear } = useLoadedSheet<{ grid: Grid; query: MarksGridQuery }, typeof choices>(choices);
+  const heading = useSheetHeading();
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof Filter>(name: K, value: Filter[K]) => setFilter((now) => ({ ...now, [name]: value }));
   // The term and year start at the school's own current term once its calendar is known.
@@ -93,6 +98,11 @@ export function MarksEntryPage() {
     const held = new Set(assigned.map((row) => row.form.toLowerCase()));
     return all.filter((form) => held.has(form.toLowerCase()));
   }, [session?.tenant, assigned]);
+  // A teacher's streams: those he teaches the chosen subject in (any subject before one is chosen).
+  const taught = useMemo(
+    () => assigned?.filter((row) => !filter.subject_id || row.subject_id === filter.subject_id) ?? null,
+    [assigned, filter.subject_id],
+  );
   const subjectChoices = (subjectRows.data ?? [])
     .filter((subject) => subject.active)
     .filter(
@@ -102,12 +112,16 @@ export function MarksEntryPage() {
     )
     .map((subject) => ({ value: subject.id, label: subject.name }));
   const activeTypes = (typeRows.data ?? []).filter((type) => type.status !== 'inactive');
+  const subjectName = (id: string) => subjectRows.data?.find((subject) => subject.id === id)?.name ?? null;
+  const categoryName = (id: string | null | undefined) => (id ? (categoryRows.data?.find((row) => row.id === id)?.name ?? null) : null);
 
   const next = async (event: FormEvent) => {
     event.preventDefault();
     const fields = { ...filter, form: filter.form ?? '', subject_id: filter.subject_id ?? '', excel: filter.excel ? '1' : '0' };
     const { file, ...sent } = fields;
     const parsed = MarksGridQuerySchema.safeParse(sent);
+    // The grid on screen is of the choices before: whatever this Next does, it goes.
+    clear();
     if (!parsed.success) {
       setErrors(fieldErrorsOfIssues(parsed.error));
       return;
@@ -124,12 +138,14 @@ export function MarksEntryPage() {
         }
         form.set('file', file, file.name);
         await runLongAction(api.post<{ message: string }>(marksGridEndpoint.path, form), (answer) => translateMessage(answer.data.message));
+        // Read back and saved: a second Next opens the grid, it does not send the same sheet again.
+        set('file', null);
       } else if (filter.excel) {
         await runLongAction(api.download(marksGridEndpoint.path, { ...sent, excel: '1' }), translateMessage(RESULT_MESSAGES.excelReady));
         return;
       }
       const answer = await call(marksGridEndpoint, { body: { ...parsed.data, excel: undefined } as never });
-      if ('students' in answer) setLoaded({ grid: answer, query: parsed.data, at: Date.now() });
+      if ('students' in answer) show({ grid: answer, query: parsed.data }, choices);
     } catch (error) {
       if (error instanceof ApiError && error.status === 403)
         notifyError(new ApiError(422, error.data?.message ?? error.message, error.data));
@@ -164,11 +180,12 @@ export function MarksEntryPage() {
                   searchable
                   withAsterisk
                 />
-                <TextInput
-                  label={t('fields.stream')}
+                <StreamSelect
+                  form={filter.form}
                   value={filter.stream}
-                  onChange={(event) => set('stream', event.currentTarget.value)}
+                  onChange={(stream) => set('stream', stream)}
                   error={errors.stream}
+                  taught={taught}
                 />
                 <Select
                   label={t('fields.studentcategory_id')}
@@ -249,15 +266,27 @@ export function MarksEntryPage() {
         </Stack>
       </Card>
       {loaded && session?.tenant && (
-        <Card withBorder padding="md">
+        <LoadedSheet
+          stale={stale}
+          heading={heading({
+            form: loaded.sheet.query.form,
+            stream: loaded.sheet.query.stream,
+            subject: subjectName(loaded.sheet.query.subject_id),
+            paper: loaded.sheet.query.paper,
+            term: loaded.sheet.query.term,
+            year: loaded.sheet.query.year,
+            marktypes: loaded.sheet.grid.marktypes.map((type) => type.label),
+            more: [categoryName(loaded.sheet.query.studentcategory_id)],
+          })}
+        >
           <MarksGrid
-            key={`${JSON.stringify(loaded.query)}:${loaded.at}`}
-            grid={loaded.grid}
-            query={loaded.query}
+            key={`${JSON.stringify(loaded.sheet.query)}:${loaded.at}`}
+            grid={loaded.sheet.grid}
+            query={loaded.sheet.query}
             owner={{ tenantId: session.tenant.id, userId: session.user.id }}
             mayChangePublished={can('manage', 'mark')}
           />
-        </Card>
+        </LoadedSheet>
       )}
     </Stack>
   );

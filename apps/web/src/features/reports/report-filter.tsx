@@ -1,7 +1,8 @@
-import { MultiSelect, NumberInput, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { MultiSelect, NumberInput, Select, SimpleGrid } from '@mantine/core';
 import { classOptions, markTypes, REPORT_TYPES, type ReportType, studentCategories, TERMS, type Term } from '@mustard/shared';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { StreamSelect, type TaughtStream } from '../../components/StreamSelect.js';
 import { ApiError } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
@@ -25,8 +26,8 @@ export interface ReportFilter {
   marktype_ids: string[];
 }
 
-/** The locale key of each report type (the spec's values have a space and a dash). */
-const TYPE_KEYS: Record<ReportType, string> = {
+/** The locale key of each report type (the spec's values have a space and a dash): `reportFilter.types.<key>`. */
+export const TYPE_KEYS: Record<ReportType, string> = {
   assesment: 'assesment',
   exam: 'exam',
   'mid term': 'midTerm',
@@ -93,6 +94,8 @@ interface ReportFilterFieldsProps {
   classes?: readonly string[];
   /** Whether the student category is asked (the comments screens have none: spec §2). */
   studentCategory?: boolean;
+  /** The classes and streams a member limited to assignments may choose from; null for every stream. */
+  taught?: readonly TaughtStream[] | null;
   /** The page's own fields, in the same grid. */
   children?: ReactNode;
 }
@@ -106,6 +109,7 @@ export function ReportFilterFields({
   types = REPORT_TYPES,
   classes,
   studentCategory = true,
+  taught = null,
   children,
 }: ReportFilterFieldsProps) {
   const { t } = useTranslation();
@@ -123,11 +127,12 @@ export function ReportFilterFields({
         searchable
         withAsterisk
       />
-      <TextInput
-        label={t('fields.stream')}
+      <StreamSelect
+        form={filter.form}
         value={filter.stream}
-        onChange={(event) => change({ stream: event.currentTarget.value })}
+        onChange={(stream) => change({ stream })}
         error={errors.stream}
+        taught={taught}
       />
       {studentCategory && (
         <Select
