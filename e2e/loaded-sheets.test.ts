@@ -172,3 +172,72 @@ describe('the stream is chosen from the class’s streams', () => {
     await admin.context().close();
   });
 });
+
+describe('a pasted block lands on the learners it names', () => {
+  /** Pastes text at the focused cell as a spreadsheet's copy arrives (a paste event with text/plain). */
+  const paste = (page: Page, text: string) =>
+    page.evaluate((content) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', content);
+      document.activeElement?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, text);
+
+  it('lists the class by surname, pastes a register’s lines onto the learners they name, says which named no one, and shows whom a positional paste reached', async () => {
+    const { page, names, ids } = await adminWithSubjects('/marks/create');
+    const filter = page.getByRole('form', { name: 'Marks filter' });
+    await chooseClass(page, filter, 'P5', 'East');
+    await pickOption(page, filter.getByRole('combobox', { name: 'Subject' }), names.first);
+    await filter.getByRole('checkbox', { name: names.type }).check();
+    await filter.getByRole('button', { name: 'Next' }).click();
+    await page.getByTestId('marks-grid').waitFor();
+
+    // The grid's order is the class list's: surname (the last name written), then first name.
+    const learners = await page
+      .locator('tr[data-learner]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-learner') ?? ''));
+    expect(learners.length).toBeGreaterThan(6);
+    const surnameFirst = (name: string) => {
+      const words = name.split(' ');
+      return `${words.at(-1)} ${words[0]}`;
+    };
+    expect(learners).toEqual([...learners].sort((a, b) => surnameFirst(a).localeCompare(surnameFirst(b))));
+
+    // A register's lines, not in the grid's order, one of them naming no learner of P5 East.
+    const [first, second, third] = [learners[5], learners[0], learners[3]] as [string, string, string];
+    const register = [`${surnameFirst(first).toUpperCase()}\t71`, `${second}\t72`, 'Nobody Atall\t73', `${third}\t74`].join('\n');
+    await page.locator('[data-cell="0:0"]').focus();
+    await paste(page, `${register}\n`);
+    const report = page.getByTestId('paste-report');
+    await expect(report.getAttribute('data-by')).resolves.toBe('name');
+    const cellOf = (name: string) => page.getByRole('textbox', { name: `${names.type}, ${name}`, exact: true });
+    await expect(cellOf(first).inputValue()).resolves.toBe('71');
+    await expect(cellOf(second).inputValue()).resolves.toBe('72');
+    await expect(cellOf(third).inputValue()).resolves.toBe('74');
+    await expect(report.getByTestId('paste-unmatched').innerText()).resolves.toContain('line 3, Nobody Atall');
+    await expect(page.locator('tr[data-pasted="yes"]').count()).resolves.toBe(3);
+
+    // Marks alone land by position, and the teacher is told whom they reached before saving.
+    await page.locator('[data-cell="1:0"]').focus();
+    await paste(page, '61\n62\n');
+    await expect(report.getAttribute('data-by')).resolves.toBe('position');
+    await expect(report.getByTestId('pasted-learners').innerText()).resolves.toBe(
+      `Learners who received values (2): ${learners[1]}, ${learners[2]}`,
+    );
+    await page.getByTestId('save-marks').click();
+    await page.getByTestId('unsaved-count').getByText('0 unsaved').waitFor();
+    const term = await filter.getByRole('combobox', { name: 'Term' }).inputValue();
+    const year = await filter.getByRole('textbox', { name: 'Year' }).inputValue();
+    const query = `form=P5&stream=East&term=${term}&year=${year}&subject_id=${ids.first}&marktype_id=${ids.type}`;
+    const stored = (await callApi(page, 'GET', `/api/school/marks?${query}`)).data as {
+      marks: Array<{ student: { fullname: string }; mark: unknown }>;
+    };
+    expect(Object.fromEntries(stored.marks.map((row) => [row.student.fullname, row.mark]))).toEqual({
+      [first]: 71,
+      [second]: 72,
+      [learners[1] as string]: 61,
+      [learners[2] as string]: 62,
+      [third]: 74,
+    });
+    await page.context().close();
+  });
+});

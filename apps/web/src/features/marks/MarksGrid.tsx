@@ -77,12 +77,15 @@ export function MarksGrid({
   const [wrongCount, setWrongCount] = useState<number | null>(null);
   const [focused, setFocused] = useState<{ row: number; column: number } | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [pasted, setPasted] = useState<ReturnType<typeof pasteAt> | null>(null);
+  const reached = useMemo(() => new Set(pasted?.reached ?? []), [pasted]);
   const cells = useRef(new Map<string, HTMLInputElement>());
   const editStart = useRef<string>('');
 
   const errors = useMemo(() => cellErrors(state), [state]);
   const unsaved = useMemo(() => new Set(unsavedKeys(state)), [state]);
   const names = useMemo(() => new Map(grid.students.map((row) => [row.student.id, row.student.fullname])), [grid]);
+  const learners = useMemo(() => grid.students.map((row) => row.student), [grid]);
   const labels = useMemo(() => new Map(grid.marktypes.map((type) => [type.id, type.label])), [grid]);
 
   /** Every change is kept at once: the draft is the grid's typed cells and the save on its way. */
@@ -136,12 +139,10 @@ export function MarksGrid({
     // One value typed in by paste is ordinary typing; a block fills down and across.
     if (!/[\t\n]/.test(text.trim())) return;
     event.preventDefault();
-    const pasted = pasteAt(state, { row, column }, text);
+    const pasted = pasteAt(state, { row, column }, text, learners);
     change(pasted.state);
-    notifications.show({
-      message:
-        t('marks.pasted', { count: pasted.filled }) + (pasted.skipped > 0 ? ` ${t('marks.pasteSkipped', { count: pasted.skipped })}` : ''),
-    });
+    // Whom the block reached is shown until the save: a block pasted by position may sit on the wrong learners.
+    setPasted(pasted);
   };
 
   /**
@@ -173,6 +174,7 @@ export function MarksGrid({
       );
       saveIdRef.current = null;
       change(applySaved(stateRef.current, marks, answer));
+      setPasted(null);
       setConflicts([]);
       setSaving({ kind: 'idle' });
       notifications.show({ color: 'green', message: translateMessage(answer.message) });
@@ -234,6 +236,7 @@ export function MarksGrid({
           </Button>
         </Group>
       </Group>
+      {pasted && <PasteReport pasted={pasted} names={pasted.reached.map((id) => names.get(id) ?? '')} onClose={() => setPasted(null)} />}
       {wrongCount !== null && (
         <Alert color="red" data-testid="wrong-cells">
           {t('marks.wrongCells', { count: wrongCount })}
@@ -260,9 +263,16 @@ export function MarksGrid({
           </Table.Thead>
           <Table.Tbody>
             {grid.students.map(({ student }, row) => (
-              <Table.Tr key={student.id} role="row" data-learner={student.fullname}>
+              <Table.Tr
+                key={student.id}
+                role="row"
+                data-learner={student.fullname}
+                data-pasted={reached.has(student.id) ? 'yes' : undefined}
+              >
                 <Table.Td role="gridcell">{student.studentid}</Table.Td>
-                <Table.Td role="rowheader">{student.fullname}</Table.Td>
+                <Table.Td role="rowheader" bg={reached.has(student.id) ? 'blue.1' : undefined}>
+                  {student.fullname}
+                </Table.Td>
                 {state.columns.map((column, index) => {
                   const cell = keyOf(student.id, column.id);
                   const error = errors[cell];
@@ -326,6 +336,39 @@ export function MarksGrid({
         />
       )}
     </Stack>
+  );
+}
+
+/**
+ * What a paste did, shown until the save: how its lines found their learners (student id, name,
+ * or position from the focused row), the learners who received values (also highlighted in the
+ * grid), and the lines that named no learner of the grid, two of them, or one already pasted.
+ */
+function PasteReport({ pasted, names, onClose }: { pasted: ReturnType<typeof pasteAt>; names: string[]; onClose: () => void }) {
+  const { t } = useTranslation();
+  const lines = pasted.unmatched.map((line) => t('sheet.pasteLine', { line: line.line, text: line.text })).join('; ');
+  return (
+    <Alert
+      color={pasted.by === 'position' || pasted.unmatched.length > 0 ? 'yellow' : 'blue'}
+      title={`${t('marks.pasted', { count: pasted.filled })} ${t(`sheet.pasteBy.${pasted.by}`)}`}
+      withCloseButton
+      closeButtonLabel={t('list.close')}
+      onClose={onClose}
+      data-testid="paste-report"
+      data-by={pasted.by}
+    >
+      <Stack gap={4}>
+        <Text size="sm" data-testid="pasted-learners">
+          {t('sheet.pastedFor', { count: names.length, names: names.join(', ') })}
+        </Text>
+        {pasted.unmatched.length > 0 && (
+          <Text size="sm" data-testid="paste-unmatched">
+            {t('sheet.pasteUnmatched', { count: pasted.unmatched.length, lines })}
+          </Text>
+        )}
+        {pasted.skipped > 0 && <Text size="sm">{t('marks.pasteSkipped', { count: pasted.skipped })}</Text>}
+      </Stack>
+    </Alert>
   );
 }
 

@@ -1,4 +1,4 @@
-import { MARK_MESSAGES } from '@mustard/shared';
+import { MARK_MESSAGES, type MarksGrid } from '@mustard/shared';
 import { describe, expect, it } from 'vitest';
 import {
   applySaved,
@@ -15,13 +15,15 @@ import {
   unsavedKeys,
 } from './grid.js';
 
+const STUDENTS: MarksGrid['students'] = [
+  { student: { id: 'amina', studentid: '1', fullname: 'Amina' }, marktypes: { bot: { mark: 56, version: 1 } } },
+  { student: { id: 'brian', studentid: '2', fullname: 'Brian' }, marktypes: { bot: { mark: 'ABS', version: 2 } } },
+  { student: { id: 'carol', studentid: '3', fullname: 'Carol' }, marktypes: {} },
+];
+const LEARNERS = STUDENTS.map((row) => row.student);
 const grid = gridFrom(
   {
-    students: [
-      { student: { id: 'amina', studentid: '1', fullname: 'Amina' }, marktypes: { bot: { mark: 56, version: 1 } } },
-      { student: { id: 'brian', studentid: '2', fullname: 'Brian' }, marktypes: { bot: { mark: 'ABS', version: 2 } } },
-      { student: { id: 'carol', studentid: '3', fullname: 'Carol' }, marktypes: {} },
-    ],
+    students: STUDENTS,
     marktypes: [
       { id: 'bot', label: 'BOT', outof: 100, published: false },
       { id: 'mot', label: 'MOT', outof: 50, published: false },
@@ -65,7 +67,8 @@ describe('the marks grid', () => {
   });
 
   it('pastes a block down and across from the focused cell, skipping locked columns and what falls outside', () => {
-    const { state, filled, skipped } = pasteAt(grid, { row: 1, column: 0 }, '61\t30\t70\n\t45\t80\n9\t9\t9\n');
+    const { state, filled, skipped, by } = pasteAt(grid, { row: 1, column: 0 }, '61\t30\t70\n\t45\t80\n9\t9\t9\n', LEARNERS);
+    expect(by).toBe('position');
     expect(cellText(state, keyOf('brian', 'bot'))).toBe('61');
     expect(cellText(state, keyOf('brian', 'mot'))).toBe('30');
     expect(cellText(state, keyOf('carol', 'bot'))).toBe('');
@@ -73,6 +76,16 @@ describe('the marks grid', () => {
     expect(cellText(state, keyOf('brian', 'eot'))).toBe('');
     expect(filled).toBe(4);
     expect(skipped).toBe(5);
+  });
+
+  it('pastes a block naming its learners onto them, and says whom it reached and which lines named no one', () => {
+    const { state, by, reached, unmatched } = pasteAt(grid, { row: 0, column: 0 }, 'Carol\t70\t40\nZed\t1\t2\nAmina\t58\n', LEARNERS);
+    expect(by).toBe('name');
+    expect(cellText(state, keyOf('carol', 'bot'))).toBe('70');
+    expect(cellText(state, keyOf('carol', 'mot'))).toBe('40');
+    expect(cellText(state, keyOf('amina', 'bot'))).toBe('58');
+    expect(reached).toEqual(['amina', 'carol']);
+    expect(unmatched).toEqual([{ line: 2, text: 'Zed', reason: 'none' }]);
   });
 
   it('sends the unsaved cells with the versions they were loaded with, and takes the answer as the new base', () => {

@@ -4,8 +4,9 @@ import {
   type MarksGrid,
   type MarksSaved,
   type MarkValue,
+  type PasteLearner,
   parsePastedBlock,
-  pasteCells,
+  planPaste,
   type ReadCell,
   readMarkCell,
   sameMark,
@@ -104,12 +105,18 @@ export function moveFrom(state: GridState, at: { row: number; column: number }, 
   }
 }
 
-/** A block pasted at a cell: the cells it fills (locked columns skipped), and how many fell outside. */
-export function pasteAt(state: GridState, at: { row: number; column: number }, text: string) {
-  const { cells, outside } = pasteCells(parsePastedBlock(text), at, { rows: state.rows.length, columns: state.columns.length });
+/**
+ * A block pasted at a cell: the cells it fills (locked columns skipped), how many fell outside,
+ * and whom it reached. A block naming its learners (student ids or names in its first columns)
+ * lands on them whatever the grid's order; a block of marks alone lands by position
+ * (`planPaste`, issue 23 item 17).
+ */
+export function pasteAt(state: GridState, at: { row: number; column: number }, text: string, learners: readonly PasteLearner[]) {
+  const plan = planPaste(parsePastedBlock(text), at, { learners, columns: state.columns.length });
   let next = state;
-  let skipped = outside;
-  for (const cell of cells) {
+  let skipped = plan.outside;
+  const reached = new Set<string>();
+  for (const cell of plan.cells) {
     const column = state.columns[cell.column];
     const row = state.rows[cell.row];
     if (!column || !row || column.locked) {
@@ -117,8 +124,17 @@ export function pasteAt(state: GridState, at: { row: number; column: number }, t
       continue;
     }
     next = typeInto(next, keyOf(row, column.id), cell.text.trim());
+    reached.add(row);
   }
-  return { state: next, filled: cells.length - (skipped - outside), skipped };
+  return {
+    state: next,
+    filled: plan.cells.length - (skipped - plan.outside),
+    skipped,
+    by: plan.by,
+    /** Learner ids that received a value, in the grid's order. */
+    reached: state.rows.filter((row) => reached.has(row)),
+    unmatched: plan.unmatched,
+  };
 }
 
 /** The marks and versions a save sends: the unsaved cells only, each read as a mark. */
