@@ -9,11 +9,12 @@ import {
   type MarkCommentsQuery,
   type MarkCommentsSave,
   type MarkCommentsSaved,
-  mayEnter,
+  mayOpen,
   REPORT_MESSAGES,
   RESULT_MESSAGES,
   type ReportSubject,
   shownMarkTypeIds,
+  streamsToEnter,
   TerminalReportQuerySchema,
 } from '@mustard/shared';
 import { recordAudit } from '../../audit/audit.repository.js';
@@ -75,7 +76,11 @@ const keyOf = (target: MarkCommentsQuery, kind: CommentKind): CommentKey => ({
  * (everywhere with `manage` on mark or remark; else only where assigned as subject teacher).
  * Answers the member's assignments when they are limited to them (null when they are not).
  */
-async function checkTarget(tx: TenantTx, query: MarkCommentsQuery, member: Member): Promise<Assignments | null> {
+async function checkTarget(
+  tx: TenantTx,
+  query: MarkCommentsQuery,
+  member: Member,
+): Promise<{ assignments: Assignments | null; streams: 'all' | string[] }> {
   const errors: FieldErrors = {};
   const subject = await subjectById(tx, query.subject_id);
   if (!subject) errors.subject_id = [COMMENT_MESSAGES.subjectUnknown];
@@ -85,12 +90,22 @@ async function checkTarget(tx: TenantTx, query: MarkCommentsQuery, member: Membe
   if (Object.keys(errors).length > 0) throw invalid(errors);
 
   const reach = entryReach(member.ability).subjectComments;
-  if (reach === 'all') return null;
+  if (reach === 'all') return { assignments: null, streams: 'all' };
   if (reach === 'none') throw new AppError(403, COMMENT_MESSAGES.notAssigned);
   const held = await assignmentsOf(tx, actingUser(tx), { term: query.term, year: query.year });
   const assignments = { subjects: held.subjects, classes: held.classes };
-  if (!mayEnter(member.ability, assignments, 'subjectComments', query)) throw new AppError(403, COMMENT_MESSAGES.notAssigned);
-  return assignments;
+  // A class opened without a stream is the streams the member teaches (issue 23 item 18).
+  const streams = streamsToEnter(member.ability, assignments, 'subjectComments', query);
+  if (!mayOpen(streams, query.stream)) throw new AppError(403, COMMENT_MESSAGES.notAssigned);
+  return { assignments, streams };
+}
+
+/** The screen's learners: the class's (and stream's), only those of the member's streams when he teaches some of them. */
+async function screenLearners(tx: TenantTx, target: MarkCommentsQuery, streams: 'all' | readonly string[]) {
+  const learners = await classLearners(tx, target);
+  if (streams === 'all') return learners;
+  const taught = new Set(streams.map((stream) => stream.trim().toLowerCase()));
+  return learners.filter((learner) => taught.has((learner.stream ?? '').trim().toLowerCase()));
 }
 
 /** Whether an error of the report model only says the class has no marks (or learners) yet. */
@@ -150,8 +165,8 @@ async function subjectChoices(tx: TenantTx, query: MarkCommentsQuery, assignment
 
 /** A class's learners in one subject with their marks, total, grade and comment; the automatic comments to start from. */
 export async function loadMarkComments(tx: TenantTx, query: MarkCommentsQuery, member: Member, kind: CommentKind): Promise<MarkComments> {
-  const assignments = await checkTarget(tx, query, member);
-  const learners = await classLearners(tx, query);
+  const { assignments, streams } = await checkTarget(tx, query, member);
+  const learners = await screenLearners(tx, query, streams);
   const { results, markTypes } = await subjectResults(tx, query);
   const stored = await storedComments(
     tx,
@@ -228,9 +243,9 @@ export async function saveMarkComments(
   member: Member,
   kind: CommentKind,
 ): Promise<MarkCommentsSaved> {
-  await checkTarget(tx, body, member);
+  const { streams } = await checkTarget(tx, body, member);
   const key = keyOf(body, kind);
-  const learners = new Map((await classLearners(tx, body)).map((learner) => [learner.id, learner]));
+  const learners = new Map((await screenLearners(tx, body, streams)).map((learner) => [learner.id, learner]));
   const errors: FieldErrors = {};
   for (const studentId of Object.keys(body.comment))
     if (!learners.has(studentId)) errors[`comment.${studentId}`] = [COMMENT_MESSAGES.learnerNotInClass];

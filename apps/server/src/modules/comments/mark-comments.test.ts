@@ -374,7 +374,6 @@ describe('limits by assignment', () => {
     const refusals = [
       await load(marker, { subject_id: english.id }),
       await load(marker, { stream: 'West' }),
-      await load(marker, { stream: '' }),
       await load(marker, { form: 'P6' }),
       await load(marker, { term: 'II' }),
       await save(marker, { [(east[0] as Learner).id]: 'English comment' }, {}, { subject_id: english.id }),
@@ -385,6 +384,30 @@ describe('limits by assignment', () => {
       expect(refused.statusCode, refused.body).toBe(403);
       expect(refused.json().message).toBe(COMMENT_MESSAGES.notAssigned);
     }
+  });
+
+  it('a class opened without a stream is the streams the teacher teaches: both streams whole, one stream its own learners (issue 23 item 18)', async () => {
+    const ids = (screen: Screen) => screen.students.map((student) => student.id).sort();
+    // Grace teaches P5 East alone: the class without a stream is her stream.
+    expect(ids(ok(await load(marker, { stream: '' })))).toEqual(east.map((learner) => learner.id).sort());
+    const [daniel] = west as [Learner];
+    const commentOf = async (learner: Learner) =>
+      (ok(await load(head, { stream: '' })) as Screen).records.find((record) => record.student_id === learner.id)?.comment;
+    const before = await commentOf(daniel);
+    const sneaked = await save(marker, { [(east[2] as Learner).id]: 'Her own.', [daniel.id]: 'Not hers.' }, {}, { stream: '' });
+    expect(sneaked.statusCode).toBe(422);
+    expect(sneaked.json().errors).toEqual({ [`comment.${daniel.id}`]: [COMMENT_MESSAGES.learnerNotInClass] });
+    expect(await commentOf(daniel)).toBe(before);
+    // A teacher of both streams opens the class whole.
+    const both = await makeUser(t.database, { name: 'Henry Both', memberOf: [{ tenantId: school.id, roles: ['marker'] }] });
+    for (const stream of ['East', 'West'])
+      ok(await head.post(subjectTeachers.path, { user_id: both.id, subject_id: maths.id, form: 'P5', stream, term: 'I', year: YEAR }));
+    const henry = caller(t.app, await login(t.app, both.email), school.tenantcode);
+    const whole: Screen = ok(await load(henry, { stream: '' }));
+    expect(ids(whole)).toEqual([...east, ...west].map((learner) => learner.id).sort());
+    const version = whole.records.find((record) => record.student_id === daniel.id)?.version;
+    const base = version ? { [daniel.id]: version } : {};
+    expect(ok(await save(henry, { [daniel.id]: 'From the class whole.' }, base, { stream: '' })).saved).toBe(1);
   });
 
   it('a member who may enter neither marks nor remarks writes no comments', async () => {
