@@ -243,7 +243,7 @@ describe('the marks view and delete marks', () => {
     const filter = page.getByRole('form', { name: 'Marks filter' });
     await filter.getByRole('combobox', { name: 'Class' }).click();
     await page.getByRole('option', { name: 'P5', exact: true }).click();
-    await filter.getByRole('textbox', { name: 'Stream' }).fill('East');
+    await pickOption(page, filter.getByRole('combobox', { name: 'Stream' }), 'East');
     await filter.getByRole('combobox', { name: 'Mark type' }).click();
     await page.getByRole('option', { name: type as string, exact: true }).click();
     await filter.getByRole('button', { name: 'DELETE' }).click();

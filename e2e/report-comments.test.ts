@@ -231,7 +231,7 @@ describe('Delete report comments', () => {
     await page.goto('/comments/delete');
     const filter = page.getByRole('form', { name: 'Delete report comments filter' });
     await pickOption(page, filter.getByRole('combobox', { name: 'Class' }), 'P7');
-    await filter.getByRole('textbox', { name: 'Stream' }).fill('East');
+    await pickOption(page, filter.getByRole('combobox', { name: 'Stream' }), 'East');
     await filter.getByRole('combobox', { name: 'Term' }).click();
     await page.getByRole('option', { name: when.term, exact: true }).click();
     await filter.getByRole('textbox', { name: 'Year' }).fill(String(when.year));

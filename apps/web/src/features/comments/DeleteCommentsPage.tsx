@@ -1,10 +1,11 @@
-import { Button, Card, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Modal, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { classOptions, deleteRemarksEndpoint, RemarksDeleteSchema, remarkTypes, students, type Term } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
+import { StreamSelect } from '../../components/StreamSelect.js';
 import { api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
@@ -121,10 +122,10 @@ export function DeleteCommentsPage() {
                 searchable
                 withAsterisk
               />
-              <TextInput
-                label={t('fields.stream')}
+              <StreamSelect
+                form={filter.form}
                 value={filter.stream}
-                onChange={(event) => change({ stream: event.currentTarget.value, student_id: null })}
+                onChange={(stream) => change({ stream, student_id: null })}
                 error={errors.stream}
               />
               <Select

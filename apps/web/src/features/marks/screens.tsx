@@ -1,10 +1,11 @@
-import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { classOptions, deleteMarksEndpoint, marks, markTargets, markTypes, PAPERS, subjects, TERMS } from '@mustard/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
+import { StreamSelect } from '../../components/StreamSelect.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
@@ -171,7 +172,7 @@ export function DeleteMarksPage() {
                 withAsterisk
                 searchable
               />
-              <TextInput label={t('fields.stream')} value={filter.stream} onChange={(event) => set('stream', event.currentTarget.value)} />
+              <StreamSelect form={filter.form} value={filter.stream} onChange={(stream) => set('stream', stream)} />
               <Select
                 label={t('fields.term')}
                 data={[...TERMS]}
