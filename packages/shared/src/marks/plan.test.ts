@@ -90,3 +90,16 @@ describe('what a save answers', () => {
     });
   });
 });
+
+describe('ids in any case (issue 23 item 7)', () => {
+  it('a cell named in capitals finds its stored mark: a change from its version, never a second new mark', () => {
+    const id = '0193f2a4-7b1c-7d2e-8f3a-4b5c6d7e8f9a';
+    const learner = '0193f2a4-7b1c-7d2e-8f3a-4b5c6d7e8fab';
+    const plan = planSave(
+      [{ marktype_id: id.toUpperCase(), student_id: learner.toUpperCase(), value: 43, base: 3 }],
+      stored([[id, learner, { value: 42, version: 3 }]]),
+    );
+    expect(plan.conflicts).toEqual([]);
+    expect(plan.writes[0]?.before).toEqual({ value: 42, version: 3 });
+  });
+});

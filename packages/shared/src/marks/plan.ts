@@ -42,9 +42,13 @@ export interface SavePlan {
   conflicts: MarkConflict[];
 }
 
-/** The stored marks' key: a mark type and a learner. */
+/**
+ * The stored marks' key: a mark type and a learner, by their ids as stored (small letters), so a
+ * cell named in capitals still finds its stored mark (issue 23 item 7: else a new mark is added
+ * over the stored one).
+ */
 export function cellKey(marktypeId: string, studentId: string): string {
-  return `${marktypeId}:${studentId}`;
+  return `${marktypeId.toLowerCase()}:${studentId.toLowerCase()}`;
 }
 
 export function planSave(cells: ReadonlyArray<CellChange>, stored: ReadonlyMap<string, StoredMark>): SavePlan {

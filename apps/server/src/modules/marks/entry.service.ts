@@ -262,7 +262,8 @@ async function writeCells(
   if (plan.conflicts.length > 0) throw await conflictError(tx, plan.conflicts, stored);
   if (!allows(member.ability, 'manage', 'mark')) {
     const published = await publishedMarkTypes(tx, target);
-    if (plan.writes.some((write) => published.has(write.marktype_id))) throw new AppError(403, MARK_MESSAGES.published);
+    // As stored (small letters): a lock must not open to another spelling of its id.
+    if (plan.writes.some((write) => published.has(write.marktype_id.toLowerCase()))) throw new AppError(403, MARK_MESSAGES.published);
   }
   await applyMarkChanges(
     tx,
