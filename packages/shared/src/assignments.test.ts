@@ -130,6 +130,19 @@ describe('opening a class without a stream (issue 23 item 18)', () => {
     expect(mayOpen('all', null)).toBe(true);
   });
 
+  it('report comments: the streams of the class they are class teacher of', () => {
+    const tutor: Assignments = {
+      subjects: [],
+      classes: [
+        { form: 'P5', stream: 'East', term: 'I', year: 2026 },
+        { form: 'P5', stream: 'West', term: 'I', year: 2026 },
+      ],
+    };
+    expect(streamsToEnter(teacher, tutor, 'reportComments', at('P5', null))).toEqual(['East', 'West']);
+    expect(streamsToEnter(teacher, held, 'reportComments', at('P5', null))).toEqual(['A']);
+    expect(streamsToEnter(teacher, held, 'reportComments', at('S2', null))).toEqual([]);
+  });
+
   it('no stream of the class taught, or no right to enter: nothing opens', () => {
     expect(streamsToEnter(teacher, held, 'marks', at('P6', null, maths))).toEqual([]);
     expect(streamsToEnter(role(['manage', 'student']), held, 'marks', at('P5', null, maths))).toEqual([]);

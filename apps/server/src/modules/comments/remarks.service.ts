@@ -7,7 +7,7 @@ import {
   isHeadTeacherRemark,
   MAX_REMARKS_PER_SAVE,
   matchReportComment,
-  mayEnter,
+  mayOpen,
   personalise,
   REMARK_MESSAGES,
   REPORT_MESSAGES,
@@ -23,6 +23,7 @@ import {
   type ReportModel,
   remarkTypeKey,
   shownMarkTypeIds,
+  streamsToEnter,
   studentKey,
   type TERMS,
   TerminalReportQuerySchema,
@@ -209,15 +210,25 @@ export async function loadRemarks(tx: TenantTx, query: RemarksQuery): Promise<Re
   };
 }
 
-/** The member may write this class's remarks: those who manage remarks anywhere, others as its class teacher in the term. */
-async function checkMayWrite(tx: TenantTx, member: Member, target: { form: string; stream: string | null; term: string; year: number }) {
+/**
+ * The member may write this class's remarks: those who manage remarks anywhere, others as its
+ * class teacher in the term. Answers the streams they write for: a class without a stream is
+ * the streams they are class teacher of (issue 23 item 18).
+ */
+async function checkMayWrite(
+  tx: TenantTx,
+  member: Member,
+  target: { form: string; stream: string | null; term: string; year: number },
+): Promise<'all' | string[]> {
   const reach = entryReach(member.ability).reportComments;
-  if (reach === 'all') return;
+  if (reach === 'all') return 'all';
   const assignments =
     reach === 'assigned' && tx.userId
       ? await assignmentsOf(tx, tx.userId, { term: target.term as (typeof TERMS)[number], year: target.year })
       : { subjects: [], classes: [] };
-  if (!mayEnter(member.ability, assignments, 'reportComments', target)) throw new AppError(403, REMARK_MESSAGES.notClassTeacher);
+  const streams = streamsToEnter(member.ability, assignments, 'reportComments', target);
+  if (!mayOpen(streams, target.stream)) throw new AppError(403, REMARK_MESSAGES.notClassTeacher);
+  return streams;
 }
 
 /**
@@ -281,7 +292,7 @@ export async function saveRemarks(tx: TenantTx, body: RemarksSave, member: Membe
     seen.add(key);
   }
   if (Object.keys(repeated).length > 0) throw invalid(repeated);
-  await checkMayWrite(tx, member, body);
+  const streams = await checkMayWrite(tx, member, body);
   const types = new Map((await schoolRemarkTypes(tx)).map((type) => [type.id, type]));
   checkMayWriteTypes(
     member,
@@ -301,7 +312,10 @@ export async function saveRemarks(tx: TenantTx, body: RemarksSave, member: Membe
     else if (!remarkTypeForClass(type, body.form)) errors[path] = [REMARK_MESSAGES.remarkTypeNotForClass];
   }
   const learners = await learnersForClass(tx, where, [...new Set(cells.map((cell) => cell.student_id))]);
-  const sameStream = (stream: string | null) => body.stream === null || (stream ?? '').trim().toLowerCase() === body.stream.toLowerCase();
+  // The save's stream, or without one the streams the member writes for.
+  const wanted = body.stream !== null ? [body.stream] : streams === 'all' ? null : streams;
+  const sameStream = (stream: string | null) =>
+    wanted === null || wanted.some((each) => (stream ?? '').trim().toLowerCase() === each.trim().toLowerCase());
   for (const cell of cells) {
     const learner = learners.get(cell.student_id);
     if (!learner) errors[cell.path] = [REMARK_MESSAGES.learnerUnknown];

@@ -428,8 +428,12 @@ describe('who may write', () => {
     const west = await save(tutor, { [rt(classType)]: { [s('Carol')]: 'Not my class.' } }, {}, { stream: 'West' });
     expect(west.statusCode).toBe(403);
     expect(west.json().message).toBe(REMARK_MESSAGES.notClassTeacher);
-    // The whole class needs a whole-class assignment; another term is another assignment.
-    expect((await save(tutor, east, {}, { stream: '' })).statusCode).toBe(403);
+    // The class without a stream is the tutor's own stream (issue 23 item 18): her learners, not the other stream's.
+    expect(ok(await save(tutor, east, { [rt(classType)]: { [s('Amina')]: 1 } }, { stream: '' })).unchanged).toBe(1);
+    const wholeClass = await save(tutor, { [rt(classType)]: { [s('Carol')]: 'Not my stream.' } }, {}, { stream: '' });
+    expect(wholeClass.statusCode).toBe(422);
+    expect(wholeClass.json().errors).toEqual({ [`comment.${rt(classType)}.${s('Carol')}`]: [REMARK_MESSAGES.learnerNotInClass] });
+    // Another term is another assignment.
     expect((await save(tutor, east, {}, { stream: 'East', term: 'II' })).statusCode).toBe(403);
     expect((await save(tutor, { [rt(classType)]: { [`s_${p6Learner}`]: 'P6' } }, {}, { form: 'P6', stream: 'East' })).statusCode).toBe(403);
     // A learner of another stream sent under the tutor's stream is refused by name.
