@@ -8,7 +8,7 @@ export * from './endpoints/auth.js';
 export * from './endpoints/calendar.js';
 export * from './endpoints/definition.js';
 export * from './endpoints/fees.js';
-export { lowerId, shownMarkTypeIds } from './endpoints/fields.js';
+export { type IdParams, IdParamsSchema, lowerId, shownMarkTypeIds } from './endpoints/fields.js';
 export * from './endpoints/home.js';
 export * from './endpoints/mark-comments.js';
 export * from './endpoints/marks.js';

@@ -12,6 +12,7 @@ import {
   MarksSaveSchema,
   MarkTargetRequestSchema,
 } from '../schemas/marks.js';
+import { IdParamsSchema } from './fields.js';
 import { MarkCommentsQuerySchema, MarkCommentsSaveSchema } from './mark-comments.js';
 import { MarksheetQuerySchema } from './marksheet.js';
 import { RemarksDeleteSchema, RemarksQuerySchema } from './remarks.js';
@@ -111,6 +112,10 @@ describe('ids in capitals on every contract', () => {
       remarktype_id: other,
       student_id: learner,
     });
+  });
+
+  it('a record named in a route’s path', () => {
+    expect(parsed(IdParamsSchema, { id: up(learner) })).toEqual({ id: learner });
   });
 
   it('the settings and staff resources a mark is read with', () => {

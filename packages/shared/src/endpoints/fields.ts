@@ -22,6 +22,9 @@ const blankToUndefined = (value: unknown) => (value === '' || value === null ? u
  * capitals must name the same record there too, and take the same locks.
  */
 export const lowerId = (error?: string) => z.uuid(error === undefined ? undefined : { error }).transform((id) => id.toLowerCase());
+/** A record's id in a route's path (`/:id`). */
+export const IdParamsSchema = z.object({ id: lowerId() });
+export type IdParams = z.output<typeof IdParamsSchema>;
 /** An id that may be left out (blank is none). */
 export const optionalId = z.preprocess(blankToUndefined, lowerId().optional());
 /** An id that may be none (null or blank), e.g. a grid's competency. */

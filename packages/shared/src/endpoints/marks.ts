@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { MarksListQuerySchema, MarksListSchema, MarkTargetsListQuerySchema, MarkTargetsListSchema } from '../resources/marks.js';
-import { IdParamsSchema } from '../schemas/common.js';
 import {
   AttendanceRequestSchema,
   AttendanceRowsSchema,
@@ -19,6 +18,7 @@ import {
   StudentResultsSchema,
 } from '../schemas/marks.js';
 import { defineEndpoint } from './definition.js';
+import { IdParamsSchema } from './fields.js';
 
 /** A learner's academic records: per class, term and year, each exam's subjects with mark and grade. */
 export const studentResultsEndpoint = defineEndpoint({

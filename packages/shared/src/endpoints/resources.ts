@@ -1,6 +1,7 @@
 import { listQuerySchema, listResponseSchema, type ResourceDefinition } from '../resources/definition.js';
-import { IdParamsSchema, MessageResponseSchema } from '../schemas/common.js';
+import { MessageResponseSchema } from '../schemas/common.js';
 import { defineEndpoint } from './definition.js';
+import { IdParamsSchema } from './fields.js';
 
 /**
  * The five routes of a resource as endpoint contracts: list (filters, search, paging, and with

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { students } from '../resources/students.js';
-import { IdParamsSchema, MessageResponseSchema, UploadResultSchema } from '../schemas/common.js';
+import { MessageResponseSchema, UploadResultSchema } from '../schemas/common.js';
 import {
   PromoteQuerySchema,
   PromoteResponseSchema,
@@ -11,6 +11,7 @@ import {
   StudentUploadFieldsSchema,
 } from '../schemas/students.js';
 import { defineEndpoint } from './definition.js';
+import { IdParamsSchema } from './fields.js';
 
 /*
  * Learners (spec §7 "Students"). The list screen and its form are described by the `students`

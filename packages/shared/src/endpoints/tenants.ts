@@ -1,8 +1,8 @@
 import { tenants } from '../resources/business.js';
 import { listQuerySchema } from '../resources/definition.js';
-import { IdParamsSchema } from '../schemas/common.js';
 import { TenantCreateSchema, TenantListResponseSchema, TenantResponseSchema, TenantSchema, TenantUpdateSchema } from '../schemas/tenant.js';
 import { defineEndpoint } from './definition.js';
+import { IdParamsSchema } from './fields.js';
 
 /*
  * Tenants (schools and businesses), written by hand: a new tenant gets default roles and its

@@ -11,7 +11,7 @@ import {
   ProfileResponseSchema,
   RedeemCodeBodySchema,
 } from '../schemas/auth.js';
-import { IdParamsSchema, MessageResponseSchema } from '../schemas/common.js';
+import { MessageResponseSchema } from '../schemas/common.js';
 import {
   InvitationAcceptedSchema,
   InvitationCodeSchema,
@@ -30,6 +30,7 @@ import {
   UserUpdateSchema,
 } from '../schemas/user.js';
 import { defineEndpoint } from './definition.js';
+import { IdParamsSchema } from './fields.js';
 
 /*
  * People: signing in and out and the password (/auth), the invited person's side of invitations

@@ -62,9 +62,6 @@ export const optionalText = text()
   .nullish()
   .transform((value) => (value ? value : null));
 
-export const IdParamsSchema = z.object({ id: z.uuid() });
-export type IdParams = z.infer<typeof IdParamsSchema>;
-
 /** The body of every error answer (spec §8); `errors` names the fields of a 422. */
 export const ErrorResponseSchema = z.object({
   statusCode: z.number(),

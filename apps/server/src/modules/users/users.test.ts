@@ -403,6 +403,8 @@ describe('/api/users', () => {
     const me = (await head.get('/api/users/profile')).json();
     const response = await head.delete(`/api/users/${me.id}`);
     expect(response.statusCode).toBe(422);
+    // Nor by their id in capitals, which names the same account (issue 23 item 5).
+    expect((await head.delete(`/api/users/${me.id.toUpperCase()}`)).statusCode).toBe(422);
     expect((await head.get('/api/users')).statusCode).toBe(200);
   });
 
