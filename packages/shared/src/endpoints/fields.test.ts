@@ -4,6 +4,8 @@ import { TerminalReportQuerySchema } from '../reports/model.js';
 import { MarksListQuerySchema, MarkTargetsListQuerySchema } from '../resources/marks.js';
 import { grades, proportions, publishMarks } from '../resources/school.js';
 import { subjectPapers, subjectTeachers } from '../resources/staff.js';
+import { ProfileQuerySchema } from '../schemas/auth.js';
+import { StatementQuerySchema } from '../schemas/fees.js';
 import {
   AttendanceRequestSchema,
   MarkHistoryQuerySchema,
@@ -12,6 +14,7 @@ import {
   MarksSaveSchema,
   MarkTargetRequestSchema,
 } from '../schemas/marks.js';
+import { StudentListQuerySchema } from '../schemas/students.js';
 import { IdParamsSchema } from './fields.js';
 import { MarkCommentsQuerySchema, MarkCommentsSaveSchema } from './mark-comments.js';
 import { MarksheetQuerySchema } from './marksheet.js';
@@ -114,8 +117,12 @@ describe('ids in capitals on every contract', () => {
     });
   });
 
-  it('a record named in a route’s path', () => {
+  it('a record named in a route’s path, a learner’s statement, category and school', () => {
     expect(parsed(IdParamsSchema, { id: up(learner) })).toEqual({ id: learner });
+    expect(parsed(StatementQuerySchema, { id: up(learner) })).toEqual({ id: learner });
+    expect(parsed(StudentListQuerySchema, { studentcategory_id: up(other) }).studentcategory_id).toBe(other);
+    expect(parsed(StudentListQuerySchema, { studentcategory_id: '' }).studentcategory_id).toBeUndefined();
+    expect(parsed(ProfileQuerySchema, { tenant_id: up(other) })).toEqual({ tenant_id: other });
   });
 
   it('the settings and staff resources a mark is read with', () => {

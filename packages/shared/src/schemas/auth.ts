@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../constants.js';
+import { optionalId } from '../endpoints/fields.js';
 import { LOGIN_MESSAGES, USER_MESSAGES } from '../messages.js';
 import { requiredText, text } from './common.js';
 import { TenantSummarySchema } from './tenant.js';
@@ -59,7 +60,7 @@ export type RoleWithPermissions = z.infer<typeof RoleWithPermissionsSchema>;
 
 export const ProfileQuerySchema = z.object({
   /** Switching school: the profile is answered for this tenant (the user must belong to it). */
-  tenant_id: z.uuid().optional(),
+  tenant_id: optionalId,
 });
 
 /** The session user of spec §3: the login fields plus roles and permissions in the tenant. */

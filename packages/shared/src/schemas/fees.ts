@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TERMS } from '../constants.js';
+import { lowerId } from '../endpoints/fields.js';
 import { STUDENT_MESSAGES as M } from '../messages.js';
 import { typedNumber } from './common.js';
 
@@ -15,7 +16,7 @@ export const StatementLineSchema = z.object({
   balance: z.number(),
 });
 /** Whose statement: the learner's record id. */
-export const StatementQuerySchema = z.object({ id: z.uuid() });
+export const StatementQuerySchema = z.object({ id: lowerId() });
 export const StatementResponseSchema = z.object({ statement: z.array(StatementLineSchema), balance: z.number() });
 export type StatementLine = z.infer<typeof StatementLineSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { STATUSES } from '../constants.js';
+import { nullableId, optionalId } from '../endpoints/fields.js';
 import { STUDENT_MESSAGES as M } from '../messages.js';
 import { optionalText, requiredText, text, textOnly } from './common.js';
 
@@ -90,7 +91,7 @@ export const StudentInputSchema = z.strictObject({
     (value) => (value === '' || value === undefined ? 'active' : value),
     z.enum(STUDENT_STATUSES, { error: M.statusInvalid }),
   ),
-  studentcategory_id: z.preprocess((value) => (value === '' ? null : value), z.uuid().nullish()).transform((value) => value ?? null),
+  studentcategory_id: nullableId,
   paymentcode: optionalText,
   address: optionalText,
   phone: optionalText,
@@ -111,10 +112,7 @@ export const StudentListQuerySchema = z.object({
   stream: text().trim().max(40).optional(),
   name: text().trim().max(100).optional(),
   studentid: text().trim().max(40).optional(),
-  studentcategory_id: z
-    .uuid()
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  studentcategory_id: optionalId,
   status: z.enum(STUDENT_STATUSES).optional(),
   excel: z
     .enum(['0', '1', 'true', 'false'])
