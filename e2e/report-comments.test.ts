@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, callApi, type Harness, pickOption, useHarness } from './harness.js';
+import { ADMIN, callApi, type Harness, pickOption, TEACHER, useHarness } from './harness.js';
 
 /*
  * Report comments as a class teacher writes them (issue 16 points 2 to 5 and 7): P7 East of the
@@ -82,6 +82,22 @@ async function remarksOf(page: Page, when: { term: string; year: number }, remar
 }
 
 describe('Report comments', () => {
+  it('shows a class teacher the head teacher’s remarks read only, and his own to write (issue 23 item 8)', async () => {
+    // The demo teacher is class teacher of P5 East, and no longer manages remarks.
+    const page = await h.signedIn(TEACHER, { school: 'demo-primary', path: '/comments/report' });
+    await pickOption(page, filterOf(page).getByRole('combobox', { name: 'Class' }), 'P5');
+    await pickOption(page, filterOf(page).getByRole('combobox', { name: 'Stream' }), 'East');
+    await filterOf(page).getByRole('button', { name: 'Next' }).click();
+    await page.getByTestId('remarks-sheet').waitFor();
+    const first = page.getByTestId('remarks-sheet').locator('[data-learner]').first();
+    const head = first.getByRole('textbox', { name: /^Head teacher's comment, / });
+    const own = first.getByRole('textbox', { name: /^Class teacher's comment, / });
+    await expect(head.getAttribute('readonly')).resolves.not.toBeNull();
+    await expect(own.getAttribute('readonly')).resolves.toBeNull();
+    await first.getByText('Written by the head teacher').first().waitFor();
+    await page.context().close();
+  });
+
   it('saves a comment when the input loses focus, with a green Saved tick, and Tab goes to the next learner', async () => {
     const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/dashboard' });
     const type = await newRemarkType(page);

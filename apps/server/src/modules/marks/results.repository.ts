@@ -6,6 +6,7 @@ import {
   gradeLearner,
   indexMarks,
   isPerPaperForm,
+  printedNumber,
   type StudentResults,
   type SubjectResult,
 } from '@mustard/shared';
@@ -172,7 +173,8 @@ function gradeExam(
     if (!result) continue;
     subject.score = result.grade;
     if (subject.papers) {
-      subject.total = result.total;
+      // Printed as the card prints it: cut to two decimals.
+      subject.total = result.total === null ? null : printedNumber(result.total);
       for (const paper of subject.papers) paper.score = result.papers?.find((each) => each.paper === paper.paper)?.grade ?? null;
     }
   }

@@ -81,7 +81,7 @@ describe('grades of a learner’s results', () => {
     expect(byRecord['S2 III 2026']).toEqual([[88, null]]);
   });
 
-  it('S5 papers are graded one by one (a paper below every band has none); elsewhere a paper’s mark is the subject’s', async () => {
+  it('S5 papers are graded one by one (a paper below every band has none), the subject’s total the papers’ mean as on the card; elsewhere a paper’s mark is the subject’s', async () => {
     const physics = await newSubject(head, { multiple_papers: true, multiple_paper_forms: 'S4,S5' });
     const exam = await newMarkType(head);
     await setStartingAt(physics.id, 'S5', 20);
@@ -97,19 +97,20 @@ describe('grades of a learner’s results', () => {
     const [s5, s4] = results.results;
     expect(s5?.exams[0]?.subjects[0]).toMatchObject({
       mark: null,
-      score: null,
+      // No letter while a paper has no grade: the card then shows the grade of the mean, 49.66 (P7).
+      score: 'P7',
       papers: [
         { paper: 'I', mark: 80, score: 'D1' },
         { paper: 'II', mark: 19.5, score: null },
         { paper: 'III', mark: 49.5, score: 'P7' },
       ],
-      total: 149,
+      total: 49.66,
     });
     expect(s4?.exams[0]?.subjects[0]).toMatchObject({ mark: 50, score: 'P7' });
     expect(s4?.exams[0]?.subjects[0]?.papers).toBeUndefined();
   });
 
-  it('an absence (ABS) shows as absent, with no mark and no grade, and adds nothing to a total', async () => {
+  it('an absence (ABS) shows as absent, with no mark and no grade, and leaves the subject without a total, as on the card', async () => {
     const physics = await newSubject(head, { multiple_papers: true, multiple_paper_forms: 'S5' });
     const english = await newSubject(head);
     const exam = await newMarkType(head);
@@ -127,7 +128,8 @@ describe('grades of a learner’s results', () => {
         { paper: 'I', mark: 70 },
         { paper: 'II', mark: null, score: null, absent: true },
       ],
-      total: 70,
+      total: null,
+      score: null,
     });
     expect(subjects.find((subject) => subject.subject_id === english.id)).toMatchObject({ mark: null, score: null, absent: true });
   });

@@ -252,7 +252,8 @@ describe('a member removed from the school', () => {
 describe('what the member may enter (GET /api/school/assignments/mine)', () => {
   it('a teacher: marks and comments where assigned, exactly their assignments of the term', async () => {
     const mine = ok(await teacher.get('/api/school/assignments/mine?term=I&year=2026'));
-    expect(mine.reach).toEqual({ marks: 'assigned', subjectComments: 'all', reportComments: 'all' });
+    // The default teacher role no longer manages remarks (issue 23 item 8): comments too are where assigned.
+    expect(mine.reach).toEqual({ marks: 'assigned', subjectComments: 'assigned', reportComments: 'assigned' });
     const held = ok(await head.get(`${subjectTeachers.path}?term=I&year=2026&per_page=1000`)).subjectteachers.filter(
       (row: Row) => row.user_id === grace.id,
     );

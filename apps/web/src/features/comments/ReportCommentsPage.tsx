@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import {
   commentWarnings,
   fillEmpty,
+  namesHeadTeacher,
   personalise,
   REMARK_REPORT_TYPES,
   type RemarkConflict,
@@ -19,6 +20,7 @@ import { type FormEvent, type KeyboardEvent, useCallback, useMemo, useRef, useSt
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PAGES } from '../../app/routes.js';
+import { useAccess } from '../../lib/access.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { draftKey, sendUntilAnswered, useDraft } from '../../lib/drafts.js';
@@ -195,6 +197,11 @@ interface Column {
   id: string;
   label: string;
   numeric: boolean;
+  /**
+   * The head teacher's remark (or one of its sub categories), which only those who manage remarks
+   * write (issue 23 item 8): a class teacher sees it, read only.
+   */
+  readOnly: boolean;
 }
 
 const DRAFT_NAMES = ['form', 'stream', 'term', 'year', 'category'];
@@ -224,13 +231,22 @@ function RemarksSheet({
   const sending = useRef(false);
   const inputs = useRef(new Map<Cell, HTMLInputElement | HTMLTextAreaElement>());
 
+  const managesRemarks = useAccess().can('manage', 'remark');
   const columns = useMemo<Column[]>(
     () =>
-      answer.remarktypes.flatMap((type) => [
-        { id: type.id, label: type.label, numeric: type.inputtype === 'number' },
-        ...type.children.map((child) => ({ id: child.id, label: `${type.label}: ${child.label}`, numeric: child.inputtype === 'number' })),
-      ]),
-    [answer],
+      answer.remarktypes.flatMap((type) => {
+        const headOnly = !managesRemarks && namesHeadTeacher(type.label);
+        return [
+          { id: type.id, label: type.label, numeric: type.inputtype === 'number', readOnly: headOnly },
+          ...type.children.map((child) => ({
+            id: child.id,
+            label: `${type.label}: ${child.label}`,
+            numeric: child.inputtype === 'number',
+            readOnly: headOnly || (!managesRemarks && namesHeadTeacher(child.label)),
+          })),
+        ];
+      }),
+    [answer, managesRemarks],
   );
   const students = answer.students;
   const unsaved = useMemo(() => new Set(unsavedCells(state)), [state]);
@@ -356,6 +372,7 @@ function RemarksSheet({
     const suggestions: Record<Cell, string | null> = {};
     for (const student of students)
       for (const column of columns) {
+        if (column.readOnly) continue;
         const cell = cellOf(column.id, student.id);
         texts[cell] = textOf(now, cell);
         suggestions[cell] = student.suggestions[`rt_${column.id}`] ?? null;
@@ -452,9 +469,11 @@ function RemarksSheet({
                 'data-cell': `${index}:${row}`,
                 'data-unsaved': unsaved.has(cell) ? 'yes' : undefined,
                 inputMode: column.numeric ? ('decimal' as const) : undefined,
+                readOnly: column.readOnly,
+                description: column.readOnly ? t('reportComments.headTeacherWrites') : undefined,
                 onBlur: () => blur(cell),
                 onKeyDown: (event: KeyboardEvent<HTMLElement>) => onKeyDown(event, index, row),
-                rightSection: autos.length > 0 && (
+                rightSection: autos.length > 0 && !column.readOnly && (
                   <AutoComments
                     autos={autos}
                     student={student}
