@@ -190,17 +190,7 @@ export async function applyMarkChanges(
   const cleared = changes.filter((change) => change.id !== undefined && change.new === null);
   await inBatches(
     added.map((change) => ({
-      tenant_id: tx.tenantId,
-      id: newId(),
-      student_id: change.student_id,
-      subject_id: place.subject_id,
-      marktype_id: change.marktype_id,
-      form: place.form,
-      stream: place.stream,
-      term: place.term,
-      year: place.year,
-      paper: place.paper,
-      topic_id: place.topic_id,
+      ...cellRow(tx, place, change),
       user_id: userId,
       ...stored(change.new as Exclude<MarkValue, null>),
     })),
@@ -226,6 +216,23 @@ export async function applyMarkChanges(
   await recordHistory(tx, place, changes, source);
 }
 
+/** What a mark and its history row both say of a cell: the school, a new id, the learner, the grid's place, the mark type. */
+function cellRow(tx: TenantTx, place: GridPlace, change: MarkChange) {
+  return {
+    tenant_id: tx.tenantId,
+    id: newId(),
+    student_id: change.student_id,
+    subject_id: place.subject_id,
+    marktype_id: change.marktype_id,
+    form: place.form,
+    stream: place.stream,
+    term: place.term,
+    year: place.year,
+    paper: place.paper,
+    topic_id: place.topic_id,
+  };
+}
+
 /** History rows of changes (deletions too), in as few inserts as the parameter limit allows. */
 export async function recordHistory(
   tx: TenantTx,
@@ -235,17 +242,7 @@ export async function recordHistory(
 ): Promise<void> {
   await inBatches(
     changes.map((change) => ({
-      tenant_id: tx.tenantId,
-      id: newId(),
-      student_id: change.student_id,
-      subject_id: place.subject_id,
-      marktype_id: change.marktype_id,
-      form: place.form,
-      stream: place.stream,
-      term: place.term,
-      year: place.year,
-      paper: place.paper,
-      topic_id: place.topic_id,
+      ...cellRow(tx, place, change),
       old_value: markText(change.old),
       new_value: markText(change.new),
       source,
