@@ -15,8 +15,11 @@ import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/
 
 /** The seed fills the current year. */
 const YEAR = new Date().getFullYear();
-/** What the demo teacher's role lets them enter (a teacher: marks where assigned, comments anywhere). */
-const TEACHER_REACH = { marks: 'assigned', subjectComments: 'all', reportComments: 'all' } as const;
+/**
+ * What the demo teacher's role lets them enter: a teacher enters marks and comments where
+ * assigned, since the default teacher role no longer manages remarks (issue 23 item 8).
+ */
+const TEACHER_REACH = { marks: 'assigned', subjectComments: 'assigned', reportComments: 'assigned' } as const;
 
 let t: TestApp;
 let teacher: Caller;
