@@ -29,8 +29,12 @@ export interface DocumentQueueLimits {
   total: number;
 }
 
-/** Admissions unless configured (`PDF_QUEUE_PER_SCHOOL`, `PDF_QUEUE_TOTAL`): a few classes per school, a few dozen files of memory. */
-export const DEFAULT_DOCUMENT_LIMITS = { perSchool: 3, total: 12 } as const;
+/**
+ * Admissions unless configured (`PDF_QUEUE_PER_SCHOOL`, `PDF_QUEUE_TOTAL`): every class of a
+ * school at once (P1 to P7, or S1 to S6, each class's PDF asked at the end of term), and a few
+ * such schools' worth of class data in memory.
+ */
+export const DEFAULT_DOCUMENT_LIMITS = { perSchool: 8, total: 24 } as const;
 
 /** What a refused request is told to wait, in seconds: a class's cards take a few seconds to draw. */
 export const DOCUMENTS_RETRY_AFTER_SECONDS = 10;
