@@ -13,6 +13,7 @@ import { hashPassword } from './modules/auth/password.js';
 import { addMember, insertTenantWithRoles } from './modules/tenants/tenants.service.js';
 import { rolesByName } from './modules/users/users.repository.js';
 import { seedDemo } from './seed/demo.js';
+import { removeDemo, removedText } from './seed/demo-removal.js';
 
 /**
  * The `mustard` command (`npm run mustard -- <command>`), for whoever installs and runs a
@@ -28,7 +29,9 @@ Commands:
                                 create a sign-in; --admin makes a platform administrator,
                                 --tenant and --role make the user a member of a tenant
   disable-user --email E        stop a user signing in and end their sessions
-  seed-demo                     add the demo schools and accounts (safe to run again)`;
+  seed-demo                     add the demo schools and accounts (safe to run again)
+  reset-demo                    delete the demo and seed it afresh
+  remove-demo                   delete the demo tenants and accounts, in one transaction`;
 
 class UsageError extends Error {}
 
@@ -160,7 +163,7 @@ export async function runCli(argv: string[]): Promise<string> {
     strict: true,
   });
   if (!command || command === 'help' || command === '--help') return USAGE;
-  const known = ['migrate', 'create-tenant', 'create-user', 'disable-user', 'seed-demo'];
+  const known = ['migrate', 'create-tenant', 'create-user', 'disable-user', 'seed-demo', 'reset-demo', 'remove-demo'];
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
 
   const config = loadConfig();
@@ -180,6 +183,13 @@ export async function runCli(argv: string[]): Promise<string> {
         return await createUser(database, values);
       case 'disable-user':
         return await disableUser(database, values);
+      case 'remove-demo':
+        return removedText(await removeDemo(database));
+      case 'reset-demo': {
+        const removed = await removeDemo(database);
+        const summary = await seedDemo(database, config.demoPassword);
+        return `Demo reset: removed ${removed.tenants.length} tenants and ${removed.accounts} accounts; seeded ${summary.tenants.join(', ')} afresh.`;
+      }
       default: {
         const summary = await seedDemo(database, config.demoPassword);
         return `Demo ready: tenants ${summary.tenants.join(', ')}; accounts ${summary.accounts.map((account) => account.email).join(', ')}`;

@@ -47,6 +47,11 @@ export const TENANT_MESSAGES = {
   tenantcodeTaken: 'This tenant code is already taken',
   tenantcodeTooLong: 'The tenant code is too long',
   tenantcodeInvalid: 'Use letters, digits, - and _ only',
+  /** The demo is confined (issue 24 point 5): its accounts' password is published. */
+  demoCannotCreate:
+    'The demo accounts cannot create schools or businesses: sign up, or start Mustard with SEED_DEMO=false, to create your own',
+  demoCannotJoin: 'The demo accounts cannot become members of other schools or businesses: their password is published',
+  demoCannotInvite: 'The demo accounts cannot invite people into other schools or businesses: their password is published',
 } as const;
 
 export const USER_MESSAGES = {

@@ -164,6 +164,34 @@ describe.runIf(testDatabaseKind === 'pglite')('the mustard command on a data dir
     expect(result.stdout.trim()).toBe(`The embedded database in ${dataDir}: the database schema is up to date.`);
   });
 
+  it('remove-demo with no demo says so; reset-demo seeds it afresh and remove-demo deletes it again, leaving the school', async () => {
+    const none = await runMustard(['remove-demo'], env);
+    expect(none.stderr).toBe('');
+    expect(none.code).toBe(0);
+    expect(none.stdout.trim()).toBe('There was no demo to remove.');
+
+    const reset = await runMustard(['reset-demo'], env, 180_000);
+    expect(reset.stderr).toBe('');
+    expect(reset.code).toBe(0);
+    expect(reset.stdout.trim()).toBe(
+      'Demo reset: removed 0 tenants and 0 accounts; seeded demo-primary, demo-secondary, demo-shop afresh.',
+    );
+
+    const removed = await runMustard(['remove-demo'], env);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout.trim()).toMatch(/^Removed the demo: tenants demo-primary, demo-secondary, demo-shop and \d+ demo accounts\.$/);
+
+    const server = await openApp();
+    try {
+      const tenants = await server.database.db.selectFrom('tenants').select('tenantcode').execute();
+      expect(tenants.map((row) => row.tenantcode)).toEqual(['kps']);
+      const users = await server.database.db.selectFrom('users').select('email').orderBy('email').execute();
+      expect(users.map((row) => row.email)).toEqual(['clerk@kps.test', HEAD.email]);
+    } finally {
+      await server.close();
+    }
+  }, 240_000);
+
   it('migrate with DATABASE_URL alone refuses, rather than migrating the embedded database instead', async () => {
     const other = await makeDataDir();
     try {

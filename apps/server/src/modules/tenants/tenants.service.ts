@@ -4,6 +4,7 @@ import { newId } from '../../db/ids.js';
 import { bindTenant, type TenantTx, type Trx } from '../../db/tenant.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
 import { DEFAULT_ROLES } from './default-roles.js';
+import { refuseDemoCreatingTenant, refuseDemoOutsideDemo } from './demo-confinement.js';
 import {
   findVisibleTenant,
   insertTenant,
@@ -46,6 +47,7 @@ export async function createDefaultRoles(tx: TenantTx): Promise<Map<string, stri
 }
 
 export async function addMember(tx: TenantTx, userId: string, roleIds: string[]): Promise<string> {
+  await refuseDemoOutsideDemo(tx, userId);
   const { trx, tenantId } = tx;
   const membershipId = newId();
   await trx.insertInto('memberships').values({ tenant_id: tenantId, id: membershipId, user_id: userId }).execute();
@@ -88,6 +90,7 @@ export async function getTenant(trx: Trx, input: { viewer: Actor; id: string }):
  */
 export async function createTenant(trx: Trx, input: TenantCreate & { actor: Actor }): Promise<Tenant> {
   const { actor, ...tenant } = input;
+  await refuseDemoCreatingTenant(trx, actor.id);
   if (await tenantCodeTaken(trx, tenant.tenantcode)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
   const { row, roles, tx } = await insertTenantWithRoles(trx, tenant, actor.id);
   await addMember(tx, actor.id, [roles.get(SUPERADMIN_ROLE) as string]);

@@ -30,6 +30,7 @@ import { AppError, invalid, notFound } from '../../errors.js';
 import { hashCode } from '../auth/auth.repository.js';
 import { type AuthDeps, openSession, type SignedIn } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
+import { refuseDemoOutsideDemo } from '../tenants/demo-confinement.js';
 import { addMember } from '../tenants/tenants.service.js';
 import {
   deleteInvitation,
@@ -93,6 +94,7 @@ function sameHash(a: string, b: string): boolean {
 export async function inviteMember(tx: TenantTx, input: InvitationCreate & { grantor: Grantor }): Promise<InvitationCreated> {
   const { trx, tenantId } = tx;
   const invitedBy = actingUser(tx);
+  await refuseDemoOutsideDemo(tx, invitedBy, 'sender');
   const code = newCode();
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000);
   const roleIds = await resolveRoles(tx, input.roles);
@@ -105,6 +107,7 @@ export async function inviteMember(tx: TenantTx, input: InvitationCreate & { gra
     .execute();
   const user = await trx.selectFrom('users').select(['id']).where(sql`lower(email)`, '=', input.email).executeTakeFirstOrThrow();
   if (await findMember(tx, user.id)) throw invalid({ email: [USER_MESSAGES.alreadyMember] });
+  await refuseDemoOutsideDemo(tx, user.id);
   const pending = await trx
     .selectFrom('invitations')
     .select('id')
