@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { TenantCreateSchema, UserCreateSchema } from '@mustard/shared';
+import { TenantNewSchema, UserCreateSchema } from '@mustard/shared';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { z } from 'zod';
@@ -10,7 +10,7 @@ import { newId } from './db/ids.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withTenantTx } from './db/tenant.js';
 import { hashPassword } from './modules/auth/password.js';
-import { addMember, insertTenantWithRoles } from './modules/tenants/tenants.service.js';
+import { addMember, insertTenantWithRoles, startWithDefaults } from './modules/tenants/tenants.service.js';
 import { rolesByName } from './modules/users/users.repository.js';
 import { seedDemo } from './seed/demo.js';
 import { removeDemo, removedText } from './seed/demo-removal.js';
@@ -24,7 +24,10 @@ const USAGE = `Usage: npm run mustard -- <command> [options]
 Commands:
   migrate                       apply pending database migrations
   create-tenant --code C --name N [--category School] [--schooltype primary|secondary]
-                                create a school or business with its default roles
+                [--defaults none|primary|secondary]
+                                create a school or business with its default roles;
+                                --defaults starts a school with the Ugandan primary or
+                                secondary settings (subjects, mark types, grade sets, ...)
   create-user --email E --name N --password P [--admin] [--tenant C --role R]
                                 create a sign-in; --admin makes a platform administrator,
                                 --tenant and --role make the user a member of a tenant
@@ -39,21 +42,29 @@ function formatIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `  ${issue.path.join('.') || 'value'}: ${issue.message}`).join('\n');
 }
 
-async function createTenant(database: Database, values: Record<string, unknown>) {
-  const parsed = TenantCreateSchema.safeParse({
+export async function createTenant(database: Database, values: Record<string, unknown>) {
+  const parsed = TenantNewSchema.safeParse({
     tenantcode: values.code,
     name: values.name,
     category: values.category ?? 'School',
     schooltype: values.schooltype ?? 'primary',
+    defaults: values.defaults,
   });
   if (!parsed.success) throw new UsageError(`The tenant is not valid:\n${formatIssues(parsed.error)}`);
-  const input = parsed.data;
-  const { id } = await database.db.transaction().execute(async (trx) => {
+  const { defaults, ...input } = parsed.data;
+  const { id, summary } = await database.db.transaction().execute(async (trx) => {
     const taken = await trx.selectFrom('tenants').select('id').where(sql`lower(tenantcode)`, '=', input.tenantcode).executeTakeFirst();
     if (taken) throw new UsageError(`The tenant code ${input.tenantcode} is already taken.`);
-    return (await insertTenantWithRoles(trx, input)).row;
+    const { row, tx } = await insertTenantWithRoles(trx, input);
+    return { id: row.id, summary: await startWithDefaults(tx, input, defaults) };
   });
-  return `Created tenant ${input.tenantcode} (${input.name}), id ${id}`;
+  const created = `Created tenant ${input.tenantcode} (${input.name}), id ${id}`;
+  if (!summary) return created;
+  return (
+    `${created}, with the Ugandan ${defaults} defaults: ${summary.subjects} subjects, ${summary.markTypes} mark types, ` +
+    `${summary.grades} grade bands, ${summary.proportions} proportions, ${summary.remarkTypes} remark types, ` +
+    `${summary.autoComments} automatic comments, ${summary.footers} report footers`
+  );
 }
 
 async function createUser(database: Database, values: Record<string, unknown>) {
@@ -154,6 +165,7 @@ export async function runCli(argv: string[]): Promise<string> {
       name: { type: 'string' },
       category: { type: 'string' },
       schooltype: { type: 'string' },
+      defaults: { type: 'string' },
       email: { type: 'string' },
       password: { type: 'string' },
       admin: { type: 'boolean' },

@@ -129,6 +129,7 @@ export const SETTINGS_MESSAGES = {
   gradeFooterExists: 'This class already has a grade footer',
   reportFooterExists: 'This footer already exists for the class, term and year',
   subjectPaperExists: 'This subject already has its papers for the class, term and year',
+  copySameTerm: 'Choose another term to copy from',
 } as const;
 
 /** Learners' rules (spec §3 "Student", §5) and uploads (issue 5). */

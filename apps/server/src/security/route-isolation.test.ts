@@ -1157,6 +1157,28 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     const saved = await landsInA('POST', '/api/school/grades', gradeSet(A.ids.subject, { year }), SETTINGS_TABLES);
     expect(saved.json().grades).toHaveLength(9);
   },
+  'POST /api/school/grades/apply': async () => {
+    const year = nextRecordYear();
+    // Two bands, every subject of one class: few rows, so A's own grades stay on the list's first page.
+    const bands = [
+      ['A', 50, 100],
+      ['F', 0, 49],
+    ] as const;
+    const body = { ...gradeSet(A.ids.subject, { year, bands }), apply_to: 'subjects' };
+    await refusesForeign('POST', '/api/school/grades/apply', { ...body, subject_id: B.ids.subject }, 'subject_id', SETTINGS_TABLES);
+    expect((await landsInA('POST', '/api/school/grades/apply', body, SETTINGS_TABLES)).json().copied).toBeGreaterThan(0);
+  },
+  'POST /api/school/proportions/apply': async () => {
+    const body = { ...BODY.proportions(A), year: nextRecordYear(), apply_to: 'subjects' };
+    await refusesForeign('POST', '/api/school/proportions/apply', { ...body, subject_id: B.ids.subject }, 'subject_id', SETTINGS_TABLES);
+    await refusesForeign('POST', '/api/school/proportions/apply', { ...body, marktype_id: B.ids.marktype }, 'marktype_id', SETTINGS_TABLES);
+    expect((await landsInA('POST', '/api/school/proportions/apply', body, SETTINGS_TABLES)).json().copied).toBeGreaterThan(0);
+  },
+  'POST /api/school/settings/copyterm': async () => {
+    // A's term with B's rows beside it: the copy reads and writes A's alone.
+    const body = { from_term: 'I', from_year: 2026, term: 'III', year: nextRecordYear() };
+    expect((await landsInA('POST', '/api/school/settings/copyterm', body, SETTINGS_TABLES)).json().grades.copied).toBeGreaterThan(0);
+  },
   'POST /api/school/students': async () => {
     const body = { studentid: `ALPHA/${1000 + next()}`, firstname: 'Alpha', lastname: 'New', gender: 'M', form: 'P6' };
     const tables = ['students'];

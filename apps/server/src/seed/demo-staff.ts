@@ -1,4 +1,4 @@
-import { DEFAULT_GRADE_BANDS, defaultTermDates, TERMS, type Term } from '@mustard/shared';
+import { DEFAULT_GRADE_BANDS, TERMS, type Term } from '@mustard/shared';
 import type { Insertable } from 'kysely';
 import { inBatches } from '../db/batches.js';
 import { newId } from '../db/ids.js';
@@ -6,6 +6,7 @@ import type { Trx } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
 import type { DB } from '../db/types.js';
 import { schoolFees } from './demo-fees.js';
+import { gradingKey, longDate, nextTermStarts } from './school-defaults.js';
 
 /*
  * The demo schools' staff (issue 13 point 6): teachers with accounts, who teaches each subject
@@ -218,25 +219,7 @@ export function deputyRows(classes: readonly string[], roster: SchoolRoster, peo
   );
 }
 
-/** A grading key as report cards print it: "D1 80-100, D2 75-79, …, F9 0-34". */
-export function gradingKey(bands: ReadonlyArray<readonly [grade: string, lower: number, upper: number]>): string {
-  return bands.map(([grade, lower, upper]) => `${grade} ${lower}-${upper}`).join(', ');
-}
-
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-/** A day as a Ugandan report card writes it: "Friday, 1 May 2026" (from YYYY-MM-DD, no time zone involved). */
-export function longDate(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  return `${WEEKDAYS[date.getUTCDay()]}, ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
-}
-
-/** The first day of the term after `term` (Term III's is Term I of the next year), by the Ugandan default calendar. */
-export function nextTermStarts(term: Term, year: number): string {
-  const index = TERMS.indexOf(term);
-  return index < TERMS.length - 1 ? defaultTermDates(year)[index + 1]!.starts : defaultTermDates(year + 1)[0]!.starts;
-}
+export { gradingKey, longDate, nextTermStarts } from './school-defaults.js';
 
 const ugx = (amount: number) => `UGX ${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
 

@@ -1,5 +1,5 @@
 import { Button, Group, SimpleGrid, Stack } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { api } from '../lib/api.js';
@@ -56,6 +56,26 @@ export function ResourceForm<Row extends { id: string }>({
   const schema = photoFields.length ? input.extend(Object.fromEntries(photoFields.map((name) => [name, z.any()]))) : input;
   const { form, field, showServerErrors } = useSchemaForm<Record<string, unknown>>(schema, initial);
   const [busy, setBusy] = useState(false);
+  // Fields that follow others (`follow`) until the person chooses their value; a new record's only.
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const following = record ? [] : fields.filter((spec) => spec.follow && !chosen.has(spec.name));
+  useEffect(() => {
+    for (const spec of following) {
+      const value = spec.follow?.(form.values);
+      if (value !== undefined && value !== form.values[spec.name]) form.setFieldValue(spec.name, value);
+    }
+  });
+  const propsOf = (spec: FieldSpec) => {
+    const props = field(spec.name, { type: spec.kind === 'switch' ? 'checkbox' : 'input' });
+    if (!spec.follow) return props;
+    return {
+      ...props,
+      onChange: (value: unknown) => {
+        setChosen((names) => new Set(names).add(spec.name));
+        props.onChange(value);
+      },
+    };
+  };
 
   // A form with a photo is sent as multipart (spec §7: add and edit a learner with a photo).
   const body = (values: Record<string, unknown>): unknown => {
@@ -88,12 +108,7 @@ export function ResourceForm<Row extends { id: string }>({
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: visible.length > 4 ? 2 : 1 }}>
           {visible.map((spec) => (
-            <FieldInput
-              key={spec.name}
-              spec={spec}
-              props={field(spec.name, { type: spec.kind === 'switch' ? 'checkbox' : 'input' })}
-              required={isRequired(input, spec.name)}
-            />
+            <FieldInput key={spec.name} spec={spec} props={propsOf(spec)} required={isRequired(input, spec.name)} />
           ))}
         </SimpleGrid>
         <Group justify="flex-end">

@@ -30,6 +30,8 @@ export interface FieldSpec<Name extends string = string> {
   fromRecord?(record: Record<string, unknown>): unknown;
   /** Shown only while this returns true (for instance, paper classes only with multiple papers). */
   when?(values: Record<string, unknown>): boolean;
+  /** A new record's value from the form's other values until the person chooses one (a new school's defaults follow its type). */
+  follow?(values: Record<string, unknown>): unknown;
 }
 
 /** A field of the row, or one of a joined record's (`subject.name`): what a column may print. */

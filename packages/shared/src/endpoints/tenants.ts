@@ -1,6 +1,6 @@
 import { tenants } from '../resources/business.js';
 import { listQuerySchema } from '../resources/definition.js';
-import { TenantCreateSchema, TenantListResponseSchema, TenantResponseSchema, TenantSchema, TenantUpdateSchema } from '../schemas/tenant.js';
+import { TenantListResponseSchema, TenantNewSchema, TenantResponseSchema, TenantSchema, TenantUpdateSchema } from '../schemas/tenant.js';
 import { defineEndpoint } from './definition.js';
 import { IdParamsSchema } from './fields.js';
 
@@ -28,12 +28,16 @@ export const tenantEndpoint = defineEndpoint({
   response: TenantResponseSchema,
 });
 
-/** A new tenant with its default roles; its creator becomes its administrator. */
+/**
+ * A new tenant with its default roles; its creator becomes its administrator. A school may start
+ * with the Ugandan primary or secondary defaults (`defaults`, issue 24), set up in the same
+ * transaction.
+ */
 export const createTenantEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/tenants',
   access: { action: 'create', subject: 'tenant' },
-  body: TenantCreateSchema,
+  body: TenantNewSchema,
   response: TenantSchema,
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IN_USE_MESSAGES } from '../messages.js';
-import { TenantCreateSchema, TenantSchema } from '../schemas/tenant.js';
+import { TenantNewSchema, TenantSchema, TenantUpdateSchema } from '../schemas/tenant.js';
 import { defineResource } from './definition.js';
 
 /**
@@ -12,7 +12,9 @@ export const tenants = defineResource({
   path: '/api/tenants',
   listKey: 'tenants',
   record: TenantSchema,
-  input: TenantCreateSchema,
+  // A new school may start with the Ugandan defaults; an edit takes the form alone.
+  input: TenantNewSchema,
+  updateInput: TenantUpdateSchema,
   filters: z.object({}),
   searchFields: ['name', 'tenantcode', 'category'],
   sort: [['name', 'asc']],

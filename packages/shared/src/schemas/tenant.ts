@@ -56,6 +56,14 @@ export const TenantCreateSchema = z.strictObject({
 });
 export type TenantCreate = z.infer<typeof TenantCreateSchema>;
 
+/** The Ugandan defaults a new school may start with (issue 24): none, a primary or a secondary school's settings. */
+export const SCHOOL_DEFAULTS = ['none', 'primary', 'secondary'] as const;
+export type SchoolDefaultsChoice = (typeof SCHOOL_DEFAULTS)[number];
+
+/** A new tenant: the form, and for a school the defaults it starts with (none when not said; ignored for a business). */
+export const TenantNewSchema = TenantCreateSchema.extend({ defaults: z.enum(SCHOOL_DEFAULTS).nullish() });
+export type TenantNew = z.infer<typeof TenantNewSchema>;
+
 /** An update sends the whole form (spec §4 "Forms"); the id comes from the path. */
 export const TenantUpdateSchema = TenantCreateSchema;
 export type TenantUpdate = z.infer<typeof TenantUpdateSchema>;

@@ -1,7 +1,10 @@
 import {
   aLevelScores,
+  applyGradeSetEndpoint,
+  applyProportionEndpoint,
   autoMarkComments,
   autoReportComments,
+  copyTermSettingsEndpoint,
   type GradeSet,
   grades,
   locations,
@@ -24,6 +27,7 @@ import { tenantEndpointRoute } from '../../plugins/endpoints.js';
 import { schoolOf } from '../../plugins/school.js';
 import type { ResourceRepository } from '../../resources/resource-repository.js';
 import { placeClassFields, registerResource } from '../../resources/resource-routes.js';
+import { applyGradeSet, applyProportion, copyTermSettings } from './term-settings.service.js';
 
 const subjectName = { table: 'subjects', key: 'subject_id', column: 'name' } as const;
 const markTypeLabel = { table: 'mark_types', key: 'marktype_id', column: 'label' } as const;
@@ -127,4 +131,15 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   tenantEndpointRoute(app, saveGradeSetEndpoint, (tx, { body }, request) =>
     saveGradeSet(tx, placeClassFields(grades.classFields, body, schoolOf(request).classes) as GradeSet, gradeRecords),
   );
+
+  // A term's settings in bulk (issue 24): copied from another term, or one applied to all classes or subjects.
+  tenantEndpointRoute(app, copyTermSettingsEndpoint, (tx, { body }) => copyTermSettings(tx, body));
+  tenantEndpointRoute(app, applyGradeSetEndpoint, (tx, { body }, request) => {
+    const { classes } = schoolOf(request);
+    return applyGradeSet(tx, placeClassFields(grades.classFields, body, classes) as typeof body, classes);
+  });
+  tenantEndpointRoute(app, applyProportionEndpoint, (tx, { body }, request) => {
+    const { classes } = schoolOf(request);
+    return applyProportion(tx, placeClassFields(proportions.classFields, body, classes) as typeof body, classes);
+  });
 };

@@ -1,8 +1,17 @@
-import { SUPERADMIN_ROLE, TENANT_MESSAGES, type Tenant, type TenantCreate } from '@mustard/shared';
+import {
+  classOptions,
+  type SchoolDefaultsChoice,
+  SUPERADMIN_ROLE,
+  TENANT_MESSAGES,
+  type Tenant,
+  type TenantCreate,
+  type TenantNew,
+} from '@mustard/shared';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
 import { bindTenant, type TenantTx, type Trx } from '../../db/tenant.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
+import { type DefaultsSummary, seedSchoolDefaults } from '../../seed/school-defaults.js';
 import { DEFAULT_ROLES } from './default-roles.js';
 import { refuseDemoCreatingTenant, refuseDemoOutsideDemo } from './demo-confinement.js';
 import {
@@ -72,6 +81,23 @@ export async function insertTenantWithRoles(trx: Trx, input: TenantCreate, creat
   return { row, roles, tx };
 }
 
+/**
+ * Gives a new school the Ugandan primary or secondary defaults (issue 24 point 1) in the
+ * transaction that creates it (`tx`, bound to the tenant): its subjects, mark types, grade sets
+ * and proportions for each of its classes and the current year's three terms, remark types with
+ * automatic comments, and the foot of its cards. Answers what it has then, or null when no
+ * defaults were asked, or the tenant is a business (a business form may carry the field unseen).
+ * Every way a school comes to exist with the defaults (the screen, the CLI, the sign-up) calls this.
+ */
+export async function startWithDefaults(
+  tx: TenantTx,
+  tenant: Pick<TenantCreate, 'category' | 'schooltype' | 'forms'>,
+  defaults: SchoolDefaultsChoice | null | undefined,
+): Promise<DefaultsSummary | null> {
+  if (!defaults || defaults === 'none' || tenant.category !== 'School') return null;
+  return seedSchoolDefaults(tx, { schooltype: tenant.schooltype, classes: classOptions(tenant) }, defaults);
+}
+
 /** The tenants the person may see (all, for a platform administrator), searchable and paged. */
 export function listVisibleTenants(trx: Trx, input: { viewer: Actor; query: TenantListQuery }) {
   return listTenants(trx, input.viewer, input.query);
@@ -85,15 +111,17 @@ export async function getTenant(trx: Trx, input: { viewer: Actor; id: string }):
 }
 
 /**
- * Creates a tenant with its default roles, and makes the creator its administrator, in the
- * person's one transaction: a tenant nobody can enter is never left behind.
+ * Creates a tenant with its default roles, makes the creator its administrator and, for a school
+ * that asks, sets up the Ugandan defaults, in the person's one transaction: a tenant nobody can
+ * enter, or a school half set up, is never left behind.
  */
-export async function createTenant(trx: Trx, input: TenantCreate & { actor: Actor }): Promise<Tenant> {
-  const { actor, ...tenant } = input;
+export async function createTenant(trx: Trx, input: TenantNew & { actor: Actor }): Promise<Tenant> {
+  const { actor, defaults, ...tenant } = input;
   await refuseDemoCreatingTenant(trx, actor.id);
   if (await tenantCodeTaken(trx, tenant.tenantcode)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
   const { row, roles, tx } = await insertTenantWithRoles(trx, tenant, actor.id);
   await addMember(tx, actor.id, [roles.get(SUPERADMIN_ROLE) as string]);
+  await startWithDefaults(tx, tenant, defaults);
   await recordAudit(tx, { action: 'create', entity: 'tenant', entityId: row.id, after: toTenant(row) });
   return toTenant(row);
 }

@@ -3,6 +3,7 @@ import {
   Alert,
   Button,
   Card,
+  Checkbox,
   Fieldset,
   Group,
   List,
@@ -18,6 +19,8 @@ import {
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import {
+  ApplyGradeSetSchema,
+  applyGradeSetEndpoint,
   DEFAULT_GRADE_BANDS,
   firstErrors,
   type GradeBand,
@@ -48,6 +51,7 @@ import { useChoices } from '../../resources/choices.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { defineScreen, type FieldSpec } from '../../resources/screen.js';
 import { subjectsScreen } from './screens.js';
+import { copyTermAction, useApplyChoices } from './term-settings.js';
 
 /** The grades resource's routes: a set is read through them and saved whole (saveGradeSetEndpoint). */
 const gradeEndpoints = resourceEndpoints(grades);
@@ -92,6 +96,8 @@ const gradesScreen = defineScreen({
     { label: 'grades.addGrade', to: PAGES.newGrade.path },
     { label: 'grades.addOtherGrades', to: `${PAGES.newGrade.path}?type=lower` },
   ],
+  // A new term's sets from the last term's, in one action (issue 24).
+  headerActions: [copyTermAction],
   rowLink: (row) => pathTo(PAGES.gradeDetail, { id: row.id }),
 });
 
@@ -131,6 +137,10 @@ export function GradeSetPage() {
   const [bands, setBands] = useState<GradeBand[]>(() => bandsOf(type));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  // Where the set goes: this class and subject, or every class (this subject) or every subject (this class).
+  const [applyTo, setApplyTo] = useState<string>('one');
+  const [replaceAll, setReplaceAll] = useState(false);
+  const applyChoices = useApplyChoices();
   const [loaded, setLoaded] = useState(!id);
   const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   const [attempt, setAttempt] = useState(0);
@@ -184,6 +194,7 @@ export function GradeSetPage() {
    * open that set, or replace it (issue 10 point 3).
    */
   const save = async (replace = Boolean(id)) => {
+    if (applyTo !== 'one') return applyToAll();
     const body = {
       ...header,
       lower: Object.fromEntries(bands.map((band) => [band.grade, band.lower])),
@@ -204,6 +215,35 @@ export function GradeSetPage() {
       navigate(PAGES.grades.path);
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) offerExisting(checked.data);
+      else notifyError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** The set written for every class or every subject at once; those that have one keep it unless replaced. */
+  const applyToAll = async () => {
+    const checked = ApplyGradeSetSchema.safeParse({
+      ...header,
+      lower: Object.fromEntries(bands.map((band) => [band.grade, band.lower])),
+      upper: Object.fromEntries(bands.map((band) => [band.grade, band.upper])),
+      replace: replaceAll,
+      apply_to: applyTo,
+    });
+    if (!checked.success) {
+      setErrors(firstErrors(checked.error));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const answer = await call(applyGradeSetEndpoint, { body: checked.data });
+      notifications.show({ color: 'green', message: t(`applyAll.gradeSetsDone.${applyTo}`, answer) });
+      await queryClient.invalidateQueries({ queryKey: ['resource', grades.name] });
+      navigate(PAGES.grades.path);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422 && error.data?.errors)
+        setErrors(Object.fromEntries(Object.entries(error.data.errors).map(([field, messages]) => [field, messages[0] ?? ''])));
       else notifyError(error);
     } finally {
       setBusy(false);
@@ -299,6 +339,26 @@ export function GradeSetPage() {
               error={headerError('subject_id')}
             />
           </SimpleGrid>
+          <Group align="flex-end">
+            <Select
+              label={t('applyAll.label')}
+              data={applyChoices}
+              value={applyTo}
+              onChange={(value) => value && setApplyTo(value)}
+              allowDeselect={false}
+              error={headerError('apply_to')}
+              data-testid="apply-to"
+              w={280}
+            />
+            {applyTo !== 'one' && (
+              <Checkbox
+                mb={8}
+                label={t('applyAll.replace')}
+                checked={replaceAll}
+                onChange={(event) => setReplaceAll(event.currentTarget.checked)}
+              />
+            )}
+          </Group>
           {problems.length > 0 && (
             <Alert color="red" title={t('grades.problemsTitle')} data-testid="grade-problems">
               <List size="sm">

@@ -13,6 +13,7 @@ import {
   publishMarks,
   REMARK_TYPE_CATEGORIES,
   remarkTypes,
+  SCHOOL_DEFAULTS,
   SCHOOL_TYPES,
   STATUSES,
   SUBJECT_CATEGORIES,
@@ -24,6 +25,7 @@ import {
 import type { z } from 'zod';
 import { PAGES } from '../../app/routes.js';
 import { defineScreen, type FieldSpec, type RowAction } from '../../resources/screen.js';
+import { applyProportionAction, copyTermAction } from './term-settings.js';
 
 /*
  * The school's list screens (spec §2 "School list screens"), each stating only what differs
@@ -103,6 +105,14 @@ export const tenantsScreen = defineScreen({
     { name: 'tenantcode', kind: 'text' },
     { name: 'category', kind: 'select', choices: { values: TENANT_CATEGORIES } },
     { name: 'schooltype', kind: 'select', choices: { values: SCHOOL_TYPES } },
+    // A new school starts with the Ugandan defaults of its type unless the person chooses otherwise (issue 24).
+    {
+      name: 'defaults',
+      kind: 'select',
+      choices: { values: SCHOOL_DEFAULTS },
+      when: (values) => values.category === 'School',
+      follow: (values) => (values.category === 'School' ? (values.schooltype === 'secondary' ? 'secondary' : 'primary') : undefined),
+    },
     { name: 'forms', kind: 'text' },
     { name: 'email', kind: 'text' },
     { name: 'phone', kind: 'text' },
@@ -153,6 +163,8 @@ export const proportionsScreen = defineScreen({
   fields: [classField, termField, yearField, subjectField, markTypeField, { name: 'percentage', kind: 'number' }],
   filters: [classField, termField, yearField, subjectField],
   search: false,
+  // A new term's proportions from the last term's, and one proportion for every class or subject at once (issue 24).
+  headerActions: [copyTermAction, applyProportionAction],
 });
 
 export const publishMarksScreen = defineScreen({
