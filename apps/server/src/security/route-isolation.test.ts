@@ -640,6 +640,17 @@ const LISTS: Record<string, ListFixture> = {
   '/api/home/mustard': {
     check: async () => expect(ok(await send(A, 'GET', '/api/home/mustard'))).toEqual(await dashboardOfA()),
   },
+  // A has a record of every kind, so its checklist is all done; home.test.ts shows an empty school's beside a full one.
+  '/api/home/setup': {
+    check: async () =>
+      expect(ok(await send(A, 'GET', '/api/home/setup'))).toEqual({
+        subjects: true,
+        mark_types: true,
+        grade_sets: true,
+        learners: true,
+        teachers: true,
+      }),
+  },
   '/api/locations': resourceList('/api/locations', 'location'),
   '/api/school/alevelscores': resourceList('/api/school/alevelscores', 'alevelscore'),
   '/api/school/automarkcomments': resourceList('/api/school/automarkcomments', 'automarkcomment'),

@@ -1,4 +1,4 @@
-import { HomeResponseSchema } from '../schemas/home.js';
+import { HomeResponseSchema, HomeSetupSchema } from '../schemas/home.js';
 import { defineEndpoint } from './definition.js';
 
 /*
@@ -15,4 +15,18 @@ export const homeEndpoint = defineEndpoint({
   path: HOME_PATH,
   access: 'member',
   response: HomeResponseSchema,
+});
+
+/** The setup checklist's path alone, for the dashboard (see HOME_PATH). */
+export const HOME_SETUP_PATH = '/api/home/setup';
+
+/**
+ * A new school's setup checklist: subjects, mark types, grade sets, learners, teachers, each done
+ * or not. For those who set the school up (manage its settings); a teacher sees no checklist.
+ */
+export const homeSetupEndpoint = defineEndpoint({
+  method: 'GET',
+  path: HOME_SETUP_PATH,
+  access: { action: 'manage', subject: 'setting' },
+  response: HomeSetupSchema,
 });

@@ -6,3 +6,16 @@ import { z } from 'zod';
  */
 export const HomeResponseSchema = z.object({ students: z.record(z.string(), z.number()), locations: z.number() });
 export type HomeResponse = z.infer<typeof HomeResponseSchema>;
+
+/**
+ * A new school's setup checklist (issue 24 point 6): whether it has each thing a first term's
+ * marks and cards need. Teachers: someone has been given a subject or a class to teach.
+ */
+export const HomeSetupSchema = z.object({
+  subjects: z.boolean(),
+  mark_types: z.boolean(),
+  grade_sets: z.boolean(),
+  learners: z.boolean(),
+  teachers: z.boolean(),
+});
+export type HomeSetup = z.infer<typeof HomeSetupSchema>;

@@ -1,10 +1,12 @@
-import { Alert, Breadcrumbs, Button, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
-import { HOME_PATH, type HomeResponse } from '@mustard/shared';
+import { Alert, Anchor, Breadcrumbs, Button, Card, Grid, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { HOME_PATH, HOME_SETUP_PATH, type HomeResponse, type HomeSetup } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isSchool } from '../../app/navigation.js';
+import { PAGES } from '../../app/routes.js';
 import { BarChart } from '../../components/BarChart.js';
+import { useAccess } from '../../lib/access.js';
 import { api } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { errorText } from '../../lib/notify.js';
@@ -59,6 +61,9 @@ export function HomePage() {
         <BusinessHome name={tenant.name} category={tenant.category} locations={home.data.locations} />
       ) : (
         <Grid>
+          <Grid.Col span={12}>
+            <SetupChecklist tenantId={tenant.id} />
+          </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 8 }}>
             <Card withBorder>
               <Title order={2} size="h4" mb="sm">
@@ -85,6 +90,69 @@ export function HomePage() {
         </Grid>
       )}
     </Stack>
+  );
+}
+
+/** The steps of a new school's setup, in the order they are best done, each with its page. */
+const SETUP_STEPS: Array<{ key: keyof HomeSetup; to: string }> = [
+  { key: 'subjects', to: PAGES.subjects.path },
+  { key: 'mark_types', to: PAGES.markTypes.path },
+  { key: 'grade_sets', to: PAGES.grades.path },
+  { key: 'learners', to: PAGES.students.path },
+  { key: 'teachers', to: PAGES.subjectTeachers.path },
+];
+
+/**
+ * A new school's setup checklist (issue 24 point 6): what a first term's marks and cards need,
+ * each linked to its page and ticked when done; gone once everything is. Shown to those who set
+ * the school up (manage its settings).
+ */
+function SetupChecklist({ tenantId }: { tenantId: string }) {
+  const { t } = useTranslation();
+  const mayManage = useAccess().can('manage', 'setting');
+  const setup = useQuery({
+    queryKey: ['home', 'setup', tenantId],
+    // As the dashboard's counts: no schema library on the cold load.
+    queryFn: async () => (await api.get<HomeSetup>(HOME_SETUP_PATH)).data,
+    enabled: mayManage,
+  });
+  if (!mayManage || !setup.data) return null;
+  const done = SETUP_STEPS.filter((step) => setup.data[step.key]).length;
+  if (done === SETUP_STEPS.length) return null;
+  return (
+    <Card withBorder data-testid="setup-checklist">
+      <Title order={2} size="h4">
+        {t('home.setup.title')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('home.setup.intro', { done, total: SETUP_STEPS.length })}
+      </Text>
+      <List spacing="xs" center>
+        {SETUP_STEPS.map((step) => {
+          const isDone = setup.data[step.key];
+          return (
+            <List.Item
+              key={step.key}
+              data-step={step.key}
+              data-done={isDone ? 'true' : 'false'}
+              icon={
+                <ThemeIcon size={22} radius="xl" color={isDone ? 'teal' : 'gray'} variant={isDone ? 'filled' : 'light'} aria-hidden>
+                  {isDone ? '✓' : ''}
+                </ThemeIcon>
+              }
+            >
+              <Anchor component={Link} to={step.to} td={isDone ? 'line-through' : undefined}>
+                {t(`home.setup.${step.key}`)}
+              </Anchor>
+              <Text span size="sm" c="dimmed">
+                {' '}
+                {isDone ? t('home.setup.done') : t(`home.setup.${step.key}Hint`)}
+              </Text>
+            </List.Item>
+          );
+        })}
+      </List>
+    </Card>
   );
 }
 
