@@ -1,0 +1,84 @@
+import { currentTerm, defaultTermDates, localDay, TERMS, type Term } from '@mustard/shared';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../apps/server/src/db/tenant.js';
+import { makeTenant, makeUser } from '../apps/server/src/test/factories.js';
+import { type Harness, useHarness } from './harness.js';
+
+/**
+ * A new school starts with the Ugandan defaults from the businesses screen, the choice following
+ * its school type (issue 24 point 1); then "Copy from Term II" copies a term's grade sets and
+ * proportions to another in one action and says what it copied.
+ */
+let h: Harness;
+
+beforeAll(async () => {
+  h = await useHarness();
+});
+
+const today = currentTerm(localDay(), defaultTermDates(Number(localDay().slice(0, 4))));
+const before = (term: Term, year: number) => {
+  const index = TERMS.indexOf(term);
+  return index === 0 ? { term: 'III' as Term, year: year - 1 } : { term: TERMS[index - 1] as Term, year };
+};
+
+async function counts(tenantId: string, year: number) {
+  return withTenant(h.database.db, { tenantId }, async (trx) => {
+    const row = await sql<{ subjects: number; sets: number; proportions: number }>`
+      SELECT (SELECT count(*)::int FROM subjects) AS subjects,
+        (SELECT count(DISTINCT (subject_id, form, term))::int FROM grades WHERE year = ${year}) AS sets,
+        (SELECT count(*)::int FROM proportions WHERE year = ${year}) AS proportions
+    `.execute(trx);
+    return row.rows[0];
+  });
+}
+
+describe('a new school with the Ugandan defaults', () => {
+  it('is created from the businesses screen with the defaults of its type, then copies a term in one action', async () => {
+    const own = await makeTenant(h.database, { name: 'Founder Office' });
+    const founder = await makeUser(h.database, { name: 'Founder', memberOf: [{ tenantId: own.id, roles: ['superadmin'] }] });
+    const page = await h.signedIn(founder.email, { password: founder.password, path: '/businesses' });
+    await page.getByTestId('screen-tenants').locator('tbody tr[data-row]').first().waitFor();
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Add' }).click();
+    const form = page.getByTestId('resource-form');
+    const defaults = form.getByRole('combobox', { name: 'Start with the Ugandan defaults' });
+    // A new school: the defaults of its type, and they follow the type until the person chooses.
+    await expect(defaults.inputValue()).resolves.toBe('Primary');
+    await form.getByRole('combobox', { name: 'School type' }).click();
+    await page.getByRole('option', { name: 'Secondary' }).click();
+    await page.waitForFunction(() => (document.querySelector('[data-field="defaults"]') as HTMLInputElement | null)?.value === 'Secondary');
+    await form.getByRole('combobox', { name: 'School type' }).click();
+    await page.getByRole('option', { name: 'Primary' }).click();
+    await page.waitForFunction(() => (document.querySelector('[data-field="defaults"]') as HTMLInputElement | null)?.value === 'Primary');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Kasangati Primary');
+    await form.getByRole('textbox', { name: 'Tenant code' }).fill('kasangati');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page.locator('tbody tr[data-row="Kasangati Primary"]').waitFor();
+    const tenant = await h.database.db.selectFrom('tenants').select('id').where('tenantcode', '=', 'kasangati').executeTakeFirstOrThrow();
+    // Six subjects, a grade set for each subject of each of the ten classes in each term, three proportions each.
+    expect(await counts(tenant.id, today.year)).toEqual({ subjects: 6, sets: 6 * 10 * 3, proportions: 6 * 10 * 3 * 3 });
+
+    // In the new school, a new year's Term I gets the last term's sets and proportions in one action.
+    await page.getByTestId('school-switcher').click();
+    await page.locator('[data-tenant="kasangati"]').click();
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode === 'kasangati');
+    await page.goto('/proportions');
+    await page.getByTestId('screen-proportions').waitFor();
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Copy grade sets and proportions from another term' }).click();
+    const dialog = page.getByTestId('copy-term');
+    const source = before(today.term, today.year);
+    const copy = dialog.getByRole('button', { name: `Copy from Term ${source.term}` });
+    await copy.waitFor();
+    await dialog.getByRole('textbox', { name: 'To year' }).fill(String(today.year + 1));
+    await dialog.getByRole('combobox', { name: 'To term' }).click();
+    await page.getByRole('option', { name: 'Term I', exact: true }).click();
+    await copy.click();
+    await page.getByText('Copied 60 grade sets, 0 already there; copied 180 proportions, 0 already there').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await counts(tenant.id, today.year + 1)).toEqual({ subjects: 6, sets: 60, proportions: 180 });
+    await page.context().close();
+  });
+});
