@@ -280,7 +280,7 @@ export function CommentsSheet({
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('fields.studentid')}</Table.Th>
-                <Table.Th>{t('fields.fullname')}</Table.Th>
+                <Table.Th className="mustard-sheet-name">{t('fields.fullname')}</Table.Th>
                 {answer.marktypes.map((type) => (
                   <Table.Th key={type.id} ta="center">
                     {type.label}
@@ -308,7 +308,7 @@ export function CommentsSheet({
                     bg={error || conflicted.has(student.id) ? 'red.0' : unsaved.has(student.id) ? 'yellow.0' : undefined}
                   >
                     <Table.Td>{student.studentid}</Table.Td>
-                    <Table.Td>{student.fullname}</Table.Td>
+                    <Table.Td className="mustard-sheet-name">{student.fullname}</Table.Td>
                     {answer.marktypes.map((type) => (
                       <Table.Td key={type.id} ta="center" data-mark={type.label}>
                         {formatMark(record?.marks[type.label] ?? null)}

@@ -25,7 +25,7 @@ import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { draftKey, sendUntilAnswered, useDraft } from '../../lib/drafts.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
-import { LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
+import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
 import { ConflictsAlert, DraftFound, SavedTick, type SaveState, SaveStatus } from '../../lib/typing.js';
@@ -66,7 +66,7 @@ export function ReportCommentsPage() {
   const remarkTypeChoices = useChoices(REMARK_TYPE_CHOICES);
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The sheet belongs to the choices it was loaded for (issue 23 item 16).
-  const { loaded, stale, show, clear } = useLoadedSheet<{ place: Place; answer: Remarks; longText: boolean }, typeof filter>(filter);
+  const { loaded, stale, show, clear, fold } = useLoadedSheet<{ place: Place; answer: Remarks; longText: boolean }, typeof filter>(filter);
   const heading = useSheetHeading();
   const [busy, setBusy] = useState(false);
 
@@ -107,7 +107,8 @@ export function ReportCommentsPage() {
           <Title order={1} size="h3">
             {t(PAGES.reportComments.title)}
           </Title>
-          <form onSubmit={next} aria-label={t('reportComments.filter')} noValidate>
+          <FilterFoldButton fold={fold} />
+          <form onSubmit={next} aria-label={t('reportComments.filter')} noValidate hidden={fold.folded}>
             <Stack>
               <ReportFilterFields
                 filter={filter}

@@ -18,7 +18,7 @@ import { PAGES } from '../../app/routes.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
-import { LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
+import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
@@ -50,7 +50,7 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
   const { filter, setFilter, set, chosen } = useReportFilter({ subject_id: null as string | null, rawmark: false });
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The sheet belongs to the choices it was loaded for: a comment typed after switching subjects must not land in the old one.
-  const { loaded, stale, show, clear } = useLoadedSheet<{ answer: MarkComments; query: MarkCommentsQuery }, typeof filter>(filter);
+  const { loaded, stale, show, clear, fold } = useLoadedSheet<{ answer: MarkComments; query: MarkCommentsQuery }, typeof filter>(filter);
   const heading = useSheetHeading();
   const [busy, setBusy] = useState(false);
   const subjectRows = useChoices(SUBJECT_CHOICES);
@@ -120,7 +120,8 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
           <Title order={1} size="h3">
             {t(page.title)}
           </Title>
-          <form onSubmit={next} aria-label={t(`comments.${KIND_KEYS[kind]}.filter`)} noValidate>
+          <FilterFoldButton fold={fold} />
+          <form onSubmit={next} aria-label={t(`comments.${KIND_KEYS[kind]}.filter`)} noValidate hidden={fold.folded}>
             <Stack>
               <ReportFilterFields
                 filter={filter}

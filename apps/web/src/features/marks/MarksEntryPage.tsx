@@ -22,7 +22,7 @@ import { ApiError, api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
-import { LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
+import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
 import { TermYearFields } from '../reports/report-filter.js';
@@ -69,7 +69,7 @@ export function MarksEntryPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The grid belongs to the choices it was loaded for; a file to upload or a download does not change which grid it is.
   const { file: _file, excel: _excel, ...choices } = filter;
-  const { loaded, stale, show, clear } = useLoadedSheet<{ grid: Grid; query: MarksGridQuery }, typeof choices>(choices);
+  const { loaded, stale, show, clear, fold } = useLoadedSheet<{ grid: Grid; query: MarksGridQuery }, typeof choices>(choices);
   const heading = useSheetHeading();
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof Filter>(name: K, value: Filter[K]) => setFilter((now) => ({ ...now, [name]: value }));
@@ -168,7 +168,8 @@ export function MarksEntryPage() {
           <Title order={1} size="h3">
             {t(PAGES.createMarks.title)}
           </Title>
-          <form onSubmit={next} aria-label={t('marks.filter')} noValidate>
+          <FilterFoldButton fold={fold} />
+          <form onSubmit={next} aria-label={t('marks.filter')} noValidate hidden={fold.folded}>
             <Stack>
               <SimpleGrid cols={{ base: 1, sm: 3, md: 4 }}>
                 <Select
