@@ -13,6 +13,8 @@ import {
 } from '@mustard/shared';
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PAGES } from '../../app/routes.js';
+import { EmptyNotice } from '../../components/EmptyNotice.js';
 import { ApiError, call } from '../../lib/api.js';
 import { draftKey, sendUntilAnswered, useDraft } from '../../lib/drafts.js';
 import { translateMessage } from '../../lib/messages.js';
@@ -273,7 +275,7 @@ export function CommentsSheet({
         </Alert>
       )}
       {answer.students.length === 0 ? (
-        <Text c="dimmed">{t('comments.noLearners')}</Text>
+        <EmptyNotice text={t('comments.noLearners')} to={PAGES.students.path} link={t('empty.addLearners')} testId="no-learners" />
       ) : (
         <Table.ScrollContainer minWidth={720}>
           <Table withTableBorder withColumnBorders aria-label={t(`${words}.tableLabel`)}>

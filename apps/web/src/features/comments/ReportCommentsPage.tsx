@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Card, Checkbox, Group, Menu, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Card, Checkbox, Group, Menu, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   commentWarnings,
@@ -20,6 +20,7 @@ import { type FormEvent, type KeyboardEvent, useCallback, useMemo, useRef, useSt
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PAGES } from '../../app/routes.js';
+import { EmptyNotice } from '../../components/EmptyNotice.js';
 import { useAccess } from '../../lib/access.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
@@ -402,15 +403,16 @@ function RemarksSheet({
 
   if (students.length === 0)
     return (
-      <Alert color="yellow" data-testid="no-learners">
-        {t('reportComments.noLearners')}
-      </Alert>
+      <EmptyNotice text={t('reportComments.noLearners')} to={PAGES.students.path} link={t('empty.addLearners')} testId="no-learners" />
     );
   if (columns.length === 0)
     return (
-      <Alert color="yellow" data-testid="no-remark-types">
-        {t('reportComments.noRemarkTypes')}
-      </Alert>
+      <EmptyNotice
+        text={t('reportComments.noRemarkTypes')}
+        to={PAGES.remarkTypes.path}
+        link={t('empty.openRemarkTypes')}
+        testId="no-remark-types"
+      />
     );
 
   return (

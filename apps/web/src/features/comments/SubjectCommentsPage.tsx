@@ -15,6 +15,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
+import { EmptyNotice, useSubjectsKnown } from '../../components/EmptyNotice.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
@@ -54,6 +55,7 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
   const heading = useSheetHeading();
   const [busy, setBusy] = useState(false);
   const subjectRows = useChoices(SUBJECT_CHOICES);
+  const subjectsKnown = useSubjectsKnown();
   const mine = useQuery({
     queryKey: ['my-assignments', session?.tenant?.id, filter.term, filter.year],
     queryFn: () => call(myAssignmentsEndpoint, { query: { term: filter.term, year: filter.year } }),
@@ -120,6 +122,9 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
           <Title order={1} size="h3">
             {t(page.title)}
           </Title>
+          {subjectsKnown && subjectRows.length === 0 && (
+            <EmptyNotice text={t('empty.noSubjects')} to={PAGES.subjects.path} link={t('empty.addSubjects')} testId="no-subjects" />
+          )}
           <FilterFoldButton fold={fold} />
           <form onSubmit={next} aria-label={t(`comments.${KIND_KEYS[kind]}.filter`)} noValidate hidden={fold.folded}>
             <Stack>
