@@ -38,6 +38,7 @@ const NO_DATABASE = server([
   'resources/work-gate.test.ts',
   'plugins/web.test.ts',
   'modules/reports/report-model.test.ts',
+  'modules/students/upload-register.test.ts',
 ]);
 /** Of the embedded database alone: its data directory, the command and the server on it, migrations over old data. */
 const PGLITE_ONLY = server([
@@ -85,6 +86,7 @@ const PGLITE_IN_CI = [
     // Which database errors are outages: PGlite raises its own, and must be read as PostgreSQL's are.
     'plugins/errors.test.ts',
     'modules/students/upload.test.ts',
+    'modules/students/upload-mapping.test.ts',
     'modules/students/promotion.test.ts',
     'modules/reports/marksheet/marksheet.test.ts',
   ]),

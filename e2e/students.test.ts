@@ -131,7 +131,7 @@ describe('the class list', () => {
     const form = page.getByTestId('upload-form');
     await form.locator('input[type="file"]').setInputFiles(file);
     await form.getByRole('button', { name: 'Upload' }).click();
-    await page.locator('.mantine-Notification-root', { hasText: 'The learners have been uploaded' }).waitFor();
+    await page.locator('.mantine-Notification-root', { hasText: 'Added 12 learners, changed 0.' }).waitFor();
     await form.waitFor({ state: 'detached' });
     await chooseClass(page, 'P1');
     await page.getByRole('textbox', { name: 'Stream' }).fill('North');

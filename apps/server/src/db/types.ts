@@ -484,6 +484,15 @@ export interface CommentHistoryTable {
   changed_at: Generated<Timestamp>;
 }
 
+/** A school's remembered meaning of a column heading of its register (issue 24 point 2). */
+export interface UploadMappingsTable {
+  tenant_id: string;
+  kind: 'students';
+  header: string;
+  field: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -530,6 +539,7 @@ export interface DB {
   mark_comments: MarkCommentsTable;
   remarks: RemarksTable;
   comment_history: CommentHistoryTable;
+  upload_mappings: UploadMappingsTable;
 }
 
 /**

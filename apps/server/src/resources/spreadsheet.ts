@@ -289,6 +289,21 @@ function plain(value: ExcelJS.CellValue): Cell {
   return String(value);
 }
 
+/** How far down a sheet a header row below title rows is looked for. */
+export const HEADER_SEARCH_ROWS = 20;
+
+/**
+ * Where a sheet's header row is (issue 24 point 2):
+ * - `'first'` (the default): row 1, when the sheet has one; every row below is data;
+ * - `'none'`: no header is set apart: `rows` holds every row, the first row too, for the caller to
+ *   find its header (the learners' upload, which knows the school's remembered headings); at most
+ *   HEADER_SEARCH_ROWS rows more than the limit are read, the caller counts the rows below its header;
+ * - a function: given the first HEADER_SEARCH_ROWS rows (empty ones left out), the index of the
+ *   header row among them, or -1 for `'first'`. The rows above it (a school's name, "CLASS LIST
+ *   P.5 2026") are title rows and left out.
+ */
+export type HeaderRow = 'first' | 'none' | ((rows: ReadonlyArray<SheetRow>) => number);
+
 /**
  * The first worksheet of an uploaded .xlsx (saved by Excel or LibreOffice) as a header and rows
  * of plain cells. Empty rows are skipped; row numbers stay those of the sheet, so an error can
@@ -298,14 +313,23 @@ function plain(value: ExcelJS.CellValue): Cell {
  * limit: memory follows the rows kept, not the file (the whole-workbook reader held about 100
  * times a file's size before it could count its rows).
  */
-export async function readSpreadsheet(buffer: Buffer, limits: SpreadsheetLimits = SPREADSHEET_LIMITS): Promise<Sheet> {
+export async function readSpreadsheet(
+  buffer: Buffer,
+  limits: SpreadsheetLimits = SPREADSHEET_LIMITS,
+  headerRow: HeaderRow = 'first',
+): Promise<Sheet> {
   if (buffer.length > limits.fileBytes) throw unsafe();
   // An .xlsx is a zip: PK\x03\x04.
   if (buffer.length < 4 || buffer.readUInt32LE(0) !== LOCAL_HEADER) throw notSpreadsheet();
-  return workbooks.run(async () => readFirstSheet(repack(buffer, await checkZip(buffer, limits)), limits));
+  return workbooks.run(async () => readFirstSheet(repack(buffer, await checkZip(buffer, limits)), limits, headerRow));
 }
 
-async function readFirstSheet(buffer: Buffer, limits: SpreadsheetLimits): Promise<Sheet> {
+/** A header row's cells as text. */
+function headerTexts(cells: ReadonlyArray<Cell>): string[] {
+  return cells.map((cell) => (cell === null ? '' : String(cell).trim()));
+}
+
+async function readFirstSheet(buffer: Buffer, limits: SpreadsheetLimits, headerRow: HeaderRow): Promise<Sheet> {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), {
     sharedStrings: 'cache',
     styles: 'cache',
@@ -313,8 +337,10 @@ async function readFirstSheet(buffer: Buffer, limits: SpreadsheetLimits): Promis
     worksheets: 'emit',
     entries: 'ignore',
   });
-  const header: string[] = [];
+  /** Row 1 (even empty), then every row with a value; the header is picked from them at the end. */
   const rows: SheetRow[] = [];
+  // Title rows above a header found lower down are read beyond the limit, and left out after.
+  const mostRows = limits.rows + (headerRow === 'first' ? 1 : HEADER_SEARCH_ROWS);
   let sheets = 0;
   let rowsSeen = 0;
   try {
@@ -335,10 +361,9 @@ async function readFirstSheet(buffer: Buffer, limits: SpreadsheetLimits): Promis
           cells[column - 1] = value;
         });
         for (let index = 0; index < cells.length; index++) if (cells[index] === undefined) cells[index] = null;
-        if (header.length === 0 && rows.length === 0 && row.number === 1) {
-          header.push(...cells.map((cell) => (cell === null ? '' : String(cell).trim())));
-        } else if (cells.some((cell) => cell !== null && String(cell).trim() !== '')) {
-          if (rows.length >= limits.rows) throw new AppError(422, STUDENT_MESSAGES.tooManyRows);
+        const firstRow = rows.length === 0 && row.number === 1;
+        if (firstRow || cells.some((cell) => cell !== null && String(cell).trim() !== '')) {
+          if (rows.length >= mostRows) throw new AppError(422, STUDENT_MESSAGES.tooManyRows);
           rows.push({ number: row.number, cells });
         }
       }
@@ -348,7 +373,37 @@ async function readFirstSheet(buffer: Buffer, limits: SpreadsheetLimits): Promis
     throw notSpreadsheet();
   }
   if (sheets === 0) throw notSpreadsheet();
-  return { header, rows };
+  if (headerRow === 'none')
+    return { header: [], rows: rows.filter((row) => row.cells.some((cell) => cell !== null && String(cell).trim() !== '')) };
+  let at = rows[0]?.number === 1 ? 0 : -1;
+  if (typeof headerRow === 'function') {
+    const candidates = rows
+      .filter((row) => row.cells.some((cell) => cell !== null && String(cell).trim() !== ''))
+      .slice(0, HEADER_SEARCH_ROWS);
+    const found = headerRow(candidates);
+    const chosen = found >= 0 ? candidates[found] : undefined;
+    if (chosen) at = rows.indexOf(chosen);
+  }
+  const header = at >= 0 ? headerTexts((rows[at] as SheetRow).cells) : [];
+  // Row 1 is left out when empty (it was the header's place); rows above the header are titles.
+  const data = rows.slice(at + 1).filter((row) => row.cells.some((cell) => cell !== null && String(cell).trim() !== ''));
+  if (data.length > limits.rows) throw new AppError(422, STUDENT_MESSAGES.tooManyRows);
+  return { header, rows: data };
+}
+
+const filled = (cell: Cell) => cell !== null && String(cell).trim() !== '';
+
+/**
+ * A header row below title rows, for a sheet whose headings are not read by name (a fee
+ * journal): the first row of at least three cells, all text, when every row above it has one or
+ * two (a school's name, "FEES JOURNAL TERM I 2026"); otherwise row 1 (-1).
+ */
+export function headerBelowTitles(rows: ReadonlyArray<SheetRow>): number {
+  for (const [index, row] of rows.entries()) {
+    const cells = row.cells.filter(filled);
+    if (cells.length >= 3) return cells.every((cell) => typeof cell === 'string') ? index : -1;
+  }
+  return -1;
 }
 
 /** Text of a cell, trimmed; numbers as written (a student id typed as 1023 stays "1023"). */

@@ -1224,6 +1224,28 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
       );
     }
   },
+  'POST /api/school/students/upload/preview': async () => {
+    // B remembers what its heading "Boarding" means; A's preview of a file with that heading does not.
+    const tables = ['upload_mappings', 'students'];
+    await withTenant(t.database.db, { tenantId: B.tenant.id }, (trx) =>
+      trx
+        .insertInto('upload_mappings')
+        .values({ tenant_id: B.tenant.id, kind: 'students', header: 'boarding', field: 'category' })
+        .onConflict((oc) => oc.doNothing())
+        .execute(),
+    );
+    const [beforeA, beforeB] = [await rowsOf(A, tables), await rowsOf(B, tables)];
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Students').addRows([
+      ['Name', 'Boarding'],
+      ['OKELLO Brian', 'Boarder'],
+    ]);
+    const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
+    const response = await sendForm(A, 'POST', '/api/school/students/upload/preview', {}, { field: 'file', bytes, name: 'class.xlsx' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().columns[1]).toMatchObject({ header: 'Boarding', field: null, source: 'unrecognised' });
+    expect([await rowsOf(A, tables), await rowsOf(B, tables)]).toEqual([beforeA, beforeB]);
+  },
   'POST /api/uploads/studentjournals': async () => {
     const tables = ['statement_lines', 'fee_journals', 'students'];
     // B's learner is no learner of A: the row is refused, no line is written anywhere.

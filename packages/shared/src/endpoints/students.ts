@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { students } from '../resources/students.js';
-import { MessageResponseSchema, UploadResultSchema } from '../schemas/common.js';
+import { MessageResponseSchema } from '../schemas/common.js';
 import {
   PromoteQuerySchema,
   PromoteResponseSchema,
@@ -9,6 +9,9 @@ import {
   StudentListResponseSchema,
   StudentSchema,
   StudentUploadFieldsSchema,
+  StudentUploadPreviewFieldsSchema,
+  StudentUploadPreviewSchema,
+  StudentUploadResultSchema,
 } from '../schemas/students.js';
 import { defineEndpoint } from './definition.js';
 import { IdParamsSchema } from './fields.js';
@@ -89,14 +92,27 @@ export const studentTemplateEndpoint = defineEndpoint({
   response: 'file',
 });
 
-/** Bulk upload of learners from .xlsx: all rows or none. */
+/**
+ * Bulk upload of learners from .xlsx (a school's own register too): all rows or none. The
+ * mapping sent is remembered for the school; columns nobody mapped are left out and named.
+ */
 export const uploadStudentsEndpoint = defineEndpoint({
   method: 'POST',
   path: `${STUDENTS_PATH}/upload`,
   access: addStudents,
   body: StudentUploadFieldsSchema,
   file: { field: 'file', required: true },
-  response: UploadResultSchema,
+  response: StudentUploadResultSchema,
+});
+
+/** What an upload of this file would read: its header row, columns and their fields, first rows. Writes nothing. */
+export const previewStudentUploadEndpoint = defineEndpoint({
+  method: 'POST',
+  path: `${STUDENTS_PATH}/upload/preview`,
+  access: addStudents,
+  body: StudentUploadPreviewFieldsSchema,
+  file: { field: 'file', required: true },
+  response: StudentUploadPreviewSchema,
 });
 
 /** Every active learner up one class (spec §4); without `promote=1`, what would move. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { STATUSES } from '../constants.js';
 import { nullableId, optionalId } from '../endpoints/fields.js';
 import { STUDENT_MESSAGES as M } from '../messages.js';
-import { optionalText, requiredText, text, textOnly } from './common.js';
+import { isStorableText, optionalText, requiredText, text, textOnly } from './common.js';
 
 /*
  * Learners (spec §3 "Student"): the class list, the add and edit form, bulk upload and
@@ -129,13 +129,133 @@ export const StudentListResponseSchema = z.object({ students: z.array(StudentSch
 export const PromoteResponseSchema = z.object({ message: z.string(), promoted: z.number(), completed: z.number() });
 export type PromoteResponse = z.infer<typeof PromoteResponseSchema>;
 
-/** The learners upload's fields besides the file: `autoid` ('1', 'true', 'on' or 'yes') gives learners without a student id the school's next ids. */
+/**
+ * The fields a column of a learners' upload may fill (issue 24 point 2): the template's columns,
+ * and `name`, one column with the whole name ("SURNAME First Other", or "First SURNAME" with the
+ * surname in capitals), split into the name fields. `ignore` leaves a column out.
+ */
+export const STUDENT_UPLOAD_FIELDS = [
+  'name',
+  'studentid',
+  'firstname',
+  'lastname',
+  'othername',
+  'gender',
+  'dob',
+  'form',
+  'stream',
+  'category',
+  'paymentcode',
+  'address',
+  'phone',
+  'email',
+  'house',
+  'lin',
+  'code',
+  'status',
+] as const;
+export type StudentUploadField = (typeof STUDENT_UPLOAD_FIELDS)[number];
+export const IGNORE_COLUMN = 'ignore';
+export const StudentUploadTargetSchema = z.enum([...STUDENT_UPLOAD_FIELDS, IGNORE_COLUMN]);
+export type StudentUploadTarget = z.infer<typeof StudentUploadTargetSchema>;
+
+/** At most this many columns a mapping names (a sheet is read to column 100). */
+const MAX_MAPPED_COLUMNS = 100;
+
+/**
+ * The person's choice of field for columns, as JSON text in the multipart form:
+ * `{"RESIDENCE": "address", "HOME DISTRICT": "ignore"}`, keyed by the column's heading as the
+ * file writes it. Answered as pairs (never a plain object: a heading "__proto__" is just text).
+ */
+const MappingSchema = text()
+  .max(20_000)
+  .optional()
+  .transform((value, context): Array<[string, StudentUploadTarget]> => {
+    if (value === undefined || value.trim() === '') return [];
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      parsed = undefined;
+    }
+    const entries =
+      typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.entries(parsed as Record<string, unknown>) : null;
+    const pairs: Array<[string, StudentUploadTarget]> = [];
+    for (const [header, field] of entries ?? []) {
+      const target = StudentUploadTargetSchema.safeParse(field);
+      if (!target.success || header.length > 200 || !isStorableText(header)) break;
+      pairs.push([header, target.data]);
+    }
+    if (entries === null || pairs.length !== entries.length || pairs.length > MAX_MAPPED_COLUMNS) {
+      context.addIssue({ code: 'custom', message: M.mappingInvalid });
+      return z.NEVER;
+    }
+    return pairs;
+  });
+
+/**
+ * The learners upload's fields besides the file: `autoid` ('1', 'true', 'on' or 'yes') gives
+ * learners without a student id the school's next ids; `mapping` the person's fields for the
+ * file's columns (remembered for the school); `form` and `stream` one class and stream for every
+ * row whose file names none (a register without a class column).
+ */
 export const StudentUploadFieldsSchema = z.object({
   autoid: z
     .string()
     .optional()
     .transform((value) => ['1', 'true', 'on', 'yes'].includes((value ?? '').trim().toLowerCase())),
+  mapping: MappingSchema,
+  form: text()
+    .trim()
+    .max(40)
+    .optional()
+    .transform((value) => (value ? value : null)),
+  stream: text()
+    .trim()
+    .max(40)
+    .optional()
+    .transform((value) => (value ? value : null)),
 });
+export type StudentUploadFields = z.output<typeof StudentUploadFieldsSchema>;
+
+/** The preview's fields besides the file: a mapping to try (nothing is remembered by a preview). */
+export const StudentUploadPreviewFieldsSchema = z.object({ mapping: MappingSchema });
+
+/**
+ * What the upload found in a file before anything is written: the header row (below any title
+ * rows), each column with the field it would fill and why (`known`: a heading the upload knows;
+ * `remembered`: the school mapped it before; `chosen`: the mapping sent; `unrecognised`: nobody
+ * said yet, so it would be ignored), the first rows as text, and whether the person must map
+ * something first (`needs_mapping`) or the file imports as it is.
+ */
+export const StudentUploadPreviewSchema = z.object({
+  header_row: z.number(),
+  columns: z.array(
+    z.object({
+      /** The column's letter (A, B, … AA). */
+      column: z.string(),
+      header: z.string(),
+      field: StudentUploadTargetSchema.nullable(),
+      source: z.enum(['known', 'remembered', 'chosen', 'unrecognised']),
+    }),
+  ),
+  rows: z.array(z.object({ number: z.number(), cells: z.array(z.string().nullable()) })),
+  total_rows: z.number(),
+  has_class: z.boolean(),
+  needs_mapping: z.boolean(),
+});
+export type StudentUploadPreview = z.infer<typeof StudentUploadPreviewSchema>;
+
+/** The upload's answer: the counts, and the headings of the columns left out. */
+export const StudentUploadResultSchema = z.object({
+  message: z.string(),
+  created: z.number(),
+  updated: z.number(),
+  unchanged: z.number(),
+  header_row: z.number(),
+  ignored: z.array(z.string()),
+});
+export type StudentUploadResult = z.infer<typeof StudentUploadResultSchema>;
 
 /** Promotion: without `promote=1` nothing moves and the answer says what would. */
 export const PromoteQuerySchema = z.object({ promote: z.enum(['0', '1']).optional() });

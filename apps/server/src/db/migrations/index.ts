@@ -14,6 +14,7 @@ import * as reportSettings from './2026_11_23_0012_report_settings.js';
 import * as comments from './2026_11_23_0013_comments.js';
 import * as marksClassIndex from './2026_11_23_0014_marks_class_index.js';
 import * as teacherRoleRemarks from './2026_11_25_0015_teacher_role_remarks.js';
+import * as uploadMappings from './2026_11_25_0016_upload_mappings.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0013_comments': comments,
   '2026_11_23_0014_marks_class_index': marksClassIndex,
   '2026_11_25_0015_teacher_role_remarks': teacherRoleRemarks,
+  '2026_11_25_0016_upload_mappings': uploadMappings,
 };

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, invalid } from '../../errors.js';
 import { endpointRoute, spreadsheetAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
 import { schoolOf } from '../../plugins/school.js';
-import { readSpreadsheet, SPREADSHEET_LIMITS } from '../../resources/spreadsheet.js';
+import { headerBelowTitles, readSpreadsheet, SPREADSHEET_LIMITS } from '../../resources/spreadsheet.js';
 import { templateExample } from '../students/student-ids.js';
 import { learnerStatement, uploadJournal } from './fees.service.js';
 import { JOURNAL_TEMPLATE_FILE_NAME, journalTemplate } from './fees-template.js';
@@ -21,11 +21,12 @@ export const feeRoutes: FastifyPluginAsyncZod = async (app) => {
     // One column cannot be both the amount invoiced and the amount received.
     if (body.invoice === body.receipt) throw invalid({ receipt: [M.positionsSame] });
     // Read before the transaction holds a connection; the positions may point past the usual
-    // column limit (up to 200): read that far.
-    const sheet = await readSpreadsheet(file.buffer, {
-      ...SPREADSHEET_LIMITS,
-      columns: Math.max(SPREADSHEET_LIMITS.columns, body.invoice, body.receipt),
-    });
+    // column limit (up to 200): read that far. The header row may sit below title rows.
+    const sheet = await readSpreadsheet(
+      file.buffer,
+      { ...SPREADSHEET_LIMITS, columns: Math.max(SPREADSHEET_LIMITS.columns, body.invoice, body.receipt) },
+      headerBelowTitles,
+    );
     if (sheet.rows.length === 0) throw new AppError(422, M.emptySheet, { file: [M.emptySheet] });
     const counts = await withRequestTx(app, request, (tx) =>
       uploadJournal(tx, {

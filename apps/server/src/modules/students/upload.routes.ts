@@ -1,18 +1,21 @@
-import { STUDENT_MESSAGES, studentTemplateEndpoint, uploadStudentsEndpoint } from '@mustard/shared';
+import { previewStudentUploadEndpoint, STUDENT_MESSAGES, studentTemplateEndpoint, uploadStudentsEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpointRoute, spreadsheetAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
 import { schoolOf } from '../../plugins/school.js';
-import { readSpreadsheet } from '../../resources/spreadsheet.js';
+import { readSpreadsheet, SPREADSHEET_LIMITS } from '../../resources/spreadsheet.js';
 import { templateExample } from './student-ids.js';
-import { studentCategories, uploadStudents } from './upload.service.js';
+import { chosenMapping, previewUpload, studentCategories, uploadStudents } from './upload.service.js';
 import { TEMPLATE_FILE_NAME, uploadTemplate } from './upload-template.js';
 
 /**
  * Bulk upload of learners from .xlsx (issue 5 point 3); the rules are in upload.service.ts.
  *
  * The template: the header row, and an "Instructions" sheet with an example in the school's own
- * ids and classes. The upload: multipart `file` (.xlsx) and `autoid`; answers
- * `{ message, created, updated, unchanged }`.
+ * ids and classes. The upload: multipart `file` (.xlsx), `autoid`, and (issue 24 point 2) a
+ * school's own register too: `mapping` (JSON `{ heading: field | 'ignore' }`, remembered for the
+ * school), `form` and `stream` for rows whose file names no class; answers
+ * `{ message, created, updated, unchanged, header_row, ignored }` (the headings left out). The
+ * preview (`upload/preview`, the same file) answers what the upload would read, writing nothing.
  *
  * Errors:
  * - no file: 422 `{ errors: { file: ['Please choose a file'] } }`;
@@ -37,12 +40,31 @@ export const studentUploadRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   endpointRoute(app, uploadStudentsEndpoint, async ({ body, file }, request) => {
-    // The workbook is read (and refused if unsafe) before the transaction holds a connection.
-    const sheet = await readSpreadsheet(file.buffer);
+    // The workbook is read (and refused if unsafe) before the transaction holds a connection;
+    // its header row is found in the transaction, with the school's remembered headings.
+    const sheet = await readSpreadsheet(file.buffer, SPREADSHEET_LIMITS, 'none');
     const school = schoolOf(request);
-    const counts = await withRequestTx(app, request, (tx) =>
-      uploadStudents(tx, sheet, { autoid: body.autoid, tenantName: school.name, classes: school.classes }),
+    const answer = await withRequestTx(app, request, (tx) =>
+      uploadStudents(tx, sheet, {
+        autoid: body.autoid,
+        tenantName: school.name,
+        classes: school.classes,
+        chosen: chosenMapping(body.mapping),
+        defaults: { form: body.form, stream: body.stream },
+      }),
     );
-    return { message: STUDENT_MESSAGES.uploaded, ...counts };
+    return {
+      message: STUDENT_MESSAGES.uploaded,
+      created: answer.created,
+      updated: answer.updated,
+      unchanged: answer.unchanged,
+      header_row: answer.headerRow,
+      ignored: answer.ignored,
+    };
+  });
+
+  endpointRoute(app, previewStudentUploadEndpoint, async ({ body, file }, request) => {
+    const sheet = await readSpreadsheet(file.buffer, SPREADSHEET_LIMITS, 'none');
+    return withRequestTx(app, request, (tx) => previewUpload(tx, sheet, chosenMapping(body.mapping)));
   });
 };

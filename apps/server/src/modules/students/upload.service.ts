@@ -1,4 +1,14 @@
-import { STUDENT_MESSAGES as M, matchClass, matchStream, type StudentInput, StudentInputSchema } from '@mustard/shared';
+import {
+  IGNORE_COLUMN,
+  STUDENT_MESSAGES as M,
+  matchClass,
+  matchStream,
+  type StudentInput,
+  StudentInputSchema,
+  type StudentUploadField,
+  type StudentUploadPreview,
+  type StudentUploadTarget,
+} from '@mustard/shared';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { recordAudit } from '../../audit/audit.repository.js';
@@ -7,11 +17,23 @@ import { newId } from '../../db/ids.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import type { DB, NewStudent } from '../../db/types.js';
-import { AppError, type FieldErrors, sqlState } from '../../errors.js';
-import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
+import { AppError, type FieldErrors, invalid, sqlState } from '../../errors.js';
+import { type Cell, cellText, type Sheet, type SheetRow, SPREADSHEET_LIMITS } from '../../resources/spreadsheet.js';
 import { giveLearnerCodes, idSequence, initialsOf, lockStudentIds } from './student-ids.js';
 import { LEARNER_COLUMNS, type LearnerColumn, schoolStreams } from './students.repository.js';
-import { locateColumns, type UploadColumnKey } from './upload-columns.js';
+import type { UploadColumnKey } from './upload-columns.js';
+import {
+  type ColumnPlan,
+  columnLetter,
+  findHeaderRow,
+  headerKey,
+  headingText,
+  isUploadField,
+  planColumns,
+  readDate,
+  recognise,
+  splitName,
+} from './upload-register.js';
 
 /*
  * Bulk upload of learners (issue 5 point 3; security.md items 16, 18, 19).
@@ -85,11 +107,6 @@ export interface CheckedSheet {
   columns: WritableColumn[];
 }
 
-/** Days from Excel's day 0 to 1970-01-01. */
-const EXCEL_EPOCH_DAYS = 25569;
-/** Serial numbers below this (1910-01-01) are not taken for dates: a year typed as 2015 is an error, not 1905. */
-const SMALLEST_DATE_SERIAL = 3653;
-
 /**
  * A cell as text (cellText), except that a date cell no calendar has (a huge serial number in a
  * date format reads as an invalid Date) is text the schema refuses, not a crash.
@@ -99,57 +116,76 @@ function textOf(cell: Cell | undefined): string | null {
   return cellText(cell);
 }
 
-/**
- * A date of birth: a date cell (as YYYY-MM-DD), or a date cell whose format the reader did not
- * know (it arrives as Excel's serial number), or text, which the schema checks.
- */
-function dateText(cell: Cell | undefined): string | null {
-  if (typeof cell === 'number' && Number.isInteger(cell) && cell >= SMALLEST_DATE_SERIAL && cell < 2_958_466) {
-    return new Date((cell - EXCEL_EPOCH_DAYS) * 86_400_000).toISOString().slice(0, 10);
-  }
-  return textOf(cell);
-}
-
 function addError(errors: FieldErrors, row: number, field: string, message: string): void {
   const key = `${row}.${field}`;
   // Keys are "<row>.<field>" texts, never "__proto__"; errors is a null-prototype object anyway.
   errors[key] = [...(errors[key] ?? []), message];
 }
 
+/** One class and stream for every row whose file names none (a register without a class column). */
+export interface Defaults {
+  form: string | null;
+  stream: string | null;
+}
+
 /**
  * Every row checked against the shared schema and the school's categories (by lower-case name).
- * Answers the rows ready to write, or throws a 422 naming every bad `<row>.<field>`.
+ * `fields` says which column fills which field (planColumns). Answers the rows ready to write,
+ * or throws a 422 naming every bad `<row>.<field>`, all of them.
  */
-export function checkRows(sheet: Sheet, categories: ReadonlyMap<string, string>, autoid: boolean, placement: Placement): CheckedSheet {
+export function checkRows(
+  rows: ReadonlyArray<SheetRow>,
+  fields: ReadonlyMap<StudentUploadField, number>,
+  categories: ReadonlyMap<string, string>,
+  autoid: boolean,
+  placement: Placement,
+  defaults: Defaults = { form: null, stream: null },
+): CheckedSheet {
   // Streams in one spelling: the school's, and the first spelling a new one has in the file.
   const streams = [...placement.streams];
-  const located = locateColumns(sheet.header);
-  const columns = WRITABLE.filter(([key]) => located.has(key)).map(([, column]) => column);
+  const nameColumn = fields.get('name');
+  const fills = (column: WritableColumn): boolean => {
+    const key: StudentUploadField = column === 'studentcategory_id' ? 'category' : column;
+    if (fields.has(key)) return true;
+    if (nameColumn !== undefined && (column === 'firstname' || column === 'lastname' || column === 'othername')) return true;
+    return (column === 'form' && defaults.form !== null) || (column === 'stream' && defaults.stream !== null);
+  };
+  const columns = WRITABLE.filter(([, column]) => fills(column)).map(([, column]) => column);
   const errors: FieldErrors = Object.create(null);
-  const rows: CheckedRow[] = [];
+  const checked: CheckedRow[] = [];
   const firstRowOf = new Map<string, number>();
   const text = (cells: Cell[], key: UploadColumnKey): string | null => {
-    const index = located.get(key);
+    const index = fields.get(key);
     return index === undefined ? null : textOf(cells[index]);
   };
 
-  for (const { number, cells } of sheet.rows) {
-    const dobIndex = located.get('dob');
+  for (const { number, cells } of rows) {
+    const dobIndex = fields.get('dob');
     const categoryName = text(cells, 'category');
     let categoryId: string | null = null;
     if (categoryName !== null) {
       categoryId = categories.get(categoryName.toLowerCase()) ?? null;
       if (categoryId === null) addError(errors, number, 'category', M.categoryUnknown);
     }
+    let dob: string | null = null;
+    if (dobIndex !== undefined) {
+      const read = readDate(cells[dobIndex]);
+      // The cell that is not a date, by its place and what it holds: "Not a date (…): E7 “31/13/2015”".
+      if (read === undefined)
+        addError(errors, number, 'dob', `${M.notADate}: ${columnLetter(dobIndex)}${number} “${textOf(cells[dobIndex])}”`);
+      else dob = read;
+    }
+    // The whole name in one column fills the name fields no column of their own fills.
+    const split = nameColumn === undefined ? null : splitName(textOf(cells[nameColumn]));
     const candidate = {
       studentid: text(cells, 'studentid'),
-      firstname: text(cells, 'firstname'),
-      lastname: text(cells, 'lastname'),
-      othername: text(cells, 'othername'),
+      firstname: text(cells, 'firstname') ?? split?.firstname ?? null,
+      lastname: text(cells, 'lastname') ?? split?.lastname ?? null,
+      othername: fields.has('othername') ? text(cells, 'othername') : (split?.othername ?? null),
       gender: text(cells, 'gender'),
-      dob: dobIndex === undefined ? null : dateText(cells[dobIndex]),
-      form: text(cells, 'form'),
-      stream: text(cells, 'stream'),
+      dob,
+      form: text(cells, 'form') ?? defaults.form,
+      stream: text(cells, 'stream') ?? defaults.stream,
       status: text(cells, 'status')?.toLowerCase() ?? '',
       studentcategory_id: categoryId,
       paymentcode: text(cells, 'paymentcode'),
@@ -171,7 +207,11 @@ export function checkRows(sheet: Sheet, categories: ReadonlyMap<string, string>,
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0] ?? '_');
-        addError(errors, number, field === 'studentcategory_id' ? 'category' : field, issue.message);
+        const fromName = split !== null && !fields.has(field as StudentUploadField) && (field === 'firstname' || field === 'lastname');
+        // A name cell that gave no first name (or nothing): said of the name column, once.
+        if (fromName) {
+          if (!errors[`${number}.name`]) addError(errors, number, 'name', M.nameIncomplete);
+        } else addError(errors, number, field === 'studentcategory_id' ? 'category' : field, issue.message);
       }
     }
     const studentid = parsed.success ? parsed.data.studentid : candidate.studentid;
@@ -182,10 +222,10 @@ export function checkRows(sheet: Sheet, categories: ReadonlyMap<string, string>,
     } else {
       firstRowOf.set(studentid, number);
     }
-    if (parsed.success) rows.push({ number, input: parsed.data });
+    if (parsed.success) checked.push({ number, input: parsed.data });
   }
   if (Object.keys(errors).length > 0) throw new AppError(422, M.rowsInvalid, { ...errors });
-  return { rows, columns };
+  return { rows: checked, columns };
 }
 
 /** A learner as the upload compares them: the written columns as text (dates as YYYY-MM-DD). */
@@ -307,14 +347,164 @@ export async function studentCategories(tx: TenantTx): Promise<Array<{ id: strin
   return tx.trx.selectFrom('student_categories').$call(inTenant(tx.tenantId)).select(['id', 'name']).orderBy('name').execute();
 }
 
-/** The whole upload in the action's one transaction: check every row, then write, then audit; all or nothing. */
-export async function uploadStudents(tx: TenantTx, sheet: Sheet, options: UploadOptions): Promise<UploadCounts> {
-  if (sheet.rows.length === 0) throw new AppError(422, M.emptySheet);
+/** What a school told the upload its columns mean, by heading (headerKey). */
+async function rememberedMapping(tx: TenantTx): Promise<Map<string, StudentUploadTarget>> {
+  const rows = await tx.trx
+    .selectFrom('upload_mappings')
+    .$call(inTenant(tx.tenantId))
+    .where('kind', '=', 'students')
+    .select(['header', 'field'])
+    .execute();
+  return new Map(
+    rows.flatMap((row) =>
+      isUploadField(row.field) || row.field === IGNORE_COLUMN ? [[row.header, row.field as StudentUploadTarget]] : [],
+    ),
+  );
+}
+
+/** Remembers the fields chosen for the headings this file has, for the next register of the same shape. */
+async function rememberMapping(tx: TenantTx, columns: ReadonlyArray<ColumnPlan>, chosen: ReadonlyMap<string, StudentUploadTarget>) {
+  const rows = [...new Set(columns.filter((column) => chosen.has(column.key)).map((column) => column.key))].map((key) => ({
+    tenant_id: tx.tenantId,
+    kind: 'students' as const,
+    header: key,
+    field: chosen.get(key) as string,
+  }));
+  if (rows.length === 0) return;
+  await tx.trx
+    .insertInto('upload_mappings')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['tenant_id', 'kind', 'header']).doUpdateSet({ field: sql.ref('excluded.field'), updated_at: sql`now()` }),
+    )
+    .execute();
+}
+
+/** A mapping as sent (pairs of heading and field), keyed as headings are compared. */
+export function chosenMapping(pairs: ReadonlyArray<readonly [string, StudentUploadTarget]>): Map<string, StudentUploadTarget> {
+  const chosen = new Map<string, StudentUploadTarget>();
+  for (const [heading, field] of pairs) {
+    const key = headerKey(heading);
+    if (key !== '') chosen.set(key, field);
+  }
+  return chosen;
+}
+
+export interface Register {
+  /** The header row's number in the sheet. */
+  headerRow: number;
+  columns: ColumnPlan[];
+  fields: Map<StudentUploadField, number>;
+  repeated: StudentUploadField[];
+  /** The rows below the header. */
+  rows: SheetRow[];
+}
+
+/**
+ * A register read as the school's: the header row found below any title rows, with the headings
+ * the upload knows, the school's remembered ones and the mapping sent; its columns' fields; the
+ * rows below it. `raw` is the sheet read with no header set apart (readSpreadsheet 'none').
+ */
+export function readRegister(
+  raw: Sheet,
+  remembered: ReadonlyMap<string, StudentUploadTarget>,
+  chosen: ReadonlyMap<string, StudentUploadTarget>,
+): Register {
+  const fieldOf = (heading: string) => {
+    const key = headerKey(heading);
+    return chosen.get(key) ?? remembered.get(key) ?? recognise(heading);
+  };
+  const all = raw.header.length > 0 ? [{ number: 1, cells: raw.header as Cell[] }, ...raw.rows] : raw.rows;
+  // No row names a field the upload knows: the first row is the header, as the template's is.
+  const at = Math.max(0, findHeaderRow(all, fieldOf));
+  const headerCells = all[at]?.cells ?? [];
+  const rows = all.slice(at + 1);
+  if (rows.length > SPREADSHEET_LIMITS.rows) throw new AppError(422, M.tooManyRows);
+  const plan = planColumns(
+    headerCells.map((cell) => headingText(cell)),
+    remembered,
+    chosen,
+  );
+  return { headerRow: all[at]?.number ?? 1, ...plan, rows };
+}
+
+/** The headings of the columns an upload leaves out (nobody mapped them, or mapped them to ignore). */
+const ignoredHeadings = (columns: ReadonlyArray<ColumnPlan>) =>
+  columns.filter((column) => column.field === null || column.field === IGNORE_COLUMN).map((column) => column.header);
+
+/** Whether the columns give the learners' names: one name column, or first and last names. */
+const hasNames = (fields: ReadonlyMap<StudentUploadField, number>) =>
+  fields.has('name') || (fields.has('firstname') && fields.has('lastname'));
+
+/** Rows a preview shows. */
+const PREVIEW_ROWS = 5;
+
+/** What an upload of this sheet would read, with the mapping sent; writes nothing. */
+export async function previewUpload(
+  tx: TenantTx,
+  raw: Sheet,
+  chosen: ReadonlyMap<string, StudentUploadTarget>,
+): Promise<StudentUploadPreview> {
+  const register = readRegister(raw, await rememberedMapping(tx), chosen);
+  const width = Math.max(0, ...register.columns.map((column) => column.index + 1));
+  return {
+    header_row: register.headerRow,
+    columns: register.columns.map((column) => ({
+      column: columnLetter(column.index),
+      header: column.header,
+      field: column.field,
+      source: column.source,
+    })),
+    rows: register.rows.slice(0, PREVIEW_ROWS).map((row) => ({
+      number: row.number,
+      cells: Array.from({ length: width }, (_, index) => textOf(row.cells[index])),
+    })),
+    total_rows: register.rows.length,
+    has_class: register.fields.has('form'),
+    needs_mapping: register.columns.some((column) => column.source === 'unrecognised') || !hasNames(register.fields),
+  };
+}
+
+export interface StudentUploadAnswer extends UploadCounts {
+  headerRow: number;
+  ignored: string[];
+}
+
+/**
+ * The whole upload in the action's one transaction: find the header, check every row, then
+ * write, remember the mapping sent, audit; all or nothing. `raw` is the sheet with no header
+ * set apart (readSpreadsheet 'none').
+ */
+export async function uploadStudents(
+  tx: TenantTx,
+  raw: Sheet,
+  options: UploadOptions & { chosen?: ReadonlyMap<string, StudentUploadTarget>; defaults?: Defaults },
+): Promise<StudentUploadAnswer> {
+  const chosen = options.chosen ?? new Map<string, StudentUploadTarget>();
+  const register = readRegister(raw, await rememberedMapping(tx), chosen);
+  if (register.repeated.length > 0) throw invalid({ mapping: [`${M.mappingRepeated}: ${register.repeated.join(', ')}`] });
+  const defaults = options.defaults ?? { form: null, stream: null };
+  if (defaults.form !== null) {
+    const form = matchClass(options.classes, defaults.form);
+    if (form === null) throw invalid({ form: [M.classUnknown] });
+    defaults.form = form;
+  }
+  if (register.rows.length === 0) throw new AppError(422, M.emptySheet);
   // One upload of a school at a time: a second one waits, then reads the first one's learners
   // (so autoid never hands out the same id twice). Released when the transaction ends.
   await lockStudentIds(tx);
   const categories = new Map((await studentCategories(tx)).map((row) => [row.name.trim().toLowerCase(), row.id]));
-  const checked = checkRows(sheet, categories, options.autoid, { classes: options.classes, streams: await schoolStreams(tx) });
+  const checked = checkRows(
+    register.rows,
+    register.fields,
+    categories,
+    options.autoid,
+    {
+      classes: options.classes,
+      streams: await schoolStreams(tx),
+    },
+    defaults,
+  );
   const existing = await loadLearners(tx);
   const plan = planUpload(checked, existing, options);
   // New learners get a passcode and a payment code where the sheet gives none (issue 10).
@@ -324,6 +514,7 @@ export async function uploadStudents(tx: TenantTx, sheet: Sheet, options: Upload
     [...existing, ...plan.updates.map((update) => update.input)],
   );
   await writeLearners(tx, plan, checked.columns);
+  await rememberMapping(tx, register.columns, chosen);
   await recordAudit(tx, { action: 'upload', entity: 'students', after: plan.counts });
-  return plan.counts;
+  return { ...plan.counts, headerRow: register.headerRow, ignored: ignoredHeadings(register.columns) };
 }

@@ -401,7 +401,7 @@ describe('uploading learners', () => {
     ];
     const response = await upload(school, token, await workbookOf(rows));
     expect(response.statusCode, response.body).toBe(200);
-    expect(body(response)).toEqual({ message: M.uploaded, created: 3, updated: 0, unchanged: 0 });
+    expect(body(response)).toEqual({ message: M.uploaded, created: 3, updated: 0, unchanged: 0, header_row: 1, ignored: [] });
 
     const [first, second, third] = await learnersOf(school);
     expect(first).toMatchObject({
@@ -480,7 +480,7 @@ describe('uploading learners', () => {
       learner(4),
       learner(5, { firstname: null }),
       learner(6),
-      learner(7, { gender: 'X', dob: '14/03/2015', email: 'not an email' }),
+      learner(7, { gender: 'X', dob: '31/02/2015', email: 'not an email' }),
       learner(8),
     ];
     const response = await upload(school, token, await workbookOf(rows));
@@ -491,7 +491,7 @@ describe('uploading learners', () => {
       errors: {
         '5.firstname': [M.firstnameRequired],
         '7.gender': [M.genderInvalid],
-        '7.dob': [M.dateInvalid],
+        '7.dob': [`${M.notADate}: F7 “31/02/2015”`],
         '7.email': [M.emailInvalid],
       },
     });
@@ -515,7 +515,7 @@ describe('uploading learners', () => {
     // 1e20 in a date format reads as an invalid Date; 2015 is a year, not a date.
     const response = await upload(school, token, await withDates([{ value: 1e20, numFmt: 'yyyy-mm-dd' }, { value: 2015 }]));
     expect(response.statusCode).toBe(422);
-    expect(body(response).errors).toEqual({ '2.dob': [M.dateInvalid], '3.dob': [M.dateInvalid] });
+    expect(body(response).errors).toEqual({ '2.dob': [`${M.notADate}: F2 “Invalid Date”`], '3.dob': [`${M.notADate}: F3 “2015”`] });
 
     // Excel's serial of 2015-03-14, without a date format.
     const fixed = await upload(school, token, await withDates([{ value: 42077 }]));
@@ -530,7 +530,7 @@ describe('uploading learners', () => {
     expect(body(await upload(school, token, file))).toMatchObject({ created: 30, updated: 0, unchanged: 0 });
     const before = await learnersOf(school);
     const again = await upload(school, token, file);
-    expect(body(again)).toEqual({ message: M.uploaded, created: 0, updated: 0, unchanged: 30 });
+    expect(body(again)).toEqual({ message: M.uploaded, created: 0, updated: 0, unchanged: 30, header_row: 1, ignored: [] });
     expect(await learnersOf(school)).toEqual(before);
   });
 
@@ -543,7 +543,7 @@ describe('uploading learners', () => {
 
     rows[2] = learner(3, { stream: 'West', phone: '0700000003' });
     const response = await upload(school, token, await workbookOf(rows));
-    expect(body(response)).toEqual({ message: M.uploaded, created: 0, updated: 1, unchanged: 4 });
+    expect(body(response)).toEqual({ message: M.uploaded, created: 0, updated: 1, unchanged: 4, header_row: 1, ignored: [] });
     const after = await learnersOf(school);
     expect(after).toHaveLength(5);
     after.forEach((row, index) => {
@@ -647,7 +647,7 @@ describe('autoid', () => {
     ];
     const file = await workbookOf(rows);
     const first = await upload(school, token, file, { autoid: '1' });
-    expect(body(first)).toEqual({ message: M.uploaded, created: 3, updated: 0, unchanged: 0 });
+    expect(body(first)).toEqual({ message: M.uploaded, created: 3, updated: 0, unchanged: 0, header_row: 1, ignored: [] });
     expect((await learnersOf(school)).map((row) => [row.studentid, row.firstname])).toEqual([
       ['MPS/0001', 'Sarah'],
       ['MPS/0002', 'Brian'],
@@ -655,7 +655,7 @@ describe('autoid', () => {
     ]);
 
     const again = await upload(school, token, file, { autoid: 'true' });
-    expect(body(again)).toEqual({ message: M.uploaded, created: 0, updated: 0, unchanged: 3 });
+    expect(body(again)).toEqual({ message: M.uploaded, created: 0, updated: 0, unchanged: 3, header_row: 1, ignored: [] });
     expect(await countOf(school)).toBe(3);
 
     // Matching ignores case; a changed field other than the identifying ones updates the learner.
@@ -1055,7 +1055,7 @@ describe('a workbook saved by LibreOffice', () => {
     const token = await headOf(school);
     const response = await upload(school, token, file, {}, 'learners-libreoffice.xlsx');
     expect(response.statusCode, response.body).toBe(200);
-    expect(body(response)).toEqual({ message: M.uploaded, created: 5, updated: 0, unchanged: 0 });
+    expect(body(response)).toEqual({ message: M.uploaded, created: 5, updated: 0, unchanged: 0, header_row: 1, ignored: [] });
     const day = await categoryId(school, 'Day scholar');
     const learners = await learnersOf(school);
     expect(learners.map((row) => [row.studentid, row.firstname, row.lastname, row.form, row.stream, row.status])).toEqual([

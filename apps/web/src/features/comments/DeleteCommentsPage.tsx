@@ -90,12 +90,10 @@ export function DeleteCommentsPage() {
     setBusy(true);
     try {
       const answer = await call(deleteRemarksEndpoint, { body: asking });
-      // A delete that matched nothing says so.
-      notifications.show(
-        answer.records === 0
-          ? { color: 'yellow', message: t('deleteComments.none') }
-          : { color: 'green', message: `${translateMessage(answer.message)} ${t('deleteComments.count', { count: answer.records })}` },
-      );
+      notifications.show({
+        color: 'green',
+        message: `${translateMessage(answer.message)} ${t('deleteComments.count', { count: answer.records })}`,
+      });
     } catch (error) {
       const named = fieldErrorsOf(error);
       if (named) setErrors(named);

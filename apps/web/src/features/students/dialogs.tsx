@@ -1,37 +1,26 @@
-import { Alert, Anchor, Button, Checkbox, FileInput, Group, List, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, FileInput, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import {
   type EndpointOutput,
   FEE_JOURNAL_POSITIONS,
   journalTemplateEndpoint,
   promoteEndpoint,
   STUDENT_MESSAGES,
-  studentTemplateEndpoint,
   TERMS,
   uploadJournalEndpoint,
-  uploadStudentsEndpoint,
 } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, call, downloadFrom } from '../../lib/api.js';
+import { call, downloadFrom } from '../../lib/api.js';
 import { useCurrentTerm } from '../../lib/calendar.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText, runLongAction } from '../../lib/notify.js';
+import { rowProblems, UploadProblems } from './UploadStudents.js';
 
-type UploadAnswer = EndpointOutput<typeof uploadStudentsEndpoint>;
+export { UploadStudentsDialog } from './UploadStudents.js';
 
-/** A 422's row problems ("14.firstname": [...]) as lines a bursar can act on. */
-function rowProblems(error: unknown, t: TFunction): string[] {
-  if (!(error instanceof ApiError) || error.status !== 422 || !error.data?.errors) return [];
-  return Object.entries(error.data.errors).flatMap(([key, messages]) => {
-    const [row, field] = key.split('.');
-    const where = /^\d+$/.test(row ?? '')
-      ? t('uploads.rowField', { row, field: field ? t(`fields.${field}`, { defaultValue: field }) : '' })
-      : t(`fields.${key}`, { defaultValue: key });
-    return messages.map((message) => `${where}: ${translateMessage(message)}`);
-  });
-}
+type UploadAnswer = EndpointOutput<typeof uploadJournalEndpoint>;
 
 /** The outcome of an upload in words: how many learners or lines were added, changed, or already there. */
 function summary(answer: UploadAnswer, t: TFunction): string {
@@ -97,16 +86,7 @@ function UploadForm({
           clearable
         />
         {children}
-        {problems.length > 0 && (
-          <Alert color="red" title={t('uploads.nothingSaved')} data-testid="upload-problems">
-            <List size="sm" spacing={2}>
-              {problems.slice(0, 50).map((problem) => (
-                <List.Item key={problem}>{problem}</List.Item>
-              ))}
-            </List>
-            {problems.length > 50 && <Text size="sm">{t('uploads.more', { count: problems.length - 50 })}</Text>}
-          </Alert>
-        )}
+        <UploadProblems problems={problems} />
         <Group justify="flex-end">
           <Button type="submit" loading={busy}>
             {t('uploads.upload')}
@@ -114,27 +94,6 @@ function UploadForm({
         </Group>
       </Stack>
     </form>
-  );
-}
-
-/** Upload students (spec §2): a whole class or school from a workbook; `autoid` gives new learners ids. */
-export function UploadStudentsDialog({ onDone }: { onDone(): void }) {
-  const { t } = useTranslation();
-  const [autoid, setAutoid] = useState(false);
-  return (
-    <UploadForm
-      template={() => downloadFrom(studentTemplateEndpoint, {})}
-      templateLabel={t('uploads.studentsTemplate')}
-      onDone={onDone}
-      onUpload={async (file) => {
-        const form = new FormData();
-        form.set('file', file, file.name);
-        form.set('autoid', autoid ? '1' : '0');
-        return call(uploadStudentsEndpoint, { body: form });
-      }}
-    >
-      <Checkbox label={t('uploads.autoid')} checked={autoid} onChange={(event) => setAutoid(event.currentTarget.checked)} />
-    </UploadForm>
   );
 }
 
