@@ -249,8 +249,12 @@ describe('the marks view and delete marks', () => {
     await filter.getByRole('button', { name: 'DELETE' }).click();
     await page.getByText('Do you really want to delete the marks').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'DELETE' }).click();
-    await page.locator('.mantine-Notification-root', { hasText: '2 deleted successfully' }).waitFor();
+    await page.locator('.mantine-Notification-root', { hasText: 'Marks deleted: 2.' }).waitFor();
     await expect(marksOf(page, type as string)).resolves.toHaveLength(0);
+    // The same delete again matches nothing, and says so (issue 24 point 6).
+    await filter.getByRole('button', { name: 'DELETE' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'DELETE' }).click();
+    await page.locator('.mantine-Notification-root', { hasText: 'No marks matched the filter: nothing was deleted.' }).waitFor();
     await page.context().close();
   });
 });

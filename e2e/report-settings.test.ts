@@ -122,6 +122,38 @@ describe('grading rules', () => {
     await page.context().close();
   });
 
+  it('offers the missed-test and rounding rules with worked examples, and keeps the choice (issue 24 point 4)', async () => {
+    const page = await headOfNewSchool('Missed Tests Primary', '/school/gradingrules');
+    const section = page.getByTestId('rules-missed-rounding');
+    await section.waitFor();
+    const missed = section.getByRole('combobox', { name: 'A missed mark type' });
+    await expect(missed.inputValue()).resolves.toBe('Grade on the mark types sat, re-weighted (the default)');
+    await expect(section.getByTestId('missed-example').textContent()).resolves.toBe(
+      'Example: BOT 20%, MOT 30% (missed), EOT 50%; BOT 60, EOT 70 → (12 + 35) / 70 × 100 = 67.14 → C4',
+    );
+    await expect(section.getByTestId('rounding-example').textContent()).resolves.toBe(
+      '59.5 → printed 59.5, grade C659.96 → printed 59.96, grade C6',
+    );
+    await missed.click();
+    await page.getByRole('option', { name: 'Count the missed part as 0', exact: true }).click();
+    await section.getByTestId('missed-example').getByText('12 + 0 + 35 = 47 → P7').waitFor();
+    await section.getByRole('combobox', { name: 'The subject mark before grading' }).click();
+    await page.getByRole('option', { name: 'Rounded to a whole number (half up)', exact: true }).click();
+    await section.getByTestId('rounding-example').getByText('59.5 → printed 60, grade C5').waitFor();
+    expect(await seriousFaults(page, ['rules-missed-rounding'])).toEqual([]);
+    await page.getByTestId('settings-save').click();
+    await saved(page);
+
+    await page.reload();
+    await page.getByTestId('rules-missed-rounding').waitFor();
+    await expect(
+      page.getByTestId('rules-missed-rounding').getByRole('combobox', { name: 'The subject mark before grading' }).inputValue(),
+    ).resolves.toBe('Rounded to a whole number (half up)');
+    const stored = (await callApi(page, 'GET', '/api/school/gradingrules')).data as GradingRulesAnswer;
+    expect([stored.rules.missed, stored.rules.rounding]).toEqual(['zero', 'whole']);
+    await page.context().close();
+  });
+
   it('says so when someone else saved since the page opened, and reloads their rules', async () => {
     const page = await headOfNewSchool('Busy Primary', '/school/gradingrules');
     await page.getByTestId('grading-rules').waitFor();

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../apps/server/src/db/tenant.js';
 import { makeTenant, makeUser } from '../apps/server/src/test/factories.js';
-import { type Harness, useHarness } from './harness.js';
+import { callApi, type Harness, useHarness } from './harness.js';
 
 /**
  * A new school starts with the Ugandan defaults from the businesses screen, the choice following
@@ -79,6 +79,33 @@ describe('a new school with the Ugandan defaults', () => {
     await page.getByText('Copied 60 grade sets, 0 already there; copied 180 proportions, 0 already there').waitFor();
     await dialog.waitFor({ state: 'detached' });
     expect(await counts(tenant.id, today.year + 1)).toEqual({ subjects: 6, sets: 60, proportions: 180 });
+    await page.context().close();
+  });
+
+  it('saves one grade set for every class at once from the grade set page', async () => {
+    const school = await makeTenant(h.database, { name: 'Apply Primary' });
+    const head = await makeUser(h.database, { name: 'Head', memberOf: [{ tenantId: school.id, roles: ['superadmin'] }] });
+    const page = await h.signedIn(head.email, { password: head.password, path: '/subjects/list' });
+    const subject = await callApi(page, 'POST', '/api/school/subjects', { name: 'Mathematics', category: 'mathematics' });
+    expect(subject.status).toBe(200);
+    await page.goto('/grades/new');
+    const set = page.getByTestId('grade-set');
+    await set.getByRole('combobox', { name: 'Class' }).click();
+    await page.getByRole('option', { name: 'P7', exact: true }).click();
+    await set.getByRole('combobox', { name: 'Subject' }).click();
+    await page.getByRole('option', { name: 'Mathematics' }).click();
+    await set.getByRole('textbox', { name: 'Year' }).fill(String(today.year + 2));
+    await set.getByRole('combobox', { name: 'Save for' }).click();
+    await page.getByRole('option', { name: 'All classes (this subject)' }).click();
+    await set.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved the grade set for 10 classes, 0 already had one').waitFor();
+    await page.waitForURL('**/grades');
+    const rows = await withTenant(h.database.db, { tenantId: school.id }, (trx) =>
+      sql<{ forms: number; bands: number }>`
+        SELECT count(DISTINCT form)::int AS forms, count(*)::int AS bands FROM grades WHERE year = ${today.year + 2}
+      `.execute(trx),
+    );
+    expect(rows.rows[0]).toEqual({ forms: 10, bands: 90 });
     await page.context().close();
   });
 });

@@ -48,10 +48,35 @@ export function AppLayout() {
   return (
     <SignedInProviders>
       <RequireRouteAbility>
+        <SkipLink />
         <ThemeCustomizerPanel />
         {settings.layoutType === 'horizontal' ? <HorizontalLayout /> : <VerticalLayout />}
       </RequireRouteAbility>
     </SignedInProviders>
+  );
+}
+
+/** Where the skip link goes: the page itself, past the top bar and the menu. */
+const MAIN_ID = 'main-content';
+
+/**
+ * The first Tab on every signed-in page (issue 24 point 8): "Skip to the main content", shown
+ * when focused, moves the focus to the page past the top bar and the menu (38 Tabs before).
+ */
+function SkipLink() {
+  const { t } = useTranslation();
+  return (
+    <a
+      className="mustard-skip-link"
+      href={`#${MAIN_ID}`}
+      onClick={(event) => {
+        // The focus moves without touching the address (the router owns it).
+        event.preventDefault();
+        document.getElementById(MAIN_ID)?.focus();
+      }}
+    >
+      {t('app.skipToContent')}
+    </a>
   );
 }
 
@@ -89,7 +114,7 @@ function VerticalLayout() {
       <AppShell.Navbar p="xs" className="mustard-sidebar" data-testid="sidebar" data-size={settings.sidebarSize}>
         <Sidebar compact={settings.sidebarSize === 'sm' && !narrow} onNavigate={narrow ? mobile.close : undefined} />
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} className="mustard-main">
         <div className="mustard-page">
           <PageOutlet />
         </div>
@@ -160,7 +185,7 @@ function HorizontalLayout() {
           </Group>
         </nav>
       </AppShell.Header>
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} className="mustard-main">
         <div className="mustard-page">
           <PageOutlet />
         </div>

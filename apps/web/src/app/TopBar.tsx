@@ -1,6 +1,6 @@
 import { ActionIcon, Avatar, Badge, Burger, Group, Menu, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { LANGUAGES, type Language } from '@mustard/shared';
-import { IconBell, IconLanguage, IconLogout, IconSchool, IconSettings } from '@tabler/icons-react';
+import { IconBell, IconBuildingStore, IconLanguage, IconLogout, IconSchool, IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../lib/access.js';
@@ -66,7 +66,11 @@ export function TopBar({ navOpened, onToggleNav }: { navOpened?: boolean; onTogg
         {tenants.length > 0 && (
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
-              <UnstyledButton aria-label={t('topbar.switchSchool')} data-testid="school-switcher">
+              {/* Named by the school it shows, so that what is read out is what is seen (WCAG 2.5.3). */}
+              <UnstyledButton
+                aria-label={current ? t('topbar.switchSchoolFrom', { school: current.name }) : t('topbar.switchSchool')}
+                data-testid="school-switcher"
+              >
                 <Group gap={6} wrap="nowrap">
                   <IconSchool size={18} />
                   <Text size="sm" visibleFrom="sm">
@@ -114,6 +118,12 @@ export function TopBar({ navOpened, onToggleNav }: { navOpened?: boolean; onTogg
               // Until the admin console exists, its link opens the school's members (issue 13 point 5).
               <Menu.Item component={Link} to={PAGES.users.path} leftSection={<IconSettings size={16} />}>
                 {t('topbar.adminConsole')}
+              </Menu.Item>
+            )}
+            {can('read', 'tenant') && (
+              // The platform's businesses: the administrator's, not a school's setting (issue 24 point 7).
+              <Menu.Item component={Link} to={PAGES.businesses.path} leftSection={<IconBuildingStore size={16} />}>
+                {t('nav.businesses')}
               </Menu.Item>
             )}
             <Menu.Item component={Link} to="/logout" leftSection={<IconLogout size={16} />}>

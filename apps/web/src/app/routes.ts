@@ -106,7 +106,10 @@ const entry = (label: string, page: RouteDefinition): NavEntry => ({
  */
 export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
   { label: '', entries: [{ label: 'nav.dashboard', to: PAGES.dashboard.path }] },
-  { label: 'nav.business', entries: [{ label: 'nav.stockLocations', to: PAGES.stockLocations.path }] },
+  {
+    label: 'nav.business',
+    entries: [{ label: 'nav.stockLocations', to: PAGES.stockLocations.path }, entry('nav.businesses', PAGES.businesses)],
+  },
 ];
 
 /**
@@ -115,6 +118,11 @@ export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> 
  */
 export const BUSINESS_PAGES: ReadonlyArray<RouteDefinition> = [PAGES.dashboard, PAGES.stockLocations, PAGES.businesses, PAGES.users];
 
+/**
+ * A school's menu. Its Settings are the school's own: stock locations belong to a business and
+ * the list of businesses to the platform's administrator, whose account menu opens it (issue 24
+ * point 7).
+ */
 export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
   { label: '', entries: [{ label: 'nav.dashboard', to: PAGES.dashboard.path }] },
   {
@@ -194,8 +202,6 @@ export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
       entry('nav.markTypes', PAGES.markTypes),
       entry('nav.publishMarks', PAGES.publishMarks),
       entry('nav.subjectPapers', PAGES.subjectPapers),
-      entry('nav.stockLocations', PAGES.stockLocations),
-      entry('nav.businesses', PAGES.businesses),
     ],
   },
 ];

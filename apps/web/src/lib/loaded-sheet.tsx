@@ -1,4 +1,5 @@
-import { Alert, Card, Stack, Title } from '@mantine/core';
+import { Alert, Button, Card, Stack, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { type ReactNode, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -47,7 +48,39 @@ export function useLoadedSheet<Sheet, Choices extends object>(current: Choices) 
   const show = useCallback((sheet: Sheet, choices: Choices) => setLoaded({ sheet, choices, at: Date.now() }), []);
   const clear = useCallback(() => setLoaded(null), []);
   const stale = loaded !== null && !sameChoices(loaded.choices, current);
-  return { loaded, stale, show, clear };
+  const fold = useFilterFold(loaded?.at);
+  return { loaded, stale, show, clear, fold };
+}
+
+/** Phones: at most this wide, a sheet's filter folds away once the sheet is loaded. */
+export const FOLD_FILTER_WIDTH = '36em';
+
+export interface FilterFold {
+  /** The filter is folded: the page hides its form (`hidden={fold.folded}`) and shows `FilterFoldButton`. */
+  folded: boolean;
+  unfold(): void;
+}
+
+/**
+ * On a phone (issue 24 point 8) a class sheet's filter fills the screen: after Next the sheet
+ * was below it, out of sight. Each sheet loaded (`loadedAt`) folds the filter away, leaving a
+ * button that opens it again; on a wider screen nothing folds.
+ */
+export function useFilterFold(loadedAt: number | undefined): FilterFold {
+  const narrow = useMediaQuery(`(max-width: ${FOLD_FILTER_WIDTH})`) ?? false;
+  const [openedFor, setOpenedFor] = useState<number | undefined>(undefined);
+  return { folded: narrow && loadedAt !== undefined && openedFor !== loadedAt, unfold: () => setOpenedFor(loadedAt) };
+}
+
+/** In place of a folded filter: the button that opens it again. */
+export function FilterFoldButton({ fold }: { fold: FilterFold }) {
+  const { t } = useTranslation();
+  if (!fold.folded) return null;
+  return (
+    <Button variant="light" onClick={fold.unfold} aria-expanded={false} data-testid="filter-unfold">
+      {t('sheet.showFilter')}
+    </Button>
+  );
 }
 
 /** The parts of a sheet's heading: what it was loaded for, in the form's words. */

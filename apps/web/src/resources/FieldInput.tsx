@@ -11,7 +11,12 @@ export function FieldInput({ spec, props: given, required = false }: { spec: Fie
   const { t } = useTranslation();
   const choices = useChoices(spec.choices);
   const label = t(spec.label ?? `fields.${spec.name}`);
-  const common = { label, withAsterisk: required, 'data-field': spec.name };
+  const common = {
+    label,
+    description: spec.description ? t(spec.description) : undefined,
+    withAsterisk: required,
+    'data-field': spec.name,
+  };
   switch (spec.kind) {
     case 'select':
       return (

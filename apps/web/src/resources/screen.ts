@@ -24,6 +24,8 @@ export interface FieldSpec<Name extends string = string> {
   name: Name;
   /** A label other than `fields.<name>` (a locale key). */
   label?: string;
+  /** Help under the label, with an example (a locale key): what the value means. */
+  description?: string;
   kind: 'text' | 'textarea' | 'number' | 'select' | 'multiselect' | 'switch' | 'year' | 'date' | 'photo';
   choices?: Choices;
   /** The form's value from the stored record, where they differ (a member's roles are sent by name). */

@@ -69,3 +69,13 @@ export function atLeast(value: number | Exact, bound: number | Exact): boolean {
 export function compareExact(a: number | Exact, b: number | Exact): number {
   return exact(a).compare(exact(b));
 }
+
+/**
+ * `value` rounded half up to `places` decimals, exactly (59.5 to 60, 59.95 to 60.0 at one
+ * decimal, 59.94 to 59.9): what a school that rounds the subject mark before grading prints and
+ * grades. Marks are never negative; a negative value rounds half towards +infinity.
+ */
+export function exactRound(value: Exact, places: number): Exact {
+  const unit = new Fraction(1n, 10n ** BigInt(places));
+  return value.div(unit).add(new Fraction(1n, 2n)).floor().mul(unit);
+}

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultGradeBands, type GradeBand } from '../grading/bands.js';
-import { explainText } from '../grading/engine/explain.js';
-import { DEFAULT_GRADING_RULES, type GradingRules } from '../grading/engine/rules.js';
+import { explainText, printedNumber } from '../grading/engine/explain.js';
+import { DEFAULT_GRADING_RULES, type GradingRules, MISSED_RULES, ROUNDING_RULES } from '../grading/engine/rules.js';
 import { gradeOfTotal, subjectTotal } from '../grading/engine/subject-total.js';
 import {
   type GradingInputs,
@@ -14,6 +14,7 @@ import {
   learnerPositions,
 } from './graded-results.js';
 import type { ReportLevel } from './model.js';
+import { reportNumber } from './words.js';
 
 /*
  * The one grader (issue 23 items 1, 3, 4): exact totals on band edges, fair ranks, and X for a
@@ -240,5 +241,155 @@ describe('fair ranks (item 3) and X for no mark at all (item 4)', () => {
     expect(olevel.division?.value).toBe('X');
     const absentEverywhere = grade(marks('l1', [['s1', 'ABS', 'ABS', 'ABS']]), inputs(PLE, null, 'olevel'));
     expect(absentEverywhere.division?.value).toBe('X');
+  });
+});
+
+describe('the missed-test rule and the rounding rule (issue 24 point 4)', () => {
+  const W_20_30_50: Array<[string, number]> = [
+    [BOT.id, 20],
+    [MOT.id, 30],
+    [EOT.id, 50],
+  ];
+  const rules = (missed: GradingRules['missed'], rounding: GradingRules['rounding'] = 'none'): GradingRules => ({
+    ...DEFAULT_GRADING_RULES,
+    missed,
+    rounding,
+  });
+  // English BOT 60, MOT ABS, EOT 70; D1s elsewhere. Steady: D2 (78) in every subject, aggregate 8.
+  const all = [
+    ...marks('missed-mot', [
+      ['s1', 60, 'ABS', 70],
+      ['s2', 85, 85, 85],
+      ['s3', 85, 85, 85],
+      ['s4', 85, 85, 85],
+    ]),
+    ...marks('steady', [
+      ['s1', 78, 78, 78],
+      ['s2', 78, 78, 78],
+      ['s3', 78, 78, 78],
+      ['s4', 78, 78, 78],
+    ]),
+  ];
+  function classOf(missed: GradingRules['missed']) {
+    const input = inputs(PLE, W_20_30_50, 'primary', rules(missed));
+    const index = indexMarks(all);
+    const results = ['missed-mot', 'steady'].map((id) => gradeLearner({ id, stream: 'East' }, index, input));
+    const positions = learnerPositions(results, input);
+    const [learner] = results as [LearnerResult];
+    return { learner, english: learner.subjects[0]?.row, position: positions.get('missed-mot')?.class };
+  }
+
+  it('re-weighted by default: English (12 + 35) / 70 x 100 = 67.14 C4, MOT named as missed; aggregate 7, Division I, first', () => {
+    const { learner, english, position } = classOf(DEFAULT_GRADING_RULES.missed);
+    expect(english).toMatchObject({ grade: 'C4', missed: ['MOT'], marks: { BOT: 12, MOT: 'ABS', EOT: 35 } });
+    expect(printedNumber(english?.total as number)).toBe(67.14);
+    expect(explainText(english?.explain.total as never)).toContain('re-weights the mark types sat (MOT missed)');
+    expect([learner.aggregate?.value, learner.division?.value]).toEqual([7, 'I']);
+    expect(position?.value).toEqual({ rank: 1, outOf: 2 });
+    // Complete learners name nothing.
+    expect(learner.subjects[1]?.row.missed).toEqual([]);
+  });
+
+  it('`zero`: English 47 P7, aggregate 10, second behind the steady D2s', () => {
+    const { learner, english, position } = classOf('zero');
+    expect(english).toMatchObject({ total: 47, grade: 'P7', missed: ['MOT'] });
+    expect([learner.aggregate?.value, learner.division?.value]).toEqual([10, 'I']);
+    expect(position?.value).toEqual({ rank: 2, outOf: 2 });
+  });
+
+  it('`none`: no total in English, Division X, and the result follows the complete one', () => {
+    const { learner, english, position } = classOf('none');
+    expect(english).toMatchObject({ total: null, grade: null, missed: [] });
+    expect([learner.aggregate?.value, learner.division?.value]).toEqual([null, 'X']);
+    expect(position?.value).toEqual({ rank: 2, outOf: 2 });
+    expect(position?.explain.code).toBe('position.incompleteAfter');
+  });
+
+  // English 59.8, 60, 60 at 20/30/50: 11.96 + 18 + 30 = 59.96 exactly; Mathematics 59.5 in each.
+  const edge = marks('l1', [
+    ['s1', 59.8, 60, 60],
+    ['s2', 59.5, 59.5, 59.5],
+  ]);
+  const twoSubjects = PLE.slice(0, 2);
+  const graded = (rounding: GradingRules['rounding']) =>
+    grade(edge, inputs(twoSubjects, W_20_30_50, 'plain', rules('reweight', rounding))).subjects.map((each) => [
+      each.row.subject,
+      each.row.total,
+      each.row.grade,
+    ]);
+
+  it('rounding on a band edge: none grades the exact mark, whole and one decimal grade the mark printed', () => {
+    expect(graded('none')).toEqual([
+      ['English', 59.96, 'C6'],
+      ['Mathematics', 59.5, 'C6'],
+    ]);
+    expect(graded('whole')).toEqual([
+      ['English', 60, 'C5'],
+      ['Mathematics', 60, 'C5'],
+    ]);
+    expect(graded('oneDecimal')).toEqual([
+      ['English', 60, 'C5'],
+      ['Mathematics', 59.5, 'C6'],
+    ]);
+    // The learner's total is the sum of the marks printed.
+    const whole = grade(edge, inputs(twoSubjects, W_20_30_50, 'plain', rules('reweight', 'whole')));
+    expect(whole.total.value?.valueOf()).toBe(120);
+    expect(explainText(whole.subjects[0]?.row.explain.total as never)).toBe(
+      'The mark 60 is the total 59.96 rounded half up to a whole number; the school grades the rounded mark.',
+    );
+  });
+
+  it('papers are rounded before the subject mark is their mean, and the mean is rounded again', () => {
+    const economics = subject(6, 'Economics', 'humanity');
+    const input = { ...inputs([economics], null, 'alevel', rules('reweight', 'whole')), markTypes: [EOT] };
+    const byPaper = [
+      { student_id: 'l1', subject_id: 's6', marktype_id: EOT.id, paper: 'I', mark: 59.5, absent: false },
+      { student_id: 'l1', subject_id: 's6', marktype_id: EOT.id, paper: 'II', mark: 60.6, absent: false },
+    ];
+    const row = grade(byPaper, input).subjects[0]?.row;
+    // 60 and 61: mean 60.5, rounded 61 (unrounded: 60.05).
+    expect(row?.papers).toEqual([
+      { paper: 'I', mark: 60, grade: 'C5' },
+      { paper: 'II', mark: 61, grade: 'C5' },
+    ]);
+    expect(row?.total).toBe(61);
+  });
+
+  it('the card prints 59.96 as 59.9 beside its C6, never 60 (cut, not rounded)', () => {
+    expect([reportNumber(59.96), reportNumber(44.96), reportNumber(60), reportNumber(1234.56)]).toEqual(['59.9', '44.9', '60', '1,234.5']);
+  });
+
+  it("property: under every rule the printed mark (the model's and the card's) takes the grade printed beside it", () => {
+    const value = fc.oneof(
+      fc.integer({ min: 0, max: 1000 }).map((tenths) => tenths / 10),
+      fc.constant<'ABS'>('ABS'),
+      fc.constant(null),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(value, value, value), { minLength: 4, maxLength: 4 }),
+        fc.constantFrom(...MISSED_RULES),
+        fc.constantFrom(...ROUNDING_RULES),
+        (bySubject, missed, rounding) => {
+          const learner = grade(
+            marks(
+              'l1',
+              bySubject.map(([b, m, e], index): [string, Value, Value, Value] => [`s${index + 1}`, b, m, e]),
+            ),
+            inputs(PLE, W_20_30_50, 'primary', rules(missed, rounding)),
+          );
+          // The model cuts to two decimals (printedNumber); the card prints that through reportNumber.
+          return learner.subjects.every(({ row }) => {
+            if (row.total === null) return row.grade === null;
+            const onCard = Number(reportNumber(printedNumber(row.total)).replaceAll(',', ''));
+            return (
+              gradeOfTotal(printedNumber(row.total), BANDS).value.grade === row.grade &&
+              gradeOfTotal(onCard, BANDS).value.grade === row.grade
+            );
+          });
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

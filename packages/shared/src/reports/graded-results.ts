@@ -7,7 +7,7 @@ import { olevelResult } from '../grading/engine/olevel.js';
 import { classPositions, type LearnerPositions, type RankBasis, type Ranked } from '../grading/engine/positions.js';
 import { primaryResult } from '../grading/engine/primary.js';
 import type { GradingRules, SubjectCategory } from '../grading/engine/rules.js';
-import { gradeOfTotal, type Proportions, subjectTotal } from '../grading/engine/subject-total.js';
+import { gradeOfTotal, type Proportions, subjectMark, subjectTotal } from '../grading/engine/subject-total.js';
 import { type Exact, exact, exactMean, exactPercent, exactSum, percentOf, toNumber } from '../grading/exact.js';
 import { ABSENT, type MarkValue } from '../marks/cells.js';
 import type { ReportLevel, ReportSubject } from './model.js';
@@ -22,6 +22,10 @@ import type { ReportLevel, ReportSubject } from './model.js';
  * - proportions weigh a subject's total only when the grading covers every mark type they weigh
  *   (an end-of-term report); a mid-term report of BOT and MOT shows those marks and their
  *   average, and says why, rather than totals out of 50 or a total scaled in silence;
+ * - a learner who missed a weighted mark type is graded by the school's rule (grading rules
+ *   `missed`: re-weighted by default, counted 0, or no total), the row naming what was missed;
+ * - a school that rounds (grading rules `rounding`) grades and prints the rounded mark: each
+ *   paper's total and the subject's, so the printed mark and its grade always agree;
  * - a subject written in several papers totals the mean of its papers' totals; at A level each
  *   paper is graded and the subject's letter follows from the paper grades;
  * - a learner's total is the sum of their subject totals and the average their mean;
@@ -131,6 +135,8 @@ interface PaperResult {
   gradeExplain: Explanation;
   /** The mark shown per mark type label. */
   shown: Record<string, Shown>;
+  /** The weighted mark types missed and re-weighted or counted 0. */
+  missed: string[];
 }
 
 /** One paper of a subject: its total from the graded mark types, and its grade. */
@@ -143,15 +149,17 @@ function paperResult(
   otherTypes: string[],
 ): PaperResult {
   const marks = inputs.markTypes.map((type) => ({ markType: type.label, value: markValue(byType?.get(type.id)), maximum: type.outof }));
-  const total = subjectTotal(marks, weighting.proportions);
-  const totalExplain =
+  const total = subjectTotal(marks, weighting.proportions, inputs.rules.missed);
+  const computed =
     otherTypes.length > 0
       ? {
           ...total.explain,
           parts: [...(total.explain.parts ?? []), explanation('subjectTotal.proportionsOfOtherExams', { markTypes: otherTypes })],
         }
       : total.explain;
-  const grade = gradeOfTotal(total.value.exact, inputs.bands.get(subject.id) ?? [], inputs.rules);
+  // The paper's mark as graded and printed: rounded first when the school rounds.
+  const mark = subjectMark({ value: total.value.exact, explain: computed }, inputs.rules.rounding);
+  const grade = gradeOfTotal(mark.value, inputs.bands.get(subject.id) ?? [], inputs.rules);
   const shown: PaperResult['shown'] = {};
   marks.forEach((mark, index) => {
     const percent = total.value.marks[index]?.percent ?? null;
@@ -167,12 +175,13 @@ function paperResult(
   });
   return {
     paper,
-    total: total.value.exact,
-    totalExplain,
+    total: mark.value,
+    totalExplain: mark.explain,
     grade: grade.value.grade,
     value: grade.value.value,
     gradeExplain: grade.explain,
     shown,
+    missed: total.value.missed,
   };
 }
 
@@ -213,9 +222,9 @@ function subjectResult(
   } else {
     const totals = papers.map((paper) => paper.total);
     const complete = totals.every((each): each is Exact => each !== null);
-    total = complete ? exactMean(totals) : null;
-    totalExplain =
-      total === null
+    const mean = complete ? exactMean(totals) : null;
+    const meanExplain =
+      mean === null
         ? explanation(
             'subjectTotal.incomplete',
             { markTypes: papers.filter((paper) => paper.total === null).map((paper) => `Paper ${paper.paper}`) },
@@ -223,9 +232,11 @@ function subjectResult(
           )
         : explanation(
             'subjectTotal.papers',
-            { total: toNumber(total), count: totals.length, marks: totals.map((each) => toNumber(each as Exact)) },
+            { total: toNumber(mean), count: totals.length, marks: totals.map((each) => toNumber(each as Exact)) },
             papers.map((paper) => paper.totalExplain),
           );
+    // The mean of the papers' marks, rounded again when the school rounds (the mean of 60 and 61 is 60.5).
+    ({ value: total, explain: totalExplain } = subjectMark({ value: mean, explain: meanExplain }, inputs.rules.rounding));
     const graded = gradeOfTotal(total, inputs.bands.get(subject.id) ?? [], inputs.rules);
     grade = graded.value.grade;
     value = graded.value.value;
@@ -250,6 +261,8 @@ function subjectResult(
         : {}),
       total: toNumber(total),
       grade,
+      // Named only when the rule gave the subject a total despite them.
+      missed: total === null ? [] : [...new Set(papers.flatMap((paper) => paper.missed))],
       points: null,
       comment: inputs.subjectComments?.get(`${learner.id}|${subject.id}`) ?? '',
       initials,

@@ -71,6 +71,11 @@ export const ReportSubjectSchema = z.object({
   papers: z.array(z.object({ paper: z.string(), mark: z.number().nullable(), grade: z.string().nullable() })).optional(),
   total: z.number().nullable(),
   grade: z.string().nullable(),
+  /**
+   * The weighted mark types the learner missed (ABS or no mark) that the school's rule
+   * (grading rules `missed`) re-weighted or counted 0 ("MOT ABS" on the card); empty otherwise.
+   */
+  missed: z.array(z.string()),
   /** A level: the subject's points (a principal's letter points, a subsidiary's 0 or 1). */
   points: z.number().nullable(),
   comment: z.string(),

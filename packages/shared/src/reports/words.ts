@@ -32,7 +32,11 @@ export const REPORT_WORDS = {
   warnings: 'To check before printing',
 } as const;
 
-const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+/**
+ * Cut, never rounded (issue 24 point 4): a total of 59.96 prints 59.9 beside its C6, never the 60
+ * of a C5; a school that rounds has its marks rounded before grading (grading rules `rounding`).
+ */
+const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1, roundingMode: 'trunc' });
 
 /** A number as a report prints it (spec §9: US English, thousands separators): 1,234.5; none as "-". */
 export function reportNumber(value: number | null | undefined): string {

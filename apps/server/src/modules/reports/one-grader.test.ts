@@ -4,7 +4,7 @@ import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
 import { makeMarks, makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
-import { gradeSet, newSubject, ok, type Row } from '../settings/settings-fixtures.js';
+import { gradeSet, newRemarkType, newSubject, ok, type Row } from '../settings/settings-fixtures.js';
 
 /*
  * One grader (issue 23 items 1 to 4), on both databases: the report card (json=1) and the
@@ -233,5 +233,197 @@ describe('an S5 class written in papers', () => {
     expect(onCard).toMatchObject({ total: 71.5, grade: 'D' });
     expect(onPage).toMatchObject({ total: onCard?.total, score: onCard?.grade });
     expect(onPage?.papers?.map((paper) => [paper.paper, paper.score])).toEqual(onCard?.papers?.map((paper) => [paper.paper, paper.grade]));
+  });
+});
+
+describe('the missed-test rule and the rounding rule (issue 24 point 4)', () => {
+  let school: School;
+  let subjects: Row[];
+  let classType: Row;
+  let version = 0;
+  let saved: Record<string, unknown>;
+
+  /** Saves the school's rules with `missed` and `rounding` as given. */
+  async function choose(rules: { missed?: string; rounding?: string }) {
+    const answer = ok(await school.head.put('/api/school/gradingrules', { rules: { ...saved, ...rules }, version }));
+    version = answer.version;
+    return answer;
+  }
+  const model = async (): Promise<ReportModel> => ok(await card(school, { form: 'P7' }));
+  const subjectOf = (learner: ReportLearner, name: string) => learner.subjects.find((subject) => subject.subject === name);
+  /** The automatic class teacher's comment suggested to a learner on Report comments. */
+  async function suggested(first: string): Promise<string | undefined> {
+    const answer = ok(await school.head.get(`/api/school/remarks?form=P7&term=I&year=${YEAR}&category=exam`));
+    const learner = answer.students.find((student: { firstname: string }) => student.firstname === first);
+    return learner?.suggestions[`rt_${classType.id}`];
+  }
+
+  beforeAll(async () => {
+    school = await newSchool('primary');
+    const { head } = school;
+    subjects = [
+      await newSubject(head, { name: 'English', category: 'english', position: 1 }),
+      await newSubject(head, { name: 'Mathematics', category: 'mathematics', position: 2 }),
+      await newSubject(head, { name: 'Science', category: 'science', position: 3 }),
+      await newSubject(head, { name: 'Social Studies', category: 'humanity', position: 4 }),
+    ];
+    const types = [
+      ok(await head.post(markTypes.path, { label: 'BOT', category: 'test', position: 1 })),
+      ok(await head.post(markTypes.path, { label: 'MOT', category: 'test', position: 2 })),
+      ok(await head.post(markTypes.path, { label: 'EOT', category: 'exam', position: 3 })),
+    ] as Row[];
+    for (const subject of subjects) {
+      ok(await head.post('/api/school/grades', gradeSet(subject.id, { form: 'P7', term: 'I', year: YEAR })));
+      for (const [type, percentage] of [
+        [types[0], 20],
+        [types[1], 30],
+        [types[2], 50],
+      ] as const) {
+        ok(
+          await head.post(proportions.path, {
+            form: 'P7',
+            term: 'I',
+            year: YEAR,
+            subject_id: subject.id,
+            marktype_id: (type as Row).id,
+            percentage,
+          }),
+        );
+      }
+    }
+    const write = async (first: string, bySubject: Array<[number | 'ABS', number | 'ABS', number | 'ABS']>) =>
+      makeMarks(
+        t.database,
+        school.id,
+        await addLearner(school.id, first, 'P7'),
+        bySubject.flatMap((values, index) =>
+          types.map((type, at) => ({
+            subjectId: (subjects[index] as Row).id,
+            marktypeId: type.id,
+            form: 'P7',
+            term: 'I',
+            year: YEAR,
+            mark: values[at] as number | 'ABS',
+          })),
+        ),
+      );
+    // Missed: English BOT 60, MOT absent, EOT 70; 85 (D1) elsewhere.
+    await write('Missed', [
+      [60, 'ABS', 70],
+      [85, 85, 85],
+      [85, 85, 85],
+      [85, 85, 85],
+    ]);
+    // Steady: 78 (D2) everywhere, aggregate 8.
+    await write('Steady', [
+      [78, 78, 78],
+      [78, 78, 78],
+      [78, 78, 78],
+      [78, 78, 78],
+    ]);
+    // Edge: English 59.8, 60, 60 at 20/30/50 is 59.96 exactly; Mathematics 59.5 in each exam is 59.5.
+    await write('Edge', [
+      [59.8, 60, 60],
+      [59.5, 59.5, 59.5],
+      [85, 85, 85],
+      [85, 85, 85],
+    ]);
+    classType = await newRemarkType(head, { label: "Class teacher's comment", position: 1 });
+    for (const [score, upper, comment] of [
+      [4, 7, 'Excellent, {name}.'],
+      [8, 12, 'Very good, {name}.'],
+    ] as const) {
+      ok(await head.post('/api/school/autoreportcomments', { form: 'P7', remarktype_id: classType.id, score, upper, comment }));
+    }
+    const current = ok(await head.get('/api/school/gradingrules'));
+    saved = current.rules;
+    version = current.version;
+  });
+
+  it('by default a learner who missed MOT is graded on BOT and EOT re-weighted: (12 + 35) / 70 x 100 = 67.14, C4, first', async () => {
+    const { rules } = ok(await school.head.get('/api/school/gradingrules'));
+    expect([rules.missed, rules.rounding]).toEqual(['reweight', 'none']);
+    const missed = named(await model(), 'Missed');
+    expect(subjectOf(missed, 'English')).toMatchObject({ total: 67.14, grade: 'C4', missed: ['MOT'], marks: { MOT: 'ABS' } });
+    expect(subjectOf(missed, 'Mathematics')?.missed).toEqual([]);
+    expect(subjectOf(missed, 'English')?.explain.total.code).toBe('subjectTotal.reweighted');
+    // 4 + 1 + 1 + 1 = 7: Division I, ahead of the steady D2s (8).
+    expect([missed.aggregate, missed.division, missed.position.class]).toEqual([7, 'I', 1]);
+    expect(await suggested('Missed')).toBe('Excellent, Missed.');
+  });
+
+  it('`zero`: the missed MOT counts 0: 12 + 0 + 35 = 47, P7; aggregate 10, behind the steady learner, the comment follows', async () => {
+    await choose({ missed: 'zero' });
+    const all = await model();
+    const missed = named(all, 'Missed');
+    expect(subjectOf(missed, 'English')).toMatchObject({ total: 47, grade: 'P7', missed: ['MOT'] });
+    expect([missed.aggregate, missed.division, missed.position.class, named(all, 'Steady').position.class]).toEqual([10, 'I', 2, 1]);
+    expect(await suggested('Missed')).toBe('Very good, Missed.');
+  });
+
+  it('`none`: no English total, Division X, after every complete result, and no automatic comment', async () => {
+    await choose({ missed: 'none' });
+    const all = await model();
+    const missed = named(all, 'Missed');
+    expect(subjectOf(missed, 'English')).toMatchObject({ total: null, grade: null, missed: [] });
+    expect([missed.aggregate, missed.division, missed.position.class, missed.position.of]).toEqual([null, 'X', 3, 3]);
+    expect(missed.explain.position.class.code).toBe('position.incompleteAfter');
+    expect(await suggested('Missed')).toBeUndefined();
+  });
+
+  it('rounding on a band edge: none grades 59.96 as C6; one decimal prints 60 C5; whole prints 60 C5 and 59.5 as 60 C5', async () => {
+    await choose({ missed: 'reweight', rounding: 'none' });
+    const marks = (learner: ReportLearner) =>
+      ['English', 'Mathematics'].map((name) => {
+        const subject = subjectOf(learner, name);
+        return [name, subject?.total, subject?.grade];
+      });
+    let edge = named(await model(), 'Edge');
+    expect(marks(edge)).toEqual([
+      ['English', 59.96, 'C6'],
+      ['Mathematics', 59.5, 'C6'],
+    ]);
+    // C6 + C6 + D1 + D1 = 14.
+    expect(edge.aggregate).toBe(14);
+
+    await choose({ rounding: 'oneDecimal' });
+    edge = named(await model(), 'Edge');
+    expect(marks(edge)).toEqual([
+      ['English', 60, 'C5'],
+      ['Mathematics', 59.5, 'C6'],
+    ]);
+    expect(subjectOf(edge, 'English')?.explain.total.code).toBe('subjectTotal.rounded');
+    expect(edge.aggregate).toBe(13);
+
+    await choose({ rounding: 'whole' });
+    edge = named(await model(), 'Edge');
+    expect(marks(edge)).toEqual([
+      ['English', 60, 'C5'],
+      ['Mathematics', 60, 'C5'],
+    ]);
+    // 5 + 5 + 1 + 1 = 12: Division I; the total is of the marks printed, 60 + 60 + 85 + 85.
+    expect([edge.aggregate, edge.division, edge.total]).toEqual([12, 'I', 290]);
+    // The re-weighted 67.14 is printed 67, still C4.
+    expect(subjectOf(named(await model(), 'Missed'), 'English')).toMatchObject({ total: 67, grade: 'C4' });
+  });
+
+  it('an unknown rule is refused in words and nothing is saved; rules saved before the two rules read with the defaults', async () => {
+    const refused = await school.head.put('/api/school/gradingrules', { rules: { ...saved, missed: 'average', rounding: 2 }, version });
+    expect(refused.statusCode).toBe(422);
+    expect(JSON.stringify(refused.json())).toContain('Choose how a missed mark type counts from the list');
+    expect(JSON.stringify(refused.json())).toContain('Choose how the subject mark is rounded from the list');
+    const { rules: kept } = ok(await school.head.get('/api/school/gradingrules'));
+    expect([kept.missed, kept.rounding]).toEqual(['reweight', 'whole']);
+    const { missed: _missed, rounding: _rounding, ...older } = kept;
+    await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx
+        .updateTable('report_settings')
+        .set({ grading_rules: JSON.stringify(older) })
+        .where('tenant_id', '=', school.id)
+        .execute(),
+    );
+    const { rules } = ok(await school.head.get('/api/school/gradingrules'));
+    expect([rules.missed, rules.rounding]).toEqual(['reweight', 'none']);
+    expect(subjectOf(named(await model(), 'Missed'), 'English')).toMatchObject({ total: 67.14, grade: 'C4', missed: ['MOT'] });
   });
 });

@@ -148,7 +148,8 @@ function explanationsOf(learner: ReportLearner): Array<Explanation | null> {
 }
 
 describe('the report model of a primary class', () => {
-  const model = buildReportModel(inputs());
+  // The school rule `none` for a missed mark type (learner 4's Science EOT): no total, Division X.
+  const model = buildReportModel(inputs({ rules: { ...DEFAULT_GRADING_RULES, missed: 'none' } }));
 
   it('is what the contract declares', () => {
     expect(ReportModelSchema.parse(model)).toEqual(model);
@@ -171,6 +172,14 @@ describe('the report model of a primary class', () => {
     const absent = byStudent(model.learners, 4);
     expect(absent.subjects[2]).toMatchObject({ subject: 'Science', total: null, grade: null, marks: { EOT: 'ABS' } });
     expect(explainText(absent.explain.division as Explanation, true)).toContain('Science has no mark (missing).');
+  });
+
+  it('by default a missed exam is re-weighted: Science on BOT and MOT (12 + 18) / 50 x 100 = 60, C5, EOT named; Division II, ranked', () => {
+    const reweighted = byStudent(buildReportModel(inputs()).learners, 4);
+    expect(reweighted.subjects[2]).toMatchObject({ subject: 'Science', total: 60, grade: 'C5', missed: ['EOT'], marks: { EOT: 'ABS' } });
+    expect(reweighted.subjects[0]?.missed).toEqual([]);
+    expect([reweighted.aggregate, reweighted.division, reweighted.position.class]).toEqual([20, 'II', 4]);
+    expect(reweighted.explain.position.class.code).toBe('position.rank');
   });
 
   it('ranks by aggregate then the counted total, in the class and in the stream, ties sharing a rank, the incomplete after', () => {

@@ -13,6 +13,8 @@ import {
 } from '@mustard/shared';
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PAGES } from '../../app/routes.js';
+import { EmptyNotice } from '../../components/EmptyNotice.js';
 import { ApiError, call } from '../../lib/api.js';
 import { draftKey, sendUntilAnswered, useDraft } from '../../lib/drafts.js';
 import { translateMessage } from '../../lib/messages.js';
@@ -273,14 +275,14 @@ export function CommentsSheet({
         </Alert>
       )}
       {answer.students.length === 0 ? (
-        <Text c="dimmed">{t('comments.noLearners')}</Text>
+        <EmptyNotice text={t('comments.noLearners')} to={PAGES.students.path} link={t('empty.addLearners')} testId="no-learners" />
       ) : (
         <Table.ScrollContainer minWidth={720}>
           <Table withTableBorder withColumnBorders aria-label={t(`${words}.tableLabel`)}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('fields.studentid')}</Table.Th>
-                <Table.Th>{t('fields.fullname')}</Table.Th>
+                <Table.Th className="mustard-sheet-name">{t('fields.fullname')}</Table.Th>
                 {answer.marktypes.map((type) => (
                   <Table.Th key={type.id} ta="center">
                     {type.label}
@@ -308,7 +310,7 @@ export function CommentsSheet({
                     bg={error || conflicted.has(student.id) ? 'red.0' : unsaved.has(student.id) ? 'yellow.0' : undefined}
                   >
                     <Table.Td>{student.studentid}</Table.Td>
-                    <Table.Td>{student.fullname}</Table.Td>
+                    <Table.Td className="mustard-sheet-name">{student.fullname}</Table.Td>
                     {answer.marktypes.map((type) => (
                       <Table.Td key={type.id} ta="center" data-mark={type.label}>
                         {formatMark(record?.marks[type.label] ?? null)}

@@ -90,10 +90,12 @@ export function DeleteCommentsPage() {
     setBusy(true);
     try {
       const answer = await call(deleteRemarksEndpoint, { body: asking });
-      notifications.show({
-        color: 'green',
-        message: `${translateMessage(answer.message)} ${t('deleteComments.count', { count: answer.records })}`,
-      });
+      // A delete that matched nothing says so.
+      notifications.show(
+        answer.records === 0
+          ? { color: 'yellow', message: t('deleteComments.none') }
+          : { color: 'green', message: `${translateMessage(answer.message)} ${t('deleteComments.count', { count: answer.records })}` },
+      );
     } catch (error) {
       const named = fieldErrorsOf(error);
       if (named) setErrors(named);

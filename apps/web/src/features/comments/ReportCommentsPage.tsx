@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Card, Checkbox, Group, Menu, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Card, Checkbox, Group, Menu, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   commentWarnings,
@@ -20,12 +20,13 @@ import { type FormEvent, type KeyboardEvent, useCallback, useMemo, useRef, useSt
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PAGES } from '../../app/routes.js';
+import { EmptyNotice } from '../../components/EmptyNotice.js';
 import { useAccess } from '../../lib/access.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { draftKey, sendUntilAnswered, useDraft } from '../../lib/drafts.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
-import { LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
+import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
 import { ConflictsAlert, DraftFound, SavedTick, type SaveState, SaveStatus } from '../../lib/typing.js';
@@ -66,7 +67,7 @@ export function ReportCommentsPage() {
   const remarkTypeChoices = useChoices(REMARK_TYPE_CHOICES);
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The sheet belongs to the choices it was loaded for (issue 23 item 16).
-  const { loaded, stale, show, clear } = useLoadedSheet<{ place: Place; answer: Remarks; longText: boolean }, typeof filter>(filter);
+  const { loaded, stale, show, clear, fold } = useLoadedSheet<{ place: Place; answer: Remarks; longText: boolean }, typeof filter>(filter);
   const heading = useSheetHeading();
   const [busy, setBusy] = useState(false);
 
@@ -107,7 +108,8 @@ export function ReportCommentsPage() {
           <Title order={1} size="h3">
             {t(PAGES.reportComments.title)}
           </Title>
-          <form onSubmit={next} aria-label={t('reportComments.filter')} noValidate>
+          <FilterFoldButton fold={fold} />
+          <form onSubmit={next} aria-label={t('reportComments.filter')} noValidate hidden={fold.folded}>
             <Stack>
               <ReportFilterFields
                 filter={filter}
@@ -401,15 +403,16 @@ function RemarksSheet({
 
   if (students.length === 0)
     return (
-      <Alert color="yellow" data-testid="no-learners">
-        {t('reportComments.noLearners')}
-      </Alert>
+      <EmptyNotice text={t('reportComments.noLearners')} to={PAGES.students.path} link={t('empty.addLearners')} testId="no-learners" />
     );
   if (columns.length === 0)
     return (
-      <Alert color="yellow" data-testid="no-remark-types">
-        {t('reportComments.noRemarkTypes')}
-      </Alert>
+      <EmptyNotice
+        text={t('reportComments.noRemarkTypes')}
+        to={PAGES.remarkTypes.path}
+        link={t('empty.openRemarkTypes')}
+        testId="no-remark-types"
+      />
     );
 
   return (

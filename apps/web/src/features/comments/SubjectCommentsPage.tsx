@@ -15,10 +15,11 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
+import { EmptyNotice, useSubjectsKnown } from '../../components/EmptyNotice.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
-import { LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
+import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
@@ -50,10 +51,11 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
   const { filter, setFilter, set, chosen } = useReportFilter({ subject_id: null as string | null, rawmark: false });
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The sheet belongs to the choices it was loaded for: a comment typed after switching subjects must not land in the old one.
-  const { loaded, stale, show, clear } = useLoadedSheet<{ answer: MarkComments; query: MarkCommentsQuery }, typeof filter>(filter);
+  const { loaded, stale, show, clear, fold } = useLoadedSheet<{ answer: MarkComments; query: MarkCommentsQuery }, typeof filter>(filter);
   const heading = useSheetHeading();
   const [busy, setBusy] = useState(false);
   const subjectRows = useChoices(SUBJECT_CHOICES);
+  const subjectsKnown = useSubjectsKnown();
   const mine = useQuery({
     queryKey: ['my-assignments', session?.tenant?.id, filter.term, filter.year],
     queryFn: () => call(myAssignmentsEndpoint, { query: { term: filter.term, year: filter.year } }),
@@ -120,7 +122,11 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
           <Title order={1} size="h3">
             {t(page.title)}
           </Title>
-          <form onSubmit={next} aria-label={t(`comments.${KIND_KEYS[kind]}.filter`)} noValidate>
+          {subjectsKnown && subjectRows.length === 0 && (
+            <EmptyNotice text={t('empty.noSubjects')} to={PAGES.subjects.path} link={t('empty.addSubjects')} testId="no-subjects" />
+          )}
+          <FilterFoldButton fold={fold} />
+          <form onSubmit={next} aria-label={t(`comments.${KIND_KEYS[kind]}.filter`)} noValidate hidden={fold.folded}>
             <Stack>
               <ReportFilterFields
                 filter={filter}

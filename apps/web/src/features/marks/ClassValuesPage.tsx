@@ -37,7 +37,7 @@ import { ApiError, api } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
-import { LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
+import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
@@ -150,7 +150,7 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
   const [loading, setLoading] = useState(false);
   // The learners shown belong to the choices they were loaded for (issue 23 item 16); a download changes nothing of that.
   const { excel: _excel, ...choices } = filter;
-  const { loaded, stale, show, clear } = useLoadedSheet<{ learners: Learner[]; stored: Record<string, string> }, Choices>(choices);
+  const { loaded, stale, show, clear, fold } = useLoadedSheet<{ learners: Learner[]; stored: Record<string, string> }, Choices>(choices);
   const heading = useSheetHeading();
   const [values, setValues] = useState<Record<string, string>>({});
   const [total, setTotal] = useState('');
@@ -292,7 +292,8 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
           <Title order={1} size="h3">
             {t(kind.page.title)}
           </Title>
-          <form onSubmit={next} aria-label={t('classValues.filter')} noValidate>
+          <FilterFoldButton fold={fold} />
+          <form onSubmit={next} aria-label={t('classValues.filter')} noValidate hidden={fold.folded}>
             <Stack>
               <SimpleGrid cols={{ base: 1, sm: 3, md: 4 }}>
                 <Select
@@ -392,7 +393,7 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>{t('fields.studentid')}</Table.Th>
-                      <Table.Th>{t('fields.student')}</Table.Th>
+                      <Table.Th className="mustard-sheet-name">{t('fields.student')}</Table.Th>
                       <Table.Th>{t(kind.column)}</Table.Th>
                     </Table.Tr>
                   </Table.Thead>
@@ -403,7 +404,7 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
                       return (
                         <Table.Tr key={learner.id} data-studentid={learner.studentid}>
                           <Table.Td>{learner.studentid}</Table.Td>
-                          <Table.Td>{learner.fullname}</Table.Td>
+                          <Table.Td className="mustard-sheet-name">{learner.fullname}</Table.Td>
                           <Table.Td>
                             <TextInput
                               ref={(element) => {

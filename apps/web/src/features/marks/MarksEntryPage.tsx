@@ -16,13 +16,14 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
+import { EmptyNotice } from '../../components/EmptyNotice.js';
 import { StreamSelect } from '../../components/StreamSelect.js';
 import { useAccess } from '../../lib/access.js';
 import { ApiError, api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
-import { LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
+import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
 import { TermYearFields } from '../reports/report-filter.js';
@@ -69,7 +70,7 @@ export function MarksEntryPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The grid belongs to the choices it was loaded for; a file to upload or a download does not change which grid it is.
   const { file: _file, excel: _excel, ...choices } = filter;
-  const { loaded, stale, show, clear } = useLoadedSheet<{ grid: Grid; query: MarksGridQuery }, typeof choices>(choices);
+  const { loaded, stale, show, clear, fold } = useLoadedSheet<{ grid: Grid; query: MarksGridQuery }, typeof choices>(choices);
   const heading = useSheetHeading();
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof Filter>(name: K, value: Filter[K]) => setFilter((now) => ({ ...now, [name]: value }));
@@ -78,7 +79,8 @@ export function MarksEntryPage() {
 
   const list = <T,>(path: string, listKey: string) =>
     useQuery({
-      queryKey: ['choices', listKey, session?.tenant?.id],
+      // 'rows' apart from useChoices' key (it keeps the whole answer there); a write still invalidates both.
+      queryKey: ['choices', listKey, session?.tenant?.id, 'rows'],
       queryFn: async () => ((await api.get<Record<string, unknown>>(withQuery(path, { per_page: ALL }))).data[listKey] ?? []) as T[],
       staleTime: 60_000,
     });
@@ -168,7 +170,14 @@ export function MarksEntryPage() {
           <Title order={1} size="h3">
             {t(PAGES.createMarks.title)}
           </Title>
-          <form onSubmit={next} aria-label={t('marks.filter')} noValidate>
+          {subjectRows.data?.every((subject) => !subject.active) && (
+            <EmptyNotice text={t('empty.noSubjects')} to={PAGES.subjects.path} link={t('empty.addSubjects')} testId="no-subjects" />
+          )}
+          {typeRows.data && activeTypes.length === 0 && (
+            <EmptyNotice text={t('empty.noMarkTypes')} to={PAGES.markTypes.path} link={t('empty.addMarkTypes')} testId="no-mark-types" />
+          )}
+          <FilterFoldButton fold={fold} />
+          <form onSubmit={next} aria-label={t('marks.filter')} noValidate hidden={fold.folded}>
             <Stack>
               <SimpleGrid cols={{ base: 1, sm: 3, md: 4 }}>
                 <Select
@@ -279,6 +288,9 @@ export function MarksEntryPage() {
             more: [categoryName(loaded.sheet.query.studentcategory_id)],
           })}
         >
+          {loaded.sheet.grid.students.length === 0 && (
+            <EmptyNotice text={t('empty.noLearners')} to={PAGES.students.path} link={t('empty.addLearners')} testId="no-learners" />
+          )}
           <MarksGrid
             key={`${JSON.stringify(loaded.sheet.query)}:${loaded.at}`}
             grid={loaded.sheet.grid}

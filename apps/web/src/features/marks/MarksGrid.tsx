@@ -117,6 +117,12 @@ export function MarksGrid({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>, row: number, column: number) => {
+    // Ctrl+Enter saves, as on the comment sheets (issue 24 point 7).
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void save();
+      return;
+    }
     let move: Move | undefined = KEYS[event.key];
     if (event.key === 'Home') move = event.ctrlKey ? 'first' : 'home';
     if (event.key === 'End') move = event.ctrlKey ? 'last' : 'end';
@@ -247,7 +253,9 @@ export function MarksGrid({
           <Table.Thead>
             <Table.Tr role="row">
               <Table.Th role="columnheader">{t('fields.studentid')}</Table.Th>
-              <Table.Th role="columnheader">{t('fields.fullname')}</Table.Th>
+              <Table.Th role="columnheader" className="mustard-sheet-name">
+                {t('fields.fullname')}
+              </Table.Th>
               {grid.marktypes.map((type, index) => (
                 <Table.Th key={type.id} role="columnheader" ta="center">
                   {type.label} / {type.outof}
@@ -270,7 +278,7 @@ export function MarksGrid({
                 data-pasted={reached.has(student.id) ? 'yes' : undefined}
               >
                 <Table.Td role="gridcell">{student.studentid}</Table.Td>
-                <Table.Td role="rowheader" bg={reached.has(student.id) ? 'blue.1' : undefined}>
+                <Table.Td role="rowheader" className="mustard-sheet-name" bg={reached.has(student.id) ? 'blue.1' : undefined}>
                   {student.fullname}
                 </Table.Td>
                 {state.columns.map((column, index) => {

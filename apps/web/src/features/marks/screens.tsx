@@ -135,7 +135,12 @@ export function DeleteMarksPage() {
       };
       const answer = await call(deleteMarksEndpoint, { body });
       setErrors({});
-      notifications.show({ color: 'green', message: t('marks.deletedCount', { count: answer.records }) });
+      // A delete that matched nothing says so, rather than "0 deleted successfully".
+      notifications.show(
+        answer.records === 0
+          ? { color: 'yellow', message: t('marks.deletedNone') }
+          : { color: 'green', message: t('marks.deletedSome', { count: answer.records }) },
+      );
     } catch (error) {
       if (error instanceof ApiError && error.status === 422 && error.data?.errors)
         setErrors(Object.fromEntries(Object.entries(error.data.errors).map(([name, texts]) => [name, translateMessage(texts[0] ?? '')])));

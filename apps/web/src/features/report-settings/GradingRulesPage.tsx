@@ -23,8 +23,10 @@ import {
   gradingRulesEndpoint,
   INCOMPLETE_POSITIONS,
   MAX_RULE_NAME,
+  MISSED_RULES,
   type OlevelDivision,
   POSITION_BASES,
+  ROUNDING_RULES,
   SchoolGradingRulesSchema,
   SUBJECT_CATEGORIES,
   type SubjectCategory,
@@ -34,7 +36,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api.js';
-import { replaced, shown, typedCondition, typedCount, without } from './form.js';
+import { missedExample, replaced, roundingExamples, shown, typedCondition, typedCount, without } from './form.js';
 import { SettingsActions, SettingsLoading, useSettingsDocument } from './settings-document.js';
 
 /*
@@ -94,6 +96,7 @@ export function GradingRulesPage() {
         <OlevelSection olevel={rules.olevel} change={parts.olevel} errorOf={doc.errorOf} />
         <AlevelSection alevel={rules.alevel} change={parts.alevel} errorOf={doc.errorOf} />
         <PositionsSection positions={rules.positions} change={parts.positions} errorOf={doc.errorOf} />
+        <MissedRoundingSection missed={rules.missed} rounding={rules.rounding} change={change} errorOf={doc.errorOf} />
         <SettingsActions
           conflict={doc.conflict}
           invalid={Object.keys(doc.errors).length > 0}
@@ -354,6 +357,71 @@ const PositionsSection = memo(function PositionsSection({
           error={errorOf('positions.incomplete')}
           data-testid="positions-incomplete"
         />
+      </Stack>
+    </Fieldset>
+  );
+});
+
+// --- Missed tests and rounding ------------------------------------------------------------
+
+/**
+ * How a missed mark type counts and whether the subject mark is rounded before grading
+ * (grading.md), each with a worked example computed by the grading engine for the choice shown.
+ */
+const MissedRoundingSection = memo(function MissedRoundingSection({
+  missed,
+  rounding,
+  change,
+  errorOf,
+}: {
+  missed: GradingRules['missed'];
+  rounding: GradingRules['rounding'];
+  change: Change<GradingRules>;
+  errorOf: ErrorOf;
+}) {
+  const { t } = useTranslation();
+  const example = missedExample(missed);
+  return (
+    <Fieldset legend={t('gradingRules.missedAndRounding')} data-testid="rules-missed-rounding">
+      <Stack>
+        <Text size="sm" c="dimmed">
+          {t('gradingRules.missedExplain')}
+        </Text>
+        <Select
+          label={t('gradingRules.missedRule')}
+          data={MISSED_RULES.map((rule) => ({ value: rule, label: t(`gradingRules.missedOption.${rule}`) }))}
+          value={missed}
+          onChange={(chosen) => {
+            if (chosen) change((current) => ({ ...current, missed: chosen as GradingRules['missed'] }));
+          }}
+          allowDeselect={false}
+          error={errorOf('missed')}
+          data-testid="missed-rule"
+        />
+        <Text size="sm" data-testid="missed-example">
+          {t(`gradingRules.missedExample.${missed}`, { total: example.total ?? '', grade: example.grade ?? '' })}
+        </Text>
+        <Select
+          label={t('gradingRules.roundingRule')}
+          data={ROUNDING_RULES.map((rule) => ({ value: rule, label: t(`gradingRules.roundingOption.${rule}`) }))}
+          value={rounding}
+          onChange={(chosen) => {
+            if (chosen) change((current) => ({ ...current, rounding: chosen as GradingRules['rounding'] }));
+          }}
+          allowDeselect={false}
+          error={errorOf('rounding')}
+          data-testid="rounding-rule"
+        />
+        <Text size="sm" c="dimmed">
+          {t('gradingRules.roundingExplain')}
+        </Text>
+        <Stack gap={2} data-testid="rounding-example">
+          {roundingExamples(rounding).map((each) => (
+            <Text size="sm" key={each.mark}>
+              {t('gradingRules.roundingExample', { mark: each.mark, printed: each.printed, grade: each.grade ?? '' })}
+            </Text>
+          ))}
+        </Stack>
       </Stack>
     </Fieldset>
   );

@@ -1,6 +1,18 @@
 import { DEFAULT_GRADING_RULES, GradingRulesSchema } from '@mustard/shared';
 import { describe, expect, it } from 'vitest';
-import { fieldErrors, lineSlots, linesFromSlots, moved, sectionOrder, serverErrors, toggled, typedCondition, typedCount } from './form.js';
+import {
+  fieldErrors,
+  lineSlots,
+  linesFromSlots,
+  missedExample,
+  moved,
+  roundingExamples,
+  sectionOrder,
+  serverErrors,
+  toggled,
+  typedCondition,
+  typedCount,
+} from './form.js';
 
 describe('the report settings forms’ helpers', () => {
   it('read typed numbers: blank is no number, never 0', () => {
@@ -45,5 +57,28 @@ describe('the report settings forms’ helpers', () => {
     expect(lineSlots(['Motto'], 4)).toEqual(['Motto', '', '', '']);
     expect(linesFromSlots(['Motto', '', 'Box 1', ' '])).toEqual(['Motto', '', 'Box 1']);
     expect(linesFromSlots(['', '', '', ''])).toEqual([]);
+  });
+});
+
+describe('the Grading rules screen’s worked examples (issue 24 point 4)', () => {
+  it('missed MOT at BOT 20%, MOT 30%, EOT 50% with BOT 60 and EOT 70: 67.14 C4 re-weighted, 47 P7 counted 0, no total otherwise', () => {
+    expect(missedExample('reweight')).toEqual({ total: 67.14, grade: 'C4' });
+    expect(missedExample('zero')).toEqual({ total: 47, grade: 'P7' });
+    expect(missedExample('none')).toEqual({ total: null, grade: null });
+  });
+
+  it('rounding: the mark printed and its grade agree under each rule', () => {
+    expect(roundingExamples('none')).toEqual([
+      { mark: 59.5, printed: 59.5, grade: 'C6' },
+      { mark: 59.96, printed: 59.96, grade: 'C6' },
+    ]);
+    expect(roundingExamples('whole')).toEqual([
+      { mark: 59.5, printed: 60, grade: 'C5' },
+      { mark: 59.96, printed: 60, grade: 'C5' },
+    ]);
+    expect(roundingExamples('oneDecimal')).toEqual([
+      { mark: 59.5, printed: 59.5, grade: 'C6' },
+      { mark: 59.96, printed: 60, grade: 'C5' },
+    ]);
   });
 });

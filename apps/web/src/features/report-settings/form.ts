@@ -1,3 +1,15 @@
+import {
+  ABSENT,
+  defaultGradeBands,
+  exact,
+  explanation,
+  type GradingRules,
+  gradeOfTotal,
+  printedNumber,
+  subjectMark,
+  subjectTotal,
+  toNumber,
+} from '@mustard/shared';
 import type { z } from 'zod';
 
 /*
@@ -77,4 +89,45 @@ export function linesFromSlots(slots: readonly string[]): string[] {
 /** Every section in the form's order: the layout's own first, then the ones it leaves out. */
 export function sectionOrder<T>(all: readonly T[], chosen: readonly T[]): T[] {
   return [...chosen, ...all.filter((item) => !chosen.includes(item))];
+}
+
+/**
+ * The Grading rules screen's worked example of the missed-test rule, computed by the grading
+ * engine itself: BOT 20%, MOT 30% (missed), EOT 50%, with BOT 60 and EOT 70, graded by the default
+ * bands: re-weighted (12 + 35) / 70 x 100 = 67.14, C4; counted 0: 47, P7; none: no total.
+ */
+export function missedExample(missed: GradingRules['missed']): { total: number | null; grade: string | null } {
+  const total = subjectTotal(
+    [
+      { markType: 'BOT', value: 60 },
+      { markType: 'MOT', value: ABSENT },
+      { markType: 'EOT', value: 70 },
+    ],
+    { BOT: 20, MOT: 30, EOT: 50 },
+    missed,
+  );
+  const grade = gradeOfTotal(total.value.exact, defaultGradeBands()).value.grade;
+  return { total: total.value.total === null ? null : printedNumber(total.value.total), grade };
+}
+
+/** The marks the rounding rule's examples grade: a half on the C5 edge, and 59.96 below it. */
+const ROUNDING_EXAMPLES = [59.5, 59.96];
+
+/**
+ * The Grading rules screen's worked examples of the rounding rule, by the engine: each mark as
+ * printed and its grade under the default bands (59.5: 59.5 C6 unrounded, 60 C5 whole; 59.96:
+ * 59.96 C6 unrounded, 60 C5 to one decimal).
+ */
+export function roundingExamples(rounding: GradingRules['rounding']): Array<{ mark: number; printed: number; grade: string | null }> {
+  return ROUNDING_EXAMPLES.map((mark) => {
+    const graded = subjectMark(
+      { value: exact(mark), explain: explanation('subjectTotal.single', { markType: 'EOT', total: mark }) },
+      rounding,
+    );
+    return {
+      mark,
+      printed: printedNumber(toNumber(graded.value) ?? mark),
+      grade: gradeOfTotal(graded.value, defaultGradeBands()).value.grade,
+    };
+  });
 }

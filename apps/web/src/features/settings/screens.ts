@@ -234,8 +234,8 @@ export const autoMarkCommentsScreen = defineScreen({
   page: PAGES.autoSubjectComments,
   columns: [{ field: 'score' }, { field: 'comment' }, { field: 'category', translate: true }],
   fields: [
-    { name: 'score', kind: 'text' },
-    { name: 'comment', kind: 'textarea' },
+    { name: 'score', kind: 'text', description: 'fields.autoScoreHelp' },
+    { name: 'comment', kind: 'textarea', description: 'fields.autoCommentHelp' },
     { name: 'category', kind: 'select', choices: { values: AUTO_COMMENT_CATEGORIES } },
   ],
   defaults: { category: 'general' },
@@ -260,9 +260,9 @@ export const autoReportCommentsScreen = defineScreen({
   fields: [
     classField,
     remarkTypeField,
-    { name: 'score', kind: 'number', label: 'fields.from' },
-    { name: 'upper', kind: 'number', label: 'fields.to' },
-    { name: 'comment', kind: 'textarea' },
+    { name: 'score', kind: 'number', label: 'fields.from', description: 'fields.autoFromHelp' },
+    { name: 'upper', kind: 'number', label: 'fields.to', description: 'fields.autoToHelp' },
+    { name: 'comment', kind: 'textarea', description: 'fields.autoCommentHelp' },
   ],
   filters: [classField, remarkTypeField],
   search: false,

@@ -11,7 +11,12 @@ export const EXPLANATION_CODES = [
   'mark.scaled',
   'mark.absent',
   'mark.missing',
+  'mark.missedReweighted',
+  'mark.missedZero',
   'subjectTotal.weighted',
+  'subjectTotal.reweighted',
+  'subjectTotal.missedZero',
+  'subjectTotal.rounded',
   'subjectTotal.weightedPart',
   'subjectTotal.proportionsNot100',
   'subjectTotal.notWeighted',
@@ -135,6 +140,16 @@ const SENTENCES: Record<ExplanationCode, Sentence> = {
   'mark.scaled': (p) => `${show(p.markType)}: ${show(p.raw)} out of ${show(p.maximum)} is ${show(p.percent)}%.`,
   'mark.absent': (p) => `${show(p.markType)}: absent (ABS), not counted as 0.`,
   'mark.missing': (p) => `${show(p.markType)}: no mark entered, not counted as 0.`,
+  'mark.missedReweighted': (p) =>
+    `${show(p.markType)}: ${p.absent ? 'absent (ABS)' : 'no mark entered'}, missed: the mark types sat are re-weighted.`,
+  'mark.missedZero': (p) =>
+    `${show(p.markType)}: ${p.absent ? 'absent (ABS)' : 'no mark entered'}, missed: counted as 0 (the school's rule).`,
+  'subjectTotal.reweighted': (p) =>
+    `The total ${show(p.total)} re-weights the mark types sat (${show(p.markTypes)} missed): their weighted marks, ${show(p.sum)} out of their proportions of ${show(p.sat)}%, scaled up to ${show(p.whole)}% (${show(p.sum)} / ${show(p.sat)} × ${show(p.whole)}).`,
+  'subjectTotal.missedZero': (p) =>
+    `The total ${show(p.total)} is the sum of each mark type weighted by its proportion, ${show(p.markTypes)} missed counting 0.`,
+  'subjectTotal.rounded': (p) =>
+    `The mark ${show(p.total)} is the total ${show(p.exact)} rounded half up to ${p.to === 'whole' ? 'a whole number' : 'one decimal'}; the school grades the rounded mark.`,
   'subjectTotal.weighted': (p) => `The total ${show(p.total)} is the sum of each mark type weighted by its proportion.`,
   'subjectTotal.weightedPart': (p) =>
     `${show(p.markType)}: ${show(p.percent)}% weighted ${show(p.proportion)}% gives ${show(p.contribution)}.`,

@@ -33,6 +33,8 @@ export const GRADING_RULE_MESSAGES = {
   scoreTotalUnreachable: 'This total cannot be reached with that number of papers',
   positionBasisUnknown: 'Choose what positions are ranked by from the list',
   positionIncompleteUnknown: 'Choose how incomplete results are ranked from the list',
+  missedUnknown: 'Choose how a missed mark type counts from the list',
+  roundingUnknown: 'Choose how the subject mark is rounded from the list',
 } as const;
 const M = GRADING_RULE_MESSAGES;
 
@@ -95,6 +97,25 @@ const positionRules = z.object({
 });
 export type PositionRules = z.infer<typeof positionRules>;
 export const DEFAULT_POSITION_RULES: PositionRules = { basis: 'result', incomplete: 'after' };
+
+/**
+ * A learner who missed one weighted mark type of a subject (ABS or no mark) but sat others
+ * (grading.md "Marks to a subject mark"): `reweight`, the proportions of the mark types sat scaled
+ * up to the whole (missed MOT: graded on BOT and EOT); `zero`, the missed part counts 0; `none`, no
+ * total (the subject is X). A subject with no mark at all has no total under every rule.
+ */
+export const MISSED_RULES = ['reweight', 'zero', 'none'] as const;
+export type MissedMarkRule = (typeof MISSED_RULES)[number];
+export const DEFAULT_MISSED_RULE: MissedMarkRule = 'reweight';
+
+/**
+ * Rounding of a subject mark before it is graded (grading.md "Subject mark to grade"): `none`
+ * grades the exact mark (printed cut to two decimals), `whole` and `oneDecimal` round it half up
+ * and grade the rounded mark, which is the one printed.
+ */
+export const ROUNDING_RULES = ['none', 'whole', 'oneDecimal'] as const;
+export type MarkRounding = (typeof ROUNDING_RULES)[number];
+export const DEFAULT_ROUNDING_RULE: MarkRounding = 'none';
 
 /** One alternative of an O-level division: at least so many passes and so many credits. */
 const passesAndCredits = z.object({ minPasses: count, minCredits: count });
@@ -176,6 +197,10 @@ export const GradingRulesSchema = z
     }),
     /** Positions (added after schools saved rules: a school's saved rules without it take the default). */
     positions: positionRules.default(() => ({ ...DEFAULT_POSITION_RULES })),
+    /** A missed weighted mark type (added later too: saved rules without it take the default). */
+    missed: z.enum(MISSED_RULES, M.missedUnknown).default(DEFAULT_MISSED_RULE),
+    /** Rounding of the subject mark before grading (saved rules without it take the default). */
+    rounding: z.enum(ROUNDING_RULES, M.roundingUnknown).default(DEFAULT_ROUNDING_RULE),
   })
   .superRefine((rules, ctx) => {
     // A school score's total is a sum of paper values: each paper lies between the best and worst grade value.
@@ -307,4 +332,6 @@ export const DEFAULT_GRADING_RULES: GradingRules = {
     schoolScores: [],
   },
   positions: DEFAULT_POSITION_RULES,
+  missed: DEFAULT_MISSED_RULE,
+  rounding: DEFAULT_ROUNDING_RULE,
 };

@@ -1,19 +1,23 @@
 import { ABSENT, DEFAULT_MARK_MAXIMUM, type MarkValue } from '../../marks/cells.js';
 import { bandFor, type GradeBand } from '../bands.js';
-import { type Exact, exact, exactMean, exactPercent, exactSum, percentOf, toNumber } from '../exact.js';
+import { type Exact, exact, exactMean, exactPercent, exactRound, exactSum, percentOf, toNumber } from '../exact.js';
 import { type Explained, type Explanation, explanation } from './explain.js';
-import { DEFAULT_GRADING_RULES, type GradingRules } from './rules.js';
+import { DEFAULT_GRADING_RULES, DEFAULT_MISSED_RULE, type GradingRules, type MarkRounding, type MissedMarkRule } from './rules.js';
 
 /*
  * Marks to a subject total, and a total to a grade (guide grading.md, "Marks to a subject mark"
  * and "Subject mark to grade").
  *
- * A missing mark (ABS or none) is never 0. How a total treats one:
- * - with proportions, a weighted mark type without a mark leaves the subject with NO total
- *   (null), naming the mark types: counting it as 0 would fail the learner, and re-weighting
- *   the others would be the silent scaling the guide forbids;
+ * A missing mark (ABS or none) is never silently 0. How a total treats one:
+ * - with proportions, a weighted mark type without a mark is missed, and the school's rule
+ *   (grading rules `missed`) says what the total is: `reweight` (the default) scales the
+ *   proportions of the mark types sat up to the whole, `zero` counts the missed part as 0, `none`
+ *   leaves the subject with NO total (null); every rule names the mark types missed, and a
+ *   subject with no weighted mark at all has no total under every rule;
  * - without proportions, the average is of the marks the learner has, and the explanation
  *   names each one left out; with no mark at all there is no total.
+ * A school may round the subject mark before grading (grading rules `rounding`, subjectMark):
+ * the rounded mark is then the one graded and printed.
  */
 
 /** One mark of a subject: its mark type, the mark, and the mark type's maximum (default 100). */
@@ -35,6 +39,8 @@ export interface SubjectTotal {
   marks: Array<{ markType: string; percent: number | null }>;
   /** What the report must say beside the total (proportions not adding up to 100). */
   warnings: Explanation[];
+  /** The weighted mark types missed and re-weighted or counted 0 (the card's "MOT ABS"); empty otherwise. */
+  missed: string[];
 }
 
 /** A mark read: its percentage exactly (null when absent or missing) and the explanation of it. */
@@ -59,60 +65,125 @@ function readMark(mark: SubjectMark): ReadMark {
 /**
  * A subject's total out of 100 from its marks. With proportions for the subject (any mark type
  * named): the sum of each mark's percentage times its proportion, not scaled when the
- * proportions miss 100 (a warning says so). Without: one mark type is that mark, several are
+ * proportions miss 100 (a warning says so); a weighted mark type missed is treated by `missed`
+ * (the school's rule, see the file's head). Without: one mark type is that mark, several are
  * their average (the raw marks stay in `marks`).
  */
-export function subjectTotal(marks: ReadonlyArray<SubjectMark>, proportions: Proportions = {}): Explained<SubjectTotal> {
+export function subjectTotal(
+  marks: ReadonlyArray<SubjectMark>,
+  proportions: Proportions = {},
+  missedRule: MissedMarkRule = DEFAULT_MISSED_RULE,
+): Explained<SubjectTotal> {
   const read = marks.map(readMark);
   const percents = read.map(({ mark, percent }) => ({ markType: mark.markType, percent: toNumber(percent) }));
   const weightedTypes = Object.keys(proportions);
-  const result = (total: Exact | null, warnings: Explanation[] = []): SubjectTotal => ({
+  const result = (total: Exact | null, warnings: Explanation[] = [], missed: string[] = []): SubjectTotal => ({
     total: toNumber(total),
     exact: total,
     marks: percents,
     warnings,
+    missed,
   });
 
   if (weightedTypes.length > 0) {
     const warnings: Explanation[] = [];
-    const sum = exactSum(weightedTypes.map((markType) => exact(proportions[markType] ?? 0)));
-    if (!sum.equals(exact(100))) warnings.push(explanation('subjectTotal.proportionsNot100', { sum: toNumber(sum) }));
+    const whole = exactSum(weightedTypes.map((markType) => exact(proportions[markType] ?? 0)));
+    if (!whole.equals(exact(100))) warnings.push(explanation('subjectTotal.proportionsNot100', { sum: toNumber(whole) }));
     const notWeighted = read
       .filter(({ mark }) => proportions[mark.markType] === undefined)
       .map(({ mark }) => explanation('subjectTotal.notWeighted', { markType: mark.markType }));
-    const parts: Explanation[] = [];
-    const missing: string[] = [];
-    const contributions: Exact[] = [];
+    const sat: Array<{ markType: string; percent: Exact; proportion: number; contribution: Exact; explain: Explanation }> = [];
+    const missed: Array<{ markType: string; absent: boolean; explain: Explanation }> = [];
     for (const markType of weightedTypes) {
       const proportion = proportions[markType] ?? 0;
       const found = read.find(({ mark }) => mark.markType === markType);
       if (!found || found.percent === null) {
-        missing.push(markType);
-        parts.push(found?.explain ?? explanation('mark.missing', { markType }));
-        continue;
-      }
-      const contribution = percentOf(found.percent, proportion);
-      contributions.push(contribution);
-      parts.push(
-        found.explain,
-        explanation('subjectTotal.weightedPart', {
+        missed.push({
           markType,
-          percent: toNumber(found.percent),
+          absent: found?.mark.value === ABSENT,
+          explain: found?.explain ?? explanation('mark.missing', { markType }),
+        });
+      } else {
+        sat.push({
+          markType,
+          percent: found.percent,
           proportion,
-          contribution: toNumber(contribution),
-        }),
-      );
+          contribution: percentOf(found.percent, proportion),
+          explain: found.explain,
+        });
+      }
     }
-    if (missing.length > 0) {
+    const missedTypes = missed.map((each) => each.markType);
+    const satProportion = exactSum(sat.map((each) => exact(each.proportion)));
+    // What the total rests on, in the order of the proportions: each part sat and its weight, each part missed.
+    const parts = (missedPart: (each: (typeof missed)[number]) => Explanation) =>
+      weightedTypes.flatMap((markType) => {
+        const part = sat.find((each) => each.markType === markType);
+        if (part) {
+          return [
+            part.explain,
+            explanation('subjectTotal.weightedPart', {
+              markType,
+              percent: toNumber(part.percent),
+              proportion: part.proportion,
+              contribution: toNumber(part.contribution),
+            }),
+          ];
+        }
+        const gone = missed.find((each) => each.markType === markType);
+        return gone ? [missedPart(gone)] : [];
+      });
+    const sum = exactSum(sat.map((each) => each.contribution));
+
+    if (missed.length === 0) {
       return {
-        value: result(null, warnings),
-        explain: explanation('subjectTotal.incomplete', { markTypes: missing }, [...parts, ...notWeighted, ...warnings]),
+        value: result(sum, warnings),
+        explain: explanation('subjectTotal.weighted', { total: toNumber(sum) }, [
+          ...parts((each) => each.explain),
+          ...notWeighted,
+          ...warnings,
+        ]),
       };
     }
-    const total = exactSum(contributions);
+    // No mark sat (or only parts weighing nothing): no total, whatever the school's rule.
+    if (missedRule === 'none' || sat.length === 0 || (missedRule === 'reweight' && satProportion.equals(0))) {
+      const code = missedRule === 'none' || sat.length > 0 ? 'subjectTotal.incomplete' : 'subjectTotal.noMarks';
+      return {
+        value: result(null, warnings),
+        explain: explanation(code, code === 'subjectTotal.incomplete' ? { markTypes: missedTypes } : {}, [
+          ...parts((each) => each.explain),
+          ...notWeighted,
+          ...warnings,
+        ]),
+      };
+    }
+    if (missedRule === 'zero') {
+      const zeroParts = parts((each) => explanation('mark.missedZero', { markType: each.markType, absent: each.absent }));
+      return {
+        value: result(sum, warnings, missedTypes),
+        explain: explanation('subjectTotal.missedZero', { total: toNumber(sum), markTypes: missedTypes }, [
+          ...zeroParts,
+          ...notWeighted,
+          ...warnings,
+        ]),
+      };
+    }
+    // Re-weighted: the parts sat, out of their proportions, scaled up to the whole proportions (100).
+    const total = sum.mul(whole).div(satProportion);
+    const reweightParts = parts((each) => explanation('mark.missedReweighted', { markType: each.markType, absent: each.absent }));
     return {
-      value: result(total, warnings),
-      explain: explanation('subjectTotal.weighted', { total: toNumber(total) }, [...parts, ...notWeighted, ...warnings]),
+      value: result(total, warnings, missedTypes),
+      explain: explanation(
+        'subjectTotal.reweighted',
+        {
+          total: toNumber(total),
+          markTypes: missedTypes,
+          sum: toNumber(sum),
+          sat: toNumber(satProportion),
+          whole: toNumber(whole),
+        },
+        [...reweightParts, ...notWeighted, ...warnings],
+      ),
     };
   }
 
@@ -138,6 +209,25 @@ export function subjectTotal(marks: ReadonlyArray<SubjectMark>, proportions: Pro
       { total: toNumber(mean), count: present.length, marks: present.map((entry) => toNumber(entry.percent)) },
       [...present.map((entry) => entry.explain), ...leftOut],
     ),
+  };
+}
+
+/** The decimals each rounding rule rounds a subject mark to (null: not rounded). */
+const ROUNDING_PLACES: Record<MarkRounding, number | null> = { none: null, whole: 0, oneDecimal: 1 };
+
+/**
+ * The subject mark that is graded and printed (grading rules `rounding`): the exact total under
+ * `none` (printed cut to two decimals), else the total rounded half up to a whole number or one
+ * decimal, exactly, explained as such and resting on the total's explanation. Either way the
+ * printed mark and its grade agree: the grade is of the mark printed.
+ */
+export function subjectMark(total: Explained<Exact | null>, rounding: MarkRounding): Explained<Exact | null> {
+  const places = ROUNDING_PLACES[rounding];
+  if (places === null || total.value === null) return total;
+  const rounded = exactRound(total.value, places);
+  return {
+    value: rounded,
+    explain: explanation('subjectTotal.rounded', { total: toNumber(rounded), exact: toNumber(total.value), to: rounding }, [total.explain]),
   };
 }
 

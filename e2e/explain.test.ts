@@ -1,0 +1,62 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeTenant, makeUser } from '../apps/server/src/test/factories.js';
+import { type Harness, useHarness } from './harness.js';
+
+/**
+ * Screens that explain themselves (issue 24 point 6): an empty school's Create marks and comment
+ * screens say what is missing and link to where it is added; the automatic comment forms say what
+ * Score, From and To are and how {name}, {he} and {his} are used.
+ */
+let h: Harness;
+
+beforeAll(async () => {
+  h = await useHarness();
+});
+
+async function newSchoolHead() {
+  const school = await makeTenant(h.database, { name: 'Empty Explained Primary' });
+  const head = await makeUser(h.database, { name: 'Head', memberOf: [{ tenantId: school.id, roles: ['superadmin'] }] });
+  return head;
+}
+
+describe('empty states', () => {
+  it('Create marks of a school with no subjects or mark types says so, with links to add them', async () => {
+    const head = await newSchoolHead();
+    const page = await h.signedIn(head.email, { password: head.password, path: '/marks/create' });
+    const subjects = page.getByTestId('no-subjects');
+    await subjects.getByText('This school has no subjects yet').waitFor();
+    await page.getByTestId('no-mark-types').getByText('This school has no mark types yet').waitFor();
+    await subjects.getByRole('link', { name: 'Add the subjects' }).click();
+    await page.waitForURL('**/subjects/list');
+    await page.goto('/comments/subject');
+    await page.getByTestId('no-subjects').getByRole('link', { name: 'Add the subjects' }).waitFor();
+    await page.context().close();
+  });
+
+  it('says nothing is missing where nothing is (the demo school)', async () => {
+    const page = await h.signedIn('admin@mustard.demo', { school: 'demo-primary', path: '/marks/create' });
+    await page.getByRole('checkbox', { name: 'BOT' }).waitFor();
+    expect(await page.getByTestId('no-subjects').count()).toBe(0);
+    expect(await page.getByTestId('no-mark-types').count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('the automatic comment forms', () => {
+  it('explain Score, From and To and the {name}, {he}, {his} placeholders, with examples', async () => {
+    const head = await newSchoolHead();
+    const page = await h.signedIn(head.email, { password: head.password, path: '/comments/automarkcomments' });
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Add' }).click();
+    const form = page.getByTestId('resource-form');
+    await form.getByText('a grade label such as D1 or C3, or a mark band').waitFor();
+    await form.getByText('{name} is the learner’s first name'.replace('’', "'")).waitFor();
+    await form.getByText('{he} should keep up {his} effort').waitFor();
+    await page.goto('/comments/autoreportcomments');
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Add' }).click();
+    await form.getByText('the aggregate in primary and O level (e.g. 4), the points in A level, the average mark otherwise').waitFor();
+    await form.getByText('aggregates 4 to 12 get this comment').waitFor();
+    await page.context().close();
+  });
+});
