@@ -10,6 +10,7 @@ import { newId } from './db/ids.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withTenantTx } from './db/tenant.js';
 import { hashPassword } from './modules/auth/password.js';
+import { isDemoTenantCode } from './modules/tenants/demo-confinement.js';
 import { addMember, insertTenantWithRoles, startWithDefaults } from './modules/tenants/tenants.service.js';
 import { rolesByName } from './modules/users/users.repository.js';
 import { seedDemo } from './seed/demo.js';
@@ -54,7 +55,7 @@ export async function createTenant(database: Database, values: Record<string, un
   const { defaults, ...input } = parsed.data;
   const { id, summary } = await database.db.transaction().execute(async (trx) => {
     const taken = await trx.selectFrom('tenants').select('id').where(sql`lower(tenantcode)`, '=', input.tenantcode).executeTakeFirst();
-    if (taken) throw new UsageError(`The tenant code ${input.tenantcode} is already taken.`);
+    if (taken || isDemoTenantCode(input.tenantcode)) throw new UsageError(`The tenant code ${input.tenantcode} is already taken.`);
     const { row, tx } = await insertTenantWithRoles(trx, input);
     return { id: row.id, summary: await startWithDefaults(tx, input, defaults) };
   });

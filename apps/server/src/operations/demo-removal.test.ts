@@ -1,5 +1,7 @@
+import { TENANT_MESSAGES } from '@mustard/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant } from '../cli.js';
 import { withTenant } from '../db/tenant.js';
 import { DEMO_TENANT_CODES, isDemoEmail } from '../modules/tenants/demo-confinement.js';
 import { seedDemo } from '../seed/demo.js';
@@ -70,6 +72,26 @@ describe('removing the demo', () => {
     expect(removedText(await removeDemo(t.database))).toBe('There was no demo to remove.');
   }, 240_000);
 
+  it('keeps the demo’s tenant codes for the demo while it is gone: no school may take one, so a later seed never adopts it', async () => {
+    const school = await makeTenant(t.database, { name: 'Code Keeper Primary' });
+    const head = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['superadmin'] }] });
+    const api = caller(t.app, await login(t.app, head.email), school.tenantcode);
+    for (const tenantcode of ['demo-primary', 'Demo-Shop']) {
+      const created = await api.post('/api/tenants', { tenantcode, name: 'Not The Demo', category: 'School' });
+      expect(created.statusCode, tenantcode).toBe(422);
+      expect(created.json().errors.tenantcode).toEqual([TENANT_MESSAGES.tenantcodeTaken]);
+    }
+    const { id: _id, ...tenant } = (await api.get(`/api/tenants/${school.id}`)).json().tenant;
+    const renamed = await api.put(`/api/tenants/${school.id}`, { ...tenant, tenantcode: 'demo-secondary' });
+    expect(renamed.statusCode, renamed.body).toBe(422);
+    expect(renamed.json().errors.tenantcode).toEqual([TENANT_MESSAGES.tenantcodeTaken]);
+    await expect(createTenant(t.database, { code: 'demo-primary', name: 'Not The Demo' })).rejects.toThrow(
+      'The tenant code demo-primary is already taken.',
+    );
+    const codes = await t.database.db.selectFrom('tenants').select('tenantcode').execute();
+    expect(codes.map((row) => row.tenantcode).filter((code) => code.startsWith('demo'))).toEqual([]);
+  });
+
   it('seeds the demo afresh after a removal (reset-demo), beside the school that stayed', async () => {
     const summary = await seedDemo(t.database, PASSWORD);
     expect(summary.tenants).toEqual([...DEMO_TENANT_CODES]);
@@ -81,6 +103,6 @@ describe('removing the demo', () => {
     expect(await learnersIn(demoPrimary.id)).toBeGreaterThan(0);
     const admin = caller(t.app, await login(t.app, 'admin@mustard.demo', PASSWORD), 'demo-primary');
     expect((await admin.get('/api/home/mustard')).statusCode).toBe(200);
-    expect((await t.database.db.selectFrom('tenants').select('id').execute()).length).toBe(4);
+    expect((await t.database.db.selectFrom('tenants').select('id').execute()).length).toBe(5);
   }, 240_000);
 });

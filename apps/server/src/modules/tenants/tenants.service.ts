@@ -13,7 +13,7 @@ import { bindTenant, type TenantTx, type Trx } from '../../db/tenant.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
 import { type DefaultsSummary, seedSchoolDefaults } from '../../seed/school-defaults.js';
 import { DEFAULT_ROLES } from './default-roles.js';
-import { refuseDemoCreatingTenant, refuseDemoOutsideDemo } from './demo-confinement.js';
+import { isDemoTenantCode, refuseDemoCreatingTenant, refuseDemoOutsideDemo } from './demo-confinement.js';
 import {
   findVisibleTenant,
   insertTenant,
@@ -118,7 +118,9 @@ export async function getTenant(trx: Trx, input: { viewer: Actor; id: string }):
 export async function createTenant(trx: Trx, input: TenantNew & { actor: Actor }): Promise<Tenant> {
   const { actor, defaults, ...tenant } = input;
   await refuseDemoCreatingTenant(trx, actor.id);
-  if (await tenantCodeTaken(trx, tenant.tenantcode)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
+  // The demo's codes stay the demo's: a seed run later must never take a real school for its own.
+  if (isDemoTenantCode(tenant.tenantcode) || (await tenantCodeTaken(trx, tenant.tenantcode)))
+    throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
   const { row, roles, tx } = await insertTenantWithRoles(trx, tenant, actor.id);
   await addMember(tx, actor.id, [roles.get(SUPERADMIN_ROLE) as string]);
   await startWithDefaults(tx, tenant, defaults);
@@ -138,7 +140,9 @@ export async function updateTenantById(
   const before = await findVisibleTenant(trx, actor, id);
   if (!before) throw notFound();
   if (!actor.is_admin && id !== currentTenantId) throw forbidden();
-  if (await tenantCodeTaken(trx, tenant.tenantcode, id)) throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
+  const takesDemoCode = isDemoTenantCode(tenant.tenantcode) && tenant.tenantcode.toLowerCase() !== before.tenantcode.toLowerCase();
+  if (takesDemoCode || (await tenantCodeTaken(trx, tenant.tenantcode, id)))
+    throw invalid({ tenantcode: [TENANT_MESSAGES.tenantcodeTaken] });
   const row = await updateTenant(trx, id, tenant);
   await recordAudit(await bindTenant(trx, id, actor.id), {
     action: 'update',
