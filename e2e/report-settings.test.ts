@@ -196,11 +196,22 @@ describe('report layout', () => {
       .getByTestId('layout-sections')
       .locator('[data-section]')
       .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-section')));
-    expect(order).toEqual(['header', 'learner', 'subjects', 'attendance', 'summary', 'remarks', 'footers', 'gradeKey']);
+    expect(order).toEqual([
+      'header',
+      'learner',
+      'subjects',
+      'attendance',
+      'summary',
+      'remarks',
+      'nextTerm',
+      'footers',
+      'signatures',
+      'gradeKey',
+    ]);
     expect((await callApi(page, 'GET', '/api/school/reportlayout')).data).toMatchObject({
       version: 1,
       layout: {
-        sections: ['header', 'learner', 'subjects', 'attendance', 'summary', 'remarks', 'footers'],
+        sections: ['header', 'learner', 'subjects', 'attendance', 'summary', 'remarks', 'nextTerm', 'footers', 'signatures'],
         headerLines: ['Hard work pays'],
         showPositions: false,
         showPhoto: true,

@@ -259,6 +259,9 @@ export const REPORT_MESSAGES = {
   nameTooLong: 'A name has at most 20 characters',
   schoolDocumentsBusy: 'Your school already has several documents being prepared. Please try again in a moment.',
   documentsBusy: 'Many documents are being prepared. Please try again in a moment.',
+  markValuesUnknown: 'Choose raw marks or weighted parts',
+  logoNotImage: 'The badge must be a JPEG, PNG or WebP picture',
+  logoTooLarge: 'The badge is too large (at most 5 MB and 40 megapixels)',
 } as const;
 
 /**

@@ -261,6 +261,23 @@ async function learnersSheet(rows: Array<Record<string, string>>): Promise<Buffe
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
+/** A school's badge of one colour, uploaded by the side. */
+const sendBadge = async (side: Side, background: string) =>
+  sendForm(
+    side,
+    'PUT',
+    '/api/school/logo',
+    {},
+    {
+      field: 'logo',
+      bytes: await sharp({ create: { width: 64, height: 64, channels: 3, background } })
+        .png()
+        .toBuffer(),
+      name: 'badge.png',
+      type: 'image/png',
+    },
+  );
+
 const uploadJournal = (side: Side, rows: Array<{ studentid: string; amount: number }>) =>
   journal(rows).then((bytes) =>
     sendForm(side, 'POST', '/api/uploads/studentjournals', { term: 'I', year: 2026 }, { field: 'file', bytes, name: 'journal.xlsx' }),
@@ -353,6 +370,8 @@ async function seed(side: Side) {
     type: 'image/jpeg',
   });
   ids.student = ok(student).id;
+  // Each school's badge, of its own colour.
+  ok(await sendBadge(side, side.name === 'A' ? '#a00' : '#0a0'));
   await makeMarks(t.database, side.tenant.id, ids.student, [
     { subjectId: ids.subject, marktypeId: ids.marktype, form: 'P7', term: 'I', year: 2026, mark: 74.5 },
   ]);
@@ -730,6 +749,17 @@ const LISTS: Record<string, ListFixture> = {
   },
   // The layout screen's sample card: one of A's learners, nothing of B's.
   '/api/school/terminalreport/sample': {},
+  // The school's badge: B's is never A's (A reads its own, or none).
+  '/api/school/logo': {
+    check: async () => {
+      ok(await sendBadge(B, '#0a0'));
+      const theirs = await send(B, 'GET', '/api/school/logo');
+      expect(theirs.statusCode).toBe(200);
+      const mine = await send(A, 'GET', '/api/school/logo');
+      expect([200, 404]).toContain(mine.statusCode);
+      expect(mine.rawPayload.equals(theirs.rawPayload)).toBe(false);
+    },
+  },
   '/api/school/markcomments': commentsList('/api/school/markcomments'),
   '/api/school/genericcomments': commentsList('/api/school/genericcomments'),
   '/api/school/remarks': {
@@ -1261,6 +1291,21 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     const { version } = ok(await send(A, 'GET', '/api/school/gradingrules'));
     await landsInA('PUT', '/api/school/gradingrules', { rules: DEFAULT_GRADING_RULES, version }, ['report_settings']);
     expect(ok(await send(B, 'GET', '/api/school/gradingrules')).rules).toEqual(B_RULES);
+  },
+  'PUT /api/school/logo': async () => {
+    ok(await sendBadge(B, '#0a0'));
+    const before = (await send(B, 'GET', '/api/school/logo')).rawPayload;
+    ok(await sendBadge(A, '#a00'));
+    const after = await send(B, 'GET', '/api/school/logo');
+    expect(after.statusCode).toBe(200);
+    expect(after.rawPayload.equals(before)).toBe(true);
+  },
+  'DELETE /api/school/logo': async () => {
+    ok(await sendBadge(B, '#0a0'));
+    ok(await send(A, 'DELETE', '/api/school/logo'));
+    expect((await send(A, 'GET', '/api/school/logo')).statusCode).toBe(404);
+    expect((await send(B, 'GET', '/api/school/logo')).statusCode).toBe(200);
+    ok(await sendBadge(A, '#a00'));
   },
   'PUT /api/school/reportlayout': async () => {
     const { version } = ok(await send(A, 'GET', '/api/school/reportlayout'));

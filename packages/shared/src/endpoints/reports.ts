@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MARK_VALUES } from '../reports/layout.js';
 import { ReportModelSchema, TerminalReportQuerySchema } from '../reports/model.js';
 import { defineEndpoint } from './definition.js';
 
@@ -39,5 +40,41 @@ export const reportSampleEndpoint = defineEndpoint({
   method: 'GET',
   path: '/api/school/terminalreport/sample',
   access: 'member',
+  /** The marks under the mark types as the layout being edited chooses them (the saved layout's when absent). */
+  query: z.object({ markValues: z.enum(MARK_VALUES).optional() }),
   response: z.object({ model: ReportModelSchema.nullable() }),
+});
+
+/** Whether the school has a badge (the cards print it at the top left). */
+export const SchoolLogoStateSchema = z.object({ logo: z.boolean() });
+
+const manageSettings = { action: 'manage', subject: 'setting' } as const;
+
+/**
+ * The school's badge (issue 24 point 3), stored with the learners' photos: to members of the
+ * school only, never kept by a browser; 404 while the school has none.
+ */
+export const schoolLogoEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/school/logo',
+  access: 'member',
+  response: 'file',
+});
+
+/** Uploads the badge (a JPEG, PNG or WebP picture), replacing the one before. */
+export const uploadSchoolLogoEndpoint = defineEndpoint({
+  method: 'PUT',
+  path: '/api/school/logo',
+  access: manageSettings,
+  body: z.object({}),
+  file: { field: 'logo', required: true },
+  response: SchoolLogoStateSchema,
+});
+
+/** Removes the badge: the cards print without one. */
+export const removeSchoolLogoEndpoint = defineEndpoint({
+  method: 'DELETE',
+  path: '/api/school/logo',
+  access: manageSettings,
+  response: SchoolLogoStateSchema,
 });

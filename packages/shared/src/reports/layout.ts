@@ -13,12 +13,31 @@ import { text } from '../schemas/common.js';
 export const DEFAULT_REPORT_LABEL = 'END OF TERM';
 
 /** A card's sections, each drawn once in the layout's order. */
-export const REPORT_SECTIONS = ['header', 'learner', 'subjects', 'summary', 'attendance', 'remarks', 'gradeKey', 'footers'] as const;
+export const REPORT_SECTIONS = [
+  'header',
+  'learner',
+  'subjects',
+  'summary',
+  'attendance',
+  'remarks',
+  'gradeKey',
+  'nextTerm',
+  'footers',
+  'signatures',
+] as const;
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
 
 /** The columns the subject table may show, after the subject's name. */
 export const SUBJECT_COLUMNS = ['marks', 'total', 'grade', 'points', 'comment', 'initials'] as const;
 export type SubjectColumn = (typeof SUBJECT_COLUMNS)[number];
+
+/**
+ * What the mark type columns show (issue 24 point 3): each mark as entered (`raw`, the default:
+ * what the teacher wrote, under BOT, MOT, EOT) or the part it adds to the total (`weighted`,
+ * headed with its proportion, "BOT 20%").
+ */
+export const MARK_VALUES = ['raw', 'weighted'] as const;
+export type MarkValues = (typeof MARK_VALUES)[number];
 
 export const MAX_HEADER_LINES = 4;
 const MAX_LINE = 120;
@@ -39,14 +58,17 @@ export const ReportLayoutSchema = z.object({
   showPositions: z.boolean(M.yesOrNo),
   /** The report's title line when the person prints without one (END OF TERM). */
   label: text().trim().min(1, M.labelRequired).max(MAX_REPORT_LABEL, M.labelTooLong),
+  /** Raw marks or weighted parts under the mark types (added after schools saved layouts: theirs take the default). */
+  markValues: z.enum(MARK_VALUES, M.markValuesUnknown).default('raw'),
 });
 export type ReportLayout = z.infer<typeof ReportLayoutSchema>;
 
 export const DEFAULT_REPORT_LAYOUT: ReportLayout = {
-  sections: ['header', 'learner', 'subjects', 'summary', 'attendance', 'remarks', 'gradeKey', 'footers'],
+  sections: ['header', 'learner', 'subjects', 'summary', 'attendance', 'remarks', 'gradeKey', 'nextTerm', 'footers', 'signatures'],
   columns: ['marks', 'total', 'grade', 'points', 'comment', 'initials'],
   headerLines: [],
   showPhoto: true,
   showPositions: true,
   label: DEFAULT_REPORT_LABEL,
+  markValues: 'raw',
 };

@@ -64,6 +64,7 @@ function learner(spec: LearnerSpec): ReportLearner {
     studentid: `P7/${String(spec.n).padStart(3, '0')}`,
     fullname: spec.name,
     gender: 'F',
+    lin: null,
     form: 'P7',
     stream: spec.stream === undefined ? 'East' : spec.stream,
     photo: null,
@@ -77,6 +78,7 @@ function learner(spec: LearnerSpec): ReportLearner {
     attendance: null,
     remarks: [],
     footers: [],
+    feesBalance: null,
     explain: { total: why, average: why, aggregate: null, division: null, points: null, position: { stream: why, class: why } },
   };
 }
@@ -99,6 +101,10 @@ function model(learners: ReportLearner[], report: Partial<ReportModel['report']>
     markTypes: [],
     warnings: [],
     gradeKey: null,
+    key: [],
+    streams: 2,
+    nextTerm: null,
+    signatures: [],
     means: { class: null, streams: {} },
     learners,
   };

@@ -92,6 +92,8 @@ export const ReportLearnerSchema = z.object({
   studentid: z.string(),
   fullname: z.string(),
   gender: z.enum(['F', 'M']).nullable(),
+  /** The learner's identification number (LIN) of the Ministry's register, when the school has it. */
+  lin: z.string().nullable(),
   form: z.string(),
   stream: z.string().nullable(),
   /** The photo's address, or null when the learner has none (or the layout shows none). */
@@ -116,6 +118,8 @@ export const ReportLearnerSchema = z.object({
   remarks: z.array(z.object({ remarktype_id: z.uuid().nullable(), label: z.string(), text: z.string() })),
   /** The school's report footers that apply to this learner's position. */
   footers: z.array(z.object({ title: z.string(), text: z.string() })),
+  /** What the learner owes on their fees statement (invoices less receipts, exact decimal text), null without one. */
+  feesBalance: z.string().nullable(),
   explain: z.object({
     total: ExplanationSchema,
     average: ExplanationSchema,
@@ -151,12 +155,26 @@ export const ReportModelSchema = z.object({
     rawmark: z.boolean(),
     separate: z.boolean(),
   }),
-  /** The mark types the cards show, in the school's order. */
-  markTypes: z.array(z.object({ id: z.uuid(), label: z.string() })),
+  /**
+   * The mark types the cards show, in the school's order; `heading` is the column's head: the
+   * label over raw marks ("BOT"), with the proportion over weighted parts ("BOT 20%").
+   */
+  markTypes: z.array(z.object({ id: z.uuid(), label: z.string(), heading: z.string() })),
   /** What a head teacher must fix before printing: proportions not adding up to 100, grade sets with gaps. */
   warnings: z.array(z.object({ subject: z.string().nullable(), explain: ExplanationSchema })),
   /** The class's grading key (grade footer), printed under the table. */
   gradeKey: z.string().nullable(),
+  /**
+   * The key's lines the card prints whatever the school wrote: the grades, the division rule in
+   * force, what X means, how a missed test counts, and what the marks under the mark types are.
+   */
+  key: z.array(z.string()),
+  /** How many streams the class has (a class of one stream prints no position in stream). */
+  streams: z.number(),
+  /** The next term's first and last day (YYYY-MM-DD) by the school's calendar, null when unknown. */
+  nextTerm: z.object({ term: z.string(), year: z.number(), starts: z.string(), ends: z.string() }).nullable(),
+  /** Whom the card's signature lines are for ("Class teacher", "Head teacher"); none when the school's footers have them. */
+  signatures: z.array(z.string()),
   /** The class's and each stream's mean of the learners' averages. */
   means: z.object({ class: z.number().nullable(), streams: z.record(z.string(), z.number().nullable()) }),
   learners: z.array(ReportLearnerSchema),

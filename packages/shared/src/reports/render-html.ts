@@ -1,7 +1,7 @@
 import { type Explanation, explainText } from '../grading/engine/explain.js';
 import type { ReportLayout, ReportSection, SubjectColumn } from './layout.js';
 import type { ReportLearner, ReportModel, ReportSubject } from './model.js';
-import { reportNumber, REPORT_WORDS as W } from './words.js';
+import { reportDate, reportMoney, reportNumber, REPORT_WORDS as W } from './words.js';
 
 /*
  * The report preview (issue 15 point 4): the model drawn as one HTML document, the same sections
@@ -22,10 +22,14 @@ function explanationList(explain: Explanation): string {
   return `${escapeHtml(explainText(explain))}${parts}`;
 }
 
-/** A number that explains itself when clicked (data-explain names it for tests and tools). */
+/**
+ * A number that explains itself when clicked (data-explain names it for tests and tools). All
+ * share one name, so that opening one closes the one open before: two explanations never cover
+ * each other (issue 24 point 7), with no script.
+ */
 function explained(shown: string, explain: Explanation | null | undefined, name: string): string {
   if (!explain) return escapeHtml(shown);
-  return `<details class="why" data-explain="${escapeHtml(name)}"><summary>${escapeHtml(shown)}</summary><div class="because">${explanationList(explain)}</div></details>`;
+  return `<details class="why" name="why" data-explain="${escapeHtml(name)}"><summary>${escapeHtml(shown)}</summary><div class="because">${explanationList(explain)}</div></details>`;
 }
 
 const markText = (mark: number | 'ABS' | null | undefined) => (mark === 'ABS' ? 'ABS' : reportNumber(mark ?? null));
@@ -34,6 +38,17 @@ const markText = (mark: number | 'ABS' | null | undefined) => (mark === 'ABS' ? 
 export function showsMarkColumns(model: ReportModel, layout: ReportLayout): boolean {
   if (!layout.columns.includes('marks') || model.report.level === 'alevel') return false;
   return model.report.separate || model.markTypes.length > 1;
+}
+
+/** Whether the card prints a position in stream: only where positions show and the class has more than one stream. */
+export const showsStreamPosition = (model: ReportModel, layout: ReportLayout) => layout.showPositions && model.streams > 1;
+
+/** The next term's line of a card: "Next term begins: 1 May 2026", "Next term ends: 31 August 2026", and the fees balance, where known. */
+export function nextTermItems(model: ReportModel, learner: ReportLearner): Array<[string, string]> {
+  const items: Array<[string, string]> = [];
+  if (model.nextTerm) items.push([W.nextTermBegins, reportDate(model.nextTerm.starts)], [W.nextTermEnds, reportDate(model.nextTerm.ends)]);
+  if (learner.feesBalance !== null) items.push([W.feesBalance, reportMoney(learner.feesBalance)]);
+  return items;
 }
 
 /** The table's columns after the subject, in the layout's order, for this model's level. */
@@ -60,9 +75,10 @@ export function papersText(subject: ReportSubject): string {
 
 function subjectsTable(model: ReportModel, layout: ReportLayout, learner: ReportLearner): string {
   const columns = tableColumns(model, layout);
-  const markColumns = showsMarkColumns(model, layout) ? model.markTypes.map((type) => type.label) : [];
+  const shown = showsMarkColumns(model, layout) ? model.markTypes : [];
+  const markColumns = shown.map((type) => type.label);
   const head = columns
-    .flatMap((column) => (column === 'marks' ? (markColumns.length > 0 ? markColumns : [W.paper]) : [COLUMN_HEADS[column]]))
+    .flatMap((column) => (column === 'marks' ? (shown.length > 0 ? shown.map((type) => type.heading) : [W.paper]) : [COLUMN_HEADS[column]]))
     .map((label) => `<th>${escapeHtml(label)}</th>`)
     .join('');
   const rows = learner.subjects
@@ -111,7 +127,7 @@ function section(name: ReportSection, model: ReportModel, layout: ReportLayout, 
       return `<div class="learner">${photo}${pair(W.name, escapeHtml(learner.fullname))}${pair(W.studentId, escapeHtml(learner.studentid))}${pair(
         W.class,
         escapeHtml([learner.form, learner.stream].filter(Boolean).join(' ')),
-      )}${pair(W.sex, escapeHtml(sex))}</div>`;
+      )}${pair(W.sex, escapeHtml(sex))}${pair(W.lin, escapeHtml(learner.lin ?? '-'))}</div>`;
     }
     case 'subjects':
       return subjectsTable(model, layout, learner);
@@ -128,15 +144,18 @@ function section(name: ReportSection, model: ReportModel, layout: ReportLayout, 
         items.push(pair(W.totalPoints, explained(reportNumber(learner.points), learner.explain.points, 'points')));
       if (layout.showPositions) {
         const { position } = learner;
-        items.push(
-          pair(
-            W.positionStream,
-            explained(
-              position.stream === null ? '-' : `${position.stream} ${W.outOf} ${position.streamOf}`,
-              learner.explain.position.stream,
-              'position:stream',
+        if (showsStreamPosition(model, layout))
+          items.push(
+            pair(
+              W.positionStream,
+              explained(
+                position.stream === null ? '-' : `${position.stream} ${W.outOf} ${position.streamOf}`,
+                learner.explain.position.stream,
+                'position:stream',
+              ),
             ),
-          ),
+          );
+        items.push(
           pair(
             W.positionClass,
             explained(
@@ -161,9 +180,22 @@ function section(name: ReportSection, model: ReportModel, layout: ReportLayout, 
             `<div class="remark"><span class="label">${escapeHtml(label ?? '')}</span><p>${text ? escapeHtml(text) : '&nbsp;'}</p></div>`,
         )
         .join('')}</div>`;
-    case 'gradeKey':
-      return model.gradeKey
-        ? `<div class="grade-key"><span class="label">${escapeHtml(W.gradeKey)}</span> ${escapeHtml(model.gradeKey)}</div>`
+    case 'gradeKey': {
+      const own = model.gradeKey ? `<p><span class="label">${escapeHtml(W.gradeKey)}</span> ${escapeHtml(model.gradeKey)}</p>` : '';
+      const lines = model.key.map((line) => `<p>${escapeHtml(line)}</p>`).join('');
+      return own || lines ? `<div class="grade-key" data-section="gradeKey">${own}${lines}</div>` : '';
+    }
+    case 'nextTerm': {
+      const items = nextTermItems(model, learner);
+      return items.length
+        ? `<div class="next-term" data-section="nextTerm">${items.map(([label, value]) => pair(label, escapeHtml(value))).join('')}</div>`
+        : '';
+    }
+    case 'signatures':
+      return model.signatures.length
+        ? `<div class="signatures" data-section="signatures">${model.signatures
+            .map((label) => `<div class="signature"><span class="line"></span><span class="label">${escapeHtml(label)}</span></div>`)
+            .join('')}</div>`
         : '';
     case 'footers':
       return learner.footers.length
@@ -188,7 +220,10 @@ table.subjects thead th{background:#f1f1f1;font-size:12px}
 table.subjects td.num{text-align:right}
 .summary{display:grid;grid-template-columns:1fr 1fr;gap:2px 16px;margin:8px 0}
 .remarks .remark{margin:6px 0}.remarks p{margin:2px 0;border-bottom:1px dotted #666;min-height:18px}
-.grade-key,.footers,.attendance{margin:6px 0;font-size:12px}.footers p{margin:2px 0}
+.grade-key,.footers,.attendance{margin:6px 0;font-size:12px}.footers p,.grade-key p{margin:2px 0}
+.next-term{display:flex;flex-wrap:wrap;gap:2px 18px;margin:6px 0}
+.signatures{display:flex;gap:40px;margin:28px 0 6px}.signature{flex:1;display:flex;flex-direction:column;font-size:12px}
+.signature .line{border-bottom:1px solid #111;height:22px;margin-bottom:3px}
 details.why{display:inline-block;position:relative}
 details.why summary{cursor:pointer;list-style:none;text-decoration:underline dotted;text-underline-offset:3px}
 details.why summary::-webkit-details-marker{display:none}

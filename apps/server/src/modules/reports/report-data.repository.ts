@@ -1,11 +1,14 @@
 import {
+  defaultTermDates,
   endpointUrl,
   type GradeBand,
   isPerPaperForm,
   MAX_REPORT_LEARNERS,
   REPORT_MESSAGES,
   type ReportType,
+  schoolLogoEndpoint,
   studentPhotoEndpoint,
+  TERMS,
   type TerminalReportQuery,
 } from '@mustard/shared';
 import { sql } from 'kysely';
@@ -99,7 +102,7 @@ async function classLearners(
 ): Promise<{ learners: ReportLearnerRow[]; photoFiles: Map<string, string> }> {
   const rows = await tx.trx
     .selectFrom('students as s')
-    .select(['s.id', 's.studentid', 's.firstname', 's.othername', 's.lastname', 's.gender', 's.form', 's.stream', 's.photo_path'])
+    .select(['s.id', 's.studentid', 's.firstname', 's.othername', 's.lastname', 's.gender', 's.lin', 's.form', 's.stream', 's.photo_path'])
     .select((eb) =>
       eb
         .selectFrom('marks as m')
@@ -142,6 +145,7 @@ async function classLearners(
       studentid: row.studentid,
       fullname: [row.firstname, row.othername, row.lastname].filter(Boolean).join(' '),
       gender: row.gender,
+      lin: row.lin?.trim() || null,
       form: query.form,
       stream: (inClassNow ? row.stream : (row.marks_stream ?? row.stream)) ?? null,
       photo,
@@ -176,6 +180,35 @@ async function printedLearners(tx: TenantTx, query: TerminalReportQuery, learner
   }
   if (printed.length === 0) throw invalid({ stream: [REPORT_MESSAGES.noLearners] });
   return query.stream || query.studentcategory_id ? new Set(printed.map((learner) => learner.id)) : null;
+}
+
+/** The term after the report's (Term III's is Term I of the next year), its days as the school set them, else the default calendar's. */
+async function nextTermOf(tx: TenantTx, query: TerminalReportQuery): Promise<ReportInputs['nextTerm']> {
+  const index = TERMS.indexOf(query.term);
+  const term = index < TERMS.length - 1 ? (TERMS[index + 1] as TerminalReportQuery['term']) : 'I';
+  const year = index < TERMS.length - 1 ? query.year : query.year + 1;
+  const set = await tx.trx
+    .selectFrom('term_dates')
+    .select([sql<string>`to_char(starts, 'YYYY-MM-DD')`.as('starts'), sql<string>`to_char(ends, 'YYYY-MM-DD')`.as('ends')])
+    .$call(inTenant(tx.tenantId))
+    .where('year', '=', year)
+    .where('term', '=', term)
+    .executeTakeFirst();
+  const days = set ?? defaultTermDates(year).find((each) => each.term === term);
+  return days ? { term, year, starts: days.starts, ends: days.ends } : null;
+}
+
+/** What each printed learner owes by their fees statement (invoices less receipts, exact), for those with one. */
+async function feesBalances(tx: TenantTx, learnerIds: readonly string[]): Promise<Map<string, string>> {
+  if (learnerIds.length === 0) return new Map();
+  const rows = await tx.trx
+    .selectFrom('statement_lines')
+    .select(['student_id', sql<string>`sum(CASE WHEN category = 'invoice' THEN amount ELSE -amount END)::text`.as('balance')])
+    .$call(inTenant(tx.tenantId))
+    .where('student_id', '=', sql<string>`ANY(${sql.val([...learnerIds])}::uuid[])`)
+    .groupBy('student_id')
+    .execute();
+  return new Map(rows.map((row) => [row.student_id, row.balance]));
 }
 
 /** Everything one report request reads, for buildReportModel; refuses (422) what cannot make a report. */
@@ -339,7 +372,7 @@ export async function loadReportInputs(tx: TenantTx, query: TerminalReportQuery)
       address: school.address,
       phone: school.phone,
       email: school.email,
-      logo: null,
+      logo: school.logo_path ? endpointUrl(schoolLogoEndpoint.path, {}) : null,
       lines: settings.layout.headerLines,
     },
     report: {
@@ -350,7 +383,8 @@ export async function loadReportInputs(tx: TenantTx, query: TerminalReportQuery)
       year: query.year,
       category: query.category,
       level,
-      rawmark: query.rawmark,
+      // Raw marks unless the layout chose weighted parts (and the person did not ask for raw ones).
+      rawmark: query.rawmark || settings.layout.markValues !== 'weighted',
       separate: query.separate,
     },
     rules: settings.rules,
@@ -368,6 +402,12 @@ export async function loadReportInputs(tx: TenantTx, query: TerminalReportQuery)
     gradeKey,
     footers: reportFooters.map((row) => ({ title: row.title, text: row.remarks ?? '' })),
     photoFiles,
+    logoFile: school.logo_path,
+    nextTerm: await nextTermOf(tx, query),
+    feesBalances: await feesBalances(
+      tx,
+      (printed ? learners.filter((learner) => printed.has(learner.id)) : learners).map((learner) => learner.id),
+    ),
     remarkTypes,
     remarks,
     subjectComments: new Map(commentRows.map((row) => [`${row.student_id}|${row.subject_id}`, row.comment])),

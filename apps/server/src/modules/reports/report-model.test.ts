@@ -319,6 +319,97 @@ describe('an A-level class', () => {
   });
 });
 
+describe('a card a head teacher signs (issue 24 point 3)', () => {
+  const raw = (overrides: Partial<ReportInputs> = {}) => {
+    const base = inputs({ footers: [], ...overrides });
+    return buildReportModel({ ...base, report: { ...base.report, rawmark: true } });
+  };
+
+  it('raw marks under the plain mark type heads; weighted parts headed with their proportion, or "weighted" where subjects differ', () => {
+    const model = raw();
+    expect(model.markTypes.map((type) => type.heading)).toEqual(['BOT', 'MOT', 'EOT']);
+    expect(model.learners[1]?.subjects[0]?.marks).toEqual({ BOT: 50, MOT: 60, EOT: 70 });
+    expect(renderReportHtml(model, DEFAULT_REPORT_LAYOUT)).toContain('<th>BOT</th><th>MOT</th><th>EOT</th>');
+    const mixed = new Map(
+      PLE.map((subject, index) => [
+        subject.id,
+        index === 0
+          ? new Map([
+              [BOT.id, 40],
+              [MOT.id, 10],
+              [EOT.id, 50],
+            ])
+          : WEIGHTS,
+      ]),
+    );
+    const weighted = buildReportModel(inputs({ proportions: mixed }));
+    expect(weighted.markTypes.map((type) => type.heading)).toEqual(['BOT weighted', 'MOT weighted', 'EOT 50%']);
+  });
+
+  it('the key: the grades, the division rule in force, X, the missed-test rule and what the marks are', () => {
+    expect(raw().key).toEqual([
+      'Grades: D1–C6 credit, P7–P8 pass, F9 fail',
+      'Division I: aggregate 4–12; Division II: aggregate 13–23; Division III: aggregate 24–29; Division IV: aggregate 30–34; Division U: aggregate above 34 (the 4 counted subjects)',
+      'X: no mark in a counted subject, not graded',
+      expect.stringMatching(/^MOT ABS: a test missed/),
+      'BOT, MOT, EOT: marks as entered; Total: out of 100',
+    ]);
+    const rules = {
+      ...DEFAULT_GRADING_RULES,
+      primary: { ...DEFAULT_GRADING_RULES.primary, divisions: [{ division: 'I', aggregateAtMost: 10 }] },
+    };
+    expect(raw({ rules }).key[1]).toBe('Division I: aggregate 4–10; Division U: aggregate above 10 (the 4 counted subjects)');
+    const zero = raw({ rules: { ...DEFAULT_GRADING_RULES, missed: 'zero' } as GradingRules });
+    expect(zero.key).toContain('MOT ABS: a test missed, counted as 0');
+  });
+
+  it('the learner’s LIN, next term’s dates and the fees balance where known, and the two signature lines', () => {
+    const model = raw({
+      learners: [{ ...learner(1, 'East'), lin: 'U0012345' }, learner(2, 'East')],
+      marks: [...marksOf(1, [[80, 80, 80]]), ...marksOf(2, [[70, 70, 70]])],
+      nextTerm: { term: 'I', year: 2027, starts: '2027-02-01', ends: '2027-04-30' },
+      feesBalances: new Map([[learnerId(1), '150000.00']]),
+    });
+    expect(model.learners.map((each) => [each.lin, each.feesBalance])).toEqual([
+      ['U0012345', '150000.00'],
+      [null, null],
+    ]);
+    expect(model.signatures).toEqual(["Class teacher's signature", "Head teacher's signature"]);
+    const html = renderReportHtml(model, DEFAULT_REPORT_LAYOUT);
+    const [first, second] = html.split('<section').slice(1) as [string, string];
+    expect(first).toContain('<span class="label">LIN</span> <b>U0012345</b>');
+    expect(first).toContain('<span class="label">Next term begins</span> <b>1 February 2027</b>');
+    expect(first).toContain('<span class="label">Next term ends</span> <b>30 April 2027</b>');
+    expect(first).toContain('<span class="label">Fees balance</span> <b>150,000</b>');
+    expect(second).not.toContain('Fees balance');
+    expect(second).toContain('Head teacher&#39;s signature');
+  });
+
+  it('the school’s own footers for next term and signatures are printed once, the school’s', () => {
+    const model = raw({
+      footers: [
+        { title: 'Next term begins', text: 'Monday, 2 February 2027' },
+        { title: "Head teacher's signature", text: '______' },
+      ],
+      nextTerm: { term: 'I', year: 2027, starts: '2027-02-01', ends: '2027-04-30' },
+    });
+    expect(model.nextTerm).toBeNull();
+    expect(model.signatures).toEqual(["Class teacher's signature"]);
+  });
+
+  it('no position in stream for a class of one stream; both positions for a class of two', () => {
+    const one = raw({
+      learners: [learner(1, 'East'), learner(2, 'East')],
+      marks: [...marksOf(1, [[80, 80, 80]]), ...marksOf(2, [[70, 70, 70]])],
+    });
+    expect(one.streams).toBe(1);
+    const html = renderReportHtml(one, DEFAULT_REPORT_LAYOUT);
+    expect(html).not.toContain('Position in stream');
+    expect(html).toContain('Position in class');
+    expect(renderReportHtml(raw(), DEFAULT_REPORT_LAYOUT)).toContain('Position in stream');
+  });
+});
+
 describe('the HTML preview', () => {
   const model = buildReportModel(inputs());
 
@@ -330,7 +421,8 @@ describe('the HTML preview', () => {
     expect(html).toContain('END OF TERM — TERM III 2026');
     expect(html).toMatch(/data-explain="division"><summary>II<\/summary><div class="because">Aggregate 14 is at most 23: Division II\./);
     expect(html).toContain('2 out of 2');
-    expect(html).toContain('<th>BOT</th><th>MOT</th><th>EOT</th>');
+    // Weighted parts (the pure core was asked for them): each head says its proportion.
+    expect(html).toContain('<th>BOT 20%</th><th>MOT 30%</th><th>EOT 50%</th>');
     expect(html).not.toContain('<script');
   });
 

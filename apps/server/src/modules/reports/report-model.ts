@@ -21,6 +21,7 @@ import {
   type ReportModel,
   type ReportSubject,
   type ReportType,
+  reportKeyLines,
   toNumber,
 } from '@mustard/shared';
 
@@ -42,6 +43,8 @@ export interface ReportLearnerRow {
   studentid: string;
   fullname: string;
   gender: 'F' | 'M' | null;
+  /** The learner's LIN, when the school has it. */
+  lin?: string | null;
   form: string;
   stream: string | null;
   photo: string | null;
@@ -82,6 +85,12 @@ export interface ReportInputs {
   subjectComments: ReadonlyMap<string, string>;
   /** Each photo URL of the learners with its stored file name: for the renderers, not the model. */
   photoFiles: ReadonlyMap<string, string>;
+  /** The stored file of the school's badge (model.school.logo is its URL): for the renderers, not the model. */
+  logoFile?: string | null;
+  /** The next term's dates by the school's calendar; unknown when absent. */
+  nextTerm?: ReportModel['nextTerm'];
+  /** Each learner's fees balance (exact decimal text) by id; a learner without a statement is absent. */
+  feesBalances?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -170,6 +179,37 @@ function proportionWarnings(inputs: ReportInputs): ReportModel['warnings'] {
   return warnings;
 }
 
+/**
+ * The mark type columns' heads: the label over raw marks; over weighted parts the label with
+ * the proportion every subject of the card gives it ("BOT 20%"), or "BOT weighted" where the
+ * subjects differ.
+ */
+function markHeadings(inputs: ReportInputs): ReportModel['markTypes'] {
+  return inputs.markTypes.map((type) => {
+    if (inputs.report.rawmark) return { id: type.id, label: type.label, heading: type.label };
+    const weights = new Set(inputs.subjects.map((subject) => inputs.proportions.get(subject.id)?.get(type.id) ?? null));
+    const [only] = [...weights];
+    const heading =
+      weights.size === 1 && only !== null && only !== undefined
+        ? `${type.label} ${printedNumber(only)}%`
+        : [...weights].some((weight) => weight !== null)
+          ? `${type.label} ${REPORT_WORDS.weighted}`
+          : type.label;
+    return { id: type.id, label: type.label, heading };
+  });
+}
+
+/** Whether the school's own footers already say it (a footer titled so): the card then prints its own line once, the school's. */
+const footerSays = (footers: ReportInputs['footers'], words: RegExp) => footers.some((footer) => words.test(footer.title));
+
+/** The card's signature lines: the class teacher's and the head teacher's, unless the school's footers carry them. */
+function signatureLines(footers: ReportInputs['footers']): string[] {
+  return [
+    ...(footerSays(footers, /class\s*teacher.*sign/i) ? [] : [REPORT_WORDS.classTeacherSigns]),
+    ...(footerSays(footers, /head\s*teacher.*sign/i) ? [] : [REPORT_WORDS.headTeacherSigns]),
+  ];
+}
+
 /** The report model of the inputs' class: every learner computed, the printed ones returned. */
 export function buildReportModel(inputs: ReportInputs): ReportModel {
   const grading = gradingInputs(inputs);
@@ -193,6 +233,7 @@ export function buildReportModel(inputs: ReportInputs): ReportModel {
       const unranked = explanation('position.unranked');
       return {
         ...each.learner,
+        lin: each.learner.lin ?? null,
         photo: inputs.layout.showPhoto ? each.learner.photo : null,
         subjects: each.subjects.map((subject) => roundedSubject(subject.row)),
         total: round2(toNumber(each.total.value)),
@@ -209,6 +250,7 @@ export function buildReportModel(inputs: ReportInputs): ReportModel {
         attendance: inputs.attendance.get(each.learner.id) ?? null,
         remarks: remarksOf(each.learner.id, inputs),
         footers: inputs.footers,
+        feesBalance: inputs.feesBalances?.get(each.learner.id) ?? null,
         explain: {
           total: each.total.explain,
           average: each.average.explain,
@@ -220,12 +262,21 @@ export function buildReportModel(inputs: ReportInputs): ReportModel {
       };
     });
 
+  const markTypes = markHeadings(inputs);
   return {
     school: inputs.school,
     report: inputs.report,
-    markTypes: inputs.markTypes.map((type) => ({ id: type.id, label: type.label })),
+    markTypes,
     warnings: [...proportionWarnings(inputs), ...gradeSetWarnings(inputs)],
     gradeKey: inputs.gradeKey,
+    key: reportKeyLines(inputs.rules, inputs.report.level, {
+      headings: markTypes.length > 1 || inputs.report.separate ? markTypes.map((type) => type.heading) : [],
+      raw: inputs.report.rawmark,
+    }),
+    streams: new Set(inputs.learners.map((learner) => (learner.stream ?? '').toLowerCase())).size,
+    // The school's own "Next term begins" footer is the one printed.
+    nextTerm: footerSays(inputs.footers, /next\s*term\s*(begins|starts|opens|dates)/i) ? null : (inputs.nextTerm ?? null),
+    signatures: signatureLines(inputs.footers),
     means: {
       class: round2(means.class.value),
       streams: Object.fromEntries([...means.streams].map(([stream, mean]) => [stream, round2(mean.value)])),

@@ -1,19 +1,27 @@
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
 import {
   type ReportModel,
+  removeSchoolLogoEndpoint,
   renderReportHtml,
   reportProgressEndpoint,
   reportSampleEndpoint,
+  schoolLogoEndpoint,
   TerminalReportQuerySchema,
   terminalReportEndpoint,
+  uploadSchoolLogoEndpoint,
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { notFound } from '../../errors.js';
 import { tenantScope } from '../../plugins/access.js';
-import { endpointRoute, FileAnswer, withRequestTx } from '../../plugins/endpoints.js';
+import { endpointRoute, FileAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
+import { photoFile, removePhoto } from '../students/photos.js';
 import { closeReportPdfPool, imagesForPrint, renderReportPdf } from './pdf/index.js';
 import { latestMarkedLearner, loadReportInputs } from './report-data.repository.js';
 import { reportImages, withInlinePhotos } from './report-images.js';
 import { buildReportModel } from './report-model.js';
 import { ReportProgressBoard } from './report-progress.js';
+import { logoPath, setLogo, storeLogo } from './school-logo.js';
 
 /** A part of a file name: letters, digits, dashes and underscores only (a class "S.5" is "S_5"). */
 const namePart = (value: string) => value.replace(/[^A-Za-z0-9_-]+/g, '_');
@@ -38,20 +46,20 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     const read = () =>
       withRequestTx(app, request, async (tx) => {
         const inputs = await loadReportInputs(tx, query);
-        return { model: buildReportModel(inputs), layout: inputs.layout, photoFiles: inputs.photoFiles };
+        return { model: buildReportModel(inputs), layout: inputs.layout, photoFiles: inputs.photoFiles, logoFile: inputs.logoFile };
       });
     // Photos shrunk to what a card prints (a stored photo is larger than its 2 cm frame).
-    const printImages = async (model: ReportModel, photoFiles: ReadonlyMap<string, string>) =>
-      imagesForPrint(await reportImages(app.config.dataDir, scope.tenantId, model, photoFiles));
+    const printImages = async (model: ReportModel, photoFiles: ReadonlyMap<string, string>, logoFile: string | null | undefined) =>
+      imagesForPrint(await reportImages(app.config.dataDir, scope.tenantId, model, photoFiles, logoFile));
     if (query.json) return (await read()).model;
     if (query.html) {
-      const { model, layout, photoFiles } = await read();
-      return { html: renderReportHtml(withInlinePhotos(model, await printImages(model, photoFiles)), layout) };
+      const { model, layout, photoFiles, logoFile } = await read();
+      return { html: renderReportHtml(withInlinePhotos(model, await printImages(model, photoFiles, logoFile)), layout) };
     }
     // A PDF is admitted before anything is read, and drawn in its turn (pdf/document-queue.ts).
     return app.documents.serve(scope.tenantId, reply, async (draw) => {
-      const { model, layout, photoFiles } = await read();
-      const images = await printImages(model, photoFiles);
+      const { model, layout, photoFiles, logoFile } = await read();
+      const images = await printImages(model, photoFiles, logoFile);
       const key = query.progress ? ReportProgressBoard.key(scope.tenantId, scope.userId, query.progress) : null;
       if (key) progress.set(key, 0, model.learners.length);
       const pdf = await draw(() =>
@@ -62,16 +70,21 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // The layout screen's sample: photos shown whatever the saved layout says, the screen's layout decides.
-  endpointRoute(app, reportSampleEndpoint, async (_input, request) => {
+  endpointRoute(app, reportSampleEndpoint, async ({ query }, request) => {
     const sample = await withRequestTx(app, request, async (tx) => {
       const where = await latestMarkedLearner(tx);
       if (!where) return null;
       const inputs = await loadReportInputs(tx, TerminalReportQuerySchema.parse(where));
-      return { model: buildReportModel({ ...inputs, layout: { ...inputs.layout, showPhoto: true } }), photoFiles: inputs.photoFiles };
+      const rawmark = query.markValues ? query.markValues === 'raw' : inputs.report.rawmark;
+      return {
+        model: buildReportModel({ ...inputs, report: { ...inputs.report, rawmark }, layout: { ...inputs.layout, showPhoto: true } }),
+        photoFiles: inputs.photoFiles,
+        logoFile: inputs.logoFile,
+      };
     });
     if (!sample) return { model: null };
     const images = await imagesForPrint(
-      await reportImages(app.config.dataDir, tenantScope(request).tenantId, sample.model, sample.photoFiles),
+      await reportImages(app.config.dataDir, tenantScope(request).tenantId, sample.model, sample.photoFiles, sample.logoFile),
     );
     return { model: withInlinePhotos(sample.model, images) };
   });
@@ -79,5 +92,38 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   endpointRoute(app, reportProgressEndpoint, async ({ query }, request) => {
     const scope = tenantScope(request);
     return progress.get(ReportProgressBoard.key(scope.tenantId, scope.userId, query.token));
+  });
+
+  // The school's badge: to its own members only (another school's request reads its own row).
+  tenantEndpointRoute(app, schoolLogoEndpoint, async (tx) => {
+    const file = photoFile(app.config.dataDir, tx.tenantId, await logoPath(tx));
+    if (!file) throw notFound();
+    await access(file).catch(() => {
+      throw notFound();
+    });
+    return new FileAnswer(null, 'image/jpeg', createReadStream(file));
+  });
+
+  endpointRoute(app, uploadSchoolLogoEndpoint, async ({ file }, request) => {
+    const { tenantId } = tenantScope(request);
+    const stored = await storeLogo(app.config.dataDir, tenantId, file.buffer);
+    try {
+      const replaced = await withRequestTx(app, request, (tx) => setLogo(tx, stored));
+      if (replaced) await removePhoto(app.config.dataDir, tenantId, replaced);
+      return { logo: true };
+    } catch (error) {
+      await removePhoto(app.config.dataDir, tenantId, stored);
+      throw error;
+    }
+  });
+
+  endpointRoute(app, removeSchoolLogoEndpoint, async (_input, request) => {
+    const { tenantId } = tenantScope(request);
+    const replaced = await withRequestTx(app, request, (tx) => setLogo(tx, null));
+    if (replaced)
+      await removePhoto(app.config.dataDir, tenantId, replaced).catch((error: unknown) =>
+        request.log.error({ err: error }, 'a removed school badge could not be deleted'),
+      );
+    return { logo: false };
   });
 };

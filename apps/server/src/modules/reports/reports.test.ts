@@ -1,15 +1,17 @@
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { markTypes, proportions, REPORT_MESSAGES, type ReportLearner, type ReportModel } from '@mustard/shared';
+import { markTypes, proportions, REPORT_MESSAGES, type ReportLearner, type ReportModel, TENANT_HEADER } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
 import { gradeSet, newSubject, ok, type Row } from '../settings/settings-fixtures.js';
+import { fixtureLogo } from './pdf/fixture.js';
 
 /*
  * Report cards through the API (issue 15), on both databases: a P7 class whose marks are entered
@@ -140,11 +142,13 @@ describe('the report model (json=1) of a class whose marks came through the mark
       ['Amina Okello', 4, 'I', 1, 1],
       ['Brian Okello', 12, 'I', 2, 2],
       ['Carol Okello', 16, 'II', 3, 1],
-      ['David Okello', null, 'X', 4, 2],
+      // David missed the Science EOT: graded on the BOT he sat, re-weighted (the default missed-test rule): 60, C5, aggregate 20.
+      ['David Okello', 20, 'II', 4, 2],
     ]);
     const english = byName(model, 'Amina').subjects[0];
-    expect(english).toMatchObject({ subject: 'English', total: 83, grade: 'D1', marks: { BOT: 32, EOT: 51 } });
-    expect(byName(model, 'David').subjects[2]).toMatchObject({ subject: 'Science', total: null, grade: null, marks: { EOT: 'ABS' } });
+    // Raw marks under the mark types by default (issue 24 point 3): 80 and 85 as entered, the total weighted.
+    expect(english).toMatchObject({ subject: 'English', total: 83, grade: 'D1', marks: { BOT: 80, EOT: 85 } });
+    expect(byName(model, 'David').subjects[2]).toMatchObject({ subject: 'Science', total: 60, grade: 'C5', marks: { EOT: 'ABS' } });
     expect(byName(model, 'Carol').explain.division?.code).toBe('primary.division');
     expect(byName(model, 'Carol').position).toEqual({ stream: 1, class: 3, of: 4, streamOf: 2 });
   });
@@ -329,5 +333,243 @@ describe('another school', () => {
     expect(ourLearner.statusCode).toBe(422);
     expect(ourLearner.body).not.toContain('Amina');
     expect(schoolId).toBeTruthy();
+  });
+});
+
+/**
+ * A card a head teacher signs (issue 24 point 3): a school that set nothing up beyond its
+ * subjects, mark types, grade sets and marks, one stream, prints the signature lines, the key
+ * with the division rule and X, raw marks under BOT, MOT and EOT, the LIN, next term's dates
+ * (the default calendar) and the fees balance (the learner's statement), no position in stream.
+ */
+describe('the card of a school that set nothing up', () => {
+  let school: { id: string; tenantcode: string };
+  let headToken: string;
+  let teacherToken: string;
+  let otherToken: string;
+  let otherCode: string;
+  let mine: Caller;
+  let teacher: Caller;
+  let lin: Record<string, string>;
+  const cardOf = (query: Record<string, string | number> = {}) => report(mine, { form: 'P6', ...query });
+
+  beforeAll(async () => {
+    school = await makeTenant(t.database, { name: 'Nakasero Primary' });
+    const elsewhere = await makeTenant(t.database, { name: 'Far Away Primary' });
+    otherCode = elsewhere.tenantcode;
+    const headUser = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['headteacher'] }] });
+    const teacherUser = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['teacher'] }] });
+    const otherUser = await makeUser(t.database, { memberOf: [{ tenantId: elsewhere.id, roles: ['headteacher'] }] });
+    headToken = await login(t.app, headUser.email);
+    teacherToken = await login(t.app, teacherUser.email);
+    otherToken = await login(t.app, otherUser.email);
+    mine = caller(t.app, headToken, school.tenantcode);
+    teacher = caller(t.app, teacherToken, school.tenantcode);
+    await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx.updateTable('tenants').set({ address: 'P.O. Box 7, Kampala' }).where('id', '=', school.id).execute(),
+    );
+    const subjectRows = [
+      await newSubject(mine, { name: 'English', category: 'english', position: 1 }),
+      await newSubject(mine, { name: 'Mathematics', category: 'mathematics', position: 2 }),
+      await newSubject(mine, { name: 'Science', category: 'science', position: 3 }),
+      await newSubject(mine, { name: 'Social Studies', category: 'humanity', position: 4 }),
+    ];
+    const types = [
+      ok(await mine.post(markTypes.path, { label: 'BOT', category: 'test', position: 1 })),
+      ok(await mine.post(markTypes.path, { label: 'MOT', category: 'test', position: 2 })),
+      ok(await mine.post(markTypes.path, { label: 'EOT', category: 'exam', position: 3 })),
+    ];
+    for (const subject of subjectRows)
+      ok(await mine.post('/api/school/grades', gradeSet(subject.id, { form: 'P6', term: 'I', year: YEAR })));
+    const rows = [
+      { firstname: 'Grace', lin: 'U0012345' },
+      { firstname: 'Henry', lin: null },
+    ].map((learner, index) => ({
+      tenant_id: school.id,
+      id: newId(),
+      studentid: `P6/00${index + 1}`,
+      firstname: learner.firstname,
+      lastname: 'Mukasa',
+      form: 'P6',
+      stream: 'A',
+      lin: learner.lin,
+    }));
+    lin = Object.fromEntries(rows.map((row) => [row.firstname, row.id]));
+    await withTenant(t.database.db, { tenantId: school.id }, async (trx) => {
+      await trx.insertInto('students').values(rows).execute();
+      // Grace's statement: 450,000 invoiced, 300,000 paid: 150,000 owed. Henry has none.
+      const line = {
+        tenant_id: school.id,
+        student_id: rows[0]?.id as string,
+        journal_id: null,
+        date: `${YEAR}-02-03`,
+        term: 'I',
+        year: YEAR,
+      };
+      await trx
+        .insertInto('statement_lines')
+        .values([
+          { ...line, id: newId(), particulars: 'Fees', category: 'invoice', amount: '450000.00' },
+          { ...line, id: newId(), particulars: 'Paid', category: 'receipt', amount: '300000.00' },
+        ])
+        .execute();
+    });
+    // Grace: BOT 72, MOT 64, EOT 88 in every subject; Henry 50, 55, 60.
+    for (const subject of subjectRows) {
+      const byType = (values: [number, number]) => ({ [lin.Grace as string]: values[0], [lin.Henry as string]: values[1] });
+      ok(
+        await mine.post('/api/school/marks', {
+          form: 'P6',
+          stream: 'A',
+          term: 'I',
+          year: YEAR,
+          subject_id: subject.id,
+          paper: 'I',
+          save_id: crypto.randomUUID(),
+          marks: { [types[0]?.id]: byType([72, 50]), [types[1]?.id]: byType([64, 55]), [types[2]?.id]: byType([88, 60]) },
+          base: {},
+        }),
+      );
+    }
+  });
+
+  it('the model: raw marks under BOT, MOT, EOT, the LIN, the key, next term, the fees balance, signatures, one stream', async () => {
+    const model: ReportModel = ok(await cardOf({ json: 1 }));
+    expect(model.markTypes.map((type) => type.heading)).toEqual(['BOT', 'MOT', 'EOT']);
+    const grace = byName(model, 'Grace');
+    expect(grace.subjects[0]?.marks).toEqual({ BOT: 72, MOT: 64, EOT: 88 });
+    expect(grace.lin).toBe('U0012345');
+    expect(byName(model, 'Henry').lin).toBeNull();
+    expect(grace.feesBalance).toBe('150000.00');
+    expect(byName(model, 'Henry').feesBalance).toBeNull();
+    expect(model.nextTerm).toEqual({ term: 'II', year: YEAR, starts: `${YEAR}-05-01`, ends: `${YEAR}-08-31` });
+    expect(model.signatures).toEqual(["Class teacher's signature", "Head teacher's signature"]);
+    expect(model.streams).toBe(1);
+    expect(model.key).toContain('X: no mark in a counted subject, not graded');
+    expect(model.school.address).toBe('P.O. Box 7, Kampala');
+  });
+
+  it('the PDF reads back with all of it, and no position in stream', async () => {
+    const response = await cardOf({ student_id: lin.Grace as string });
+    expect(response.statusCode, response.body).toBe(200);
+    const text = await pdfText(response.rawPayload);
+    expect(text).toContain('Nakasero Primary');
+    expect(text).toContain('P.O. Box 7, Kampala');
+    expect(text).toMatch(/LIN:\s+U0012345/);
+    expect(text).toMatch(/Subject\s+BOT\s+MOT\s+EOT\s+Total/);
+    expect(text).toMatch(/English\s+72\s+64\s+88\b/);
+    expect(text).toContain('Division I: aggregate 4–12');
+    expect(text).toContain('X: no mark in a counted subject');
+    expect(text).toMatch(/ABS: a test missed/);
+    expect(text).toMatch(new RegExp(`Next term begins:\\s+1 May ${YEAR}`));
+    expect(text).toMatch(/Fees balance:\s+150,000/);
+    expect(text).toContain("Class teacher's signature");
+    expect(text).toContain("Head teacher's signature");
+    expect(text).toContain('Position in class');
+    expect(text).not.toContain('Position in stream');
+  });
+
+  it('weighted parts only when the layout chooses them, headed "BOT 20%"', async () => {
+    const { layout, version } = ok(await mine.get('/api/school/reportlayout'));
+    ok(await mine.put('/api/school/reportlayout', { layout: { ...layout, markValues: 'weighted' }, version }));
+    const before: ReportModel = ok(await cardOf({ json: 1 }));
+    for (const subject of before.learners[0]?.subjects ?? [])
+      for (const type of before.markTypes)
+        ok(
+          await mine.post(proportions.path, {
+            form: 'P6',
+            term: 'I',
+            year: YEAR,
+            subject_id: subject.subject_id,
+            marktype_id: type.id,
+            percentage: type.label === 'EOT' ? 60 : 20,
+          }),
+        );
+    const model: ReportModel = ok(await cardOf({ json: 1 }));
+    expect(model.markTypes.map((type) => type.heading)).toEqual(['BOT 20%', 'MOT 20%', 'EOT 60%']);
+    // 72 × 20% = 14.4, 64 × 20% = 12.8, 88 × 60% = 52.8: the parts of the total 80.
+    expect(byName(model, 'Grace').subjects[0]).toMatchObject({ marks: { BOT: 14.4, MOT: 12.8, EOT: 52.8 }, total: 80 });
+    const text = await pdfText((await cardOf({ student_id: lin.Grace as string })).rawPayload);
+    // Each head on two lines in its narrow column: "BOT" over "20%".
+    expect(text).toMatch(/BOT\s+MOT\s+EOT\s+Total[^\n]*\n\s+20%\s+20%\s+60%/);
+    expect(text).toMatch(/English\s+14\.4\s+12\.8\s+52\.8\s+80\b/);
+    const saved = ok(await mine.get('/api/school/reportlayout'));
+    ok(await mine.put('/api/school/reportlayout', { layout: { ...saved.layout, markValues: 'raw' }, version: saved.version }));
+    expect((ok(await cardOf({ json: 1 })) as ReportModel).markTypes.map((type) => type.heading)).toEqual(['BOT', 'MOT', 'EOT']);
+  });
+
+  /** The badge form as the browser sends it: one multipart file in the field `logo`. */
+  async function sendLogo(token: string, tenantcode: string, bytes: Buffer, type = 'image/png', field = 'logo') {
+    const form = new FormData();
+    form.set(field, new Blob([new Uint8Array(bytes)], { type }), 'badge.png');
+    const request = new Request('http://x', { method: 'PUT', body: form });
+    return t.app.inject({
+      method: 'PUT',
+      url: '/api/school/logo',
+      headers: {
+        authorization: `Bearer ${token}`,
+        [TENANT_HEADER]: tenantcode,
+        'content-type': request.headers.get('content-type') as string,
+      },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+  }
+  const logoFiles = () => {
+    const folder = path.join(t.app.config.dataDir, 'photos', school.id);
+    return existsSync(folder) ? readdirSync(folder) : [];
+  };
+
+  it('the badge: uploaded, shown on the preview and the PDF, served to the school alone, replaced and removed', async () => {
+    expect((await mine.get('/api/school/logo')).statusCode).toBe(404);
+    const before = await cardOf({ student_id: lin.Grace as string });
+    expect(before.rawPayload.includes('/Subtype /Image')).toBe(false);
+
+    expect(ok(await sendLogo(headToken, school.tenantcode, await fixtureLogo()))).toEqual({ logo: true });
+    const served = await mine.get('/api/school/logo');
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/jpeg');
+    expect(served.headers['cache-control']).toContain('no-store');
+    expect((ok(await cardOf({ json: 1 })) as ReportModel).school.logo).toBe('/api/school/logo');
+    expect(ok(await cardOf({ html: 1 })).html).toMatch(/<img class="logo" src="data:image\/jpeg;base64,/);
+    expect((await cardOf({ student_id: lin.Grace as string })).rawPayload.includes('/Subtype /Image')).toBe(true);
+
+    // Another school reads its own (none), never this one's; its upload does not touch this one.
+    const them = caller(t.app, otherToken, otherCode);
+    expect((await them.get('/api/school/logo')).statusCode).toBe(404);
+    expect(ok(await sendLogo(otherToken, otherCode, await fixtureLogo()))).toEqual({ logo: true });
+    expect(ok(await them.delete('/api/school/logo'))).toEqual({ logo: false });
+    expect((await mine.get('/api/school/logo')).statusCode).toBe(200);
+
+    // A new badge replaces the file; removing it leaves none.
+    const first = logoFiles();
+    expect(first).toHaveLength(1);
+    ok(await sendLogo(headToken, school.tenantcode, await fixtureLogo()));
+    expect(logoFiles()).toHaveLength(1);
+    expect(logoFiles()).not.toEqual(first);
+    expect(ok(await mine.delete('/api/school/logo'))).toEqual({ logo: false });
+    expect(logoFiles()).toHaveLength(0);
+    expect((await mine.get('/api/school/logo')).statusCode).toBe(404);
+    expect((ok(await cardOf({ json: 1 })) as ReportModel).school.logo).toBeNull();
+  });
+
+  it('the badge refused: not a picture (422 naming it), no file (422), a member who may not change settings (403), nothing saved', async () => {
+    const text = await sendLogo(headToken, school.tenantcode, Buffer.from('just some words, not a picture'), 'image/png');
+    expect(text.statusCode, text.body).toBe(422);
+    expect(text.json().errors.logo).toEqual([REPORT_MESSAGES.logoNotImage]);
+    const wrongField = await sendLogo(headToken, school.tenantcode, await fixtureLogo(), 'image/png', 'photo');
+    expect(wrongField.statusCode).toBe(422);
+    expect(Object.keys(wrongField.json().errors)).toContain('logo');
+    const json = await mine.put('/api/school/logo', { logo: 'x'.repeat(10_000) });
+    expect(json.statusCode).toBe(422);
+    const nul = await mine.put('/api/school/logo', { logo: 'a\u0000b' });
+    expect(nul.statusCode).toBe(422);
+    expect((await sendLogo(teacherToken, school.tenantcode, await fixtureLogo())).statusCode).toBe(403);
+    expect((await teacher.delete('/api/school/logo')).statusCode).toBe(403);
+    expect(logoFiles()).toHaveLength(0);
+    expect((await mine.get('/api/school/logo')).statusCode).toBe(404);
+    // A member without the ability still reads the badge the cards print.
+    ok(await sendLogo(headToken, school.tenantcode, await fixtureLogo()));
+    expect((await teacher.get('/api/school/logo')).statusCode).toBe(200);
+    ok(await mine.delete('/api/school/logo'));
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { STUDENT_MESSAGES } from '@mustard/shared';
+import { type CatalogueMessage, STUDENT_MESSAGES } from '@mustard/shared';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { invalid } from '../../errors.js';
@@ -23,22 +23,32 @@ function folderOf(dataDir: string, tenantId: string): string {
  * JPEG of at most 600 px (upright, every bit of metadata such as EXIF and GPS dropped) and
  * stores it under a random name in the tenant's folder. Answers the stored name.
  */
-export async function storePhoto(dataDir: string, tenantId: string, bytes: Buffer): Promise<string> {
+/** The field a refusal names and its words: a learner's photo by default; a school's badge names its own. */
+export interface StoredPicture {
+  field: string;
+  notImage: CatalogueMessage;
+  tooLarge: CatalogueMessage;
+}
+const PHOTO: StoredPicture = { field: 'photo', notImage: STUDENT_MESSAGES.photoNotImage, tooLarge: STUDENT_MESSAGES.photoTooLarge };
+
+export async function storePhoto(dataDir: string, tenantId: string, bytes: Buffer, as: StoredPicture = PHOTO): Promise<string> {
   const type = await fileTypeFromBuffer(bytes);
-  if (!type || !ACCEPTED.has(type.mime)) throw invalid({ photo: [STUDENT_MESSAGES.photoNotImage] });
+  if (!type || !ACCEPTED.has(type.mime)) throw invalid({ [as.field]: [as.notImage] });
   let encoded: Buffer;
   try {
     const metadata = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
-    if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_PIXELS) throw invalid({ photo: [STUDENT_MESSAGES.photoTooLarge] });
+    if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_PIXELS) throw invalid({ [as.field]: [as.tooLarge] });
     encoded = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
       .rotate()
       .resize(STORED_SIZE, STORED_SIZE, { fit: 'inside', withoutEnlargement: true })
+      // A transparent badge on white paper, not on the black JPEG gives what has no colour.
+      .flatten({ background: '#ffffff' })
       .jpeg({ quality: 85 })
       .toBuffer();
   } catch (error) {
     if ((error as { statusCode?: number }).statusCode === 422) throw error;
     const message = String((error as Error).message);
-    throw invalid({ photo: [/pixel limit/i.test(message) ? STUDENT_MESSAGES.photoTooLarge : STUDENT_MESSAGES.photoNotImage] });
+    throw invalid({ [as.field]: [/pixel limit/i.test(message) ? as.tooLarge : as.notImage] });
   }
   const name = `${randomBytes(16).toString('hex')}.jpg`;
   const folder = folderOf(dataDir, tenantId);

@@ -1,5 +1,6 @@
-import { ActionIcon, Card, Checkbox, Fieldset, Group, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Card, Checkbox, Fieldset, Group, Radio, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import {
+  MARK_VALUES,
   MAX_HEADER_LINES,
   MAX_REPORT_LABEL,
   REPORT_SECTIONS,
@@ -16,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api.js';
 import { lineSlots, linesFromSlots, moved, sectionOrder, toggled } from './form.js';
 import { LayoutPreview } from './LayoutPreview.js';
+import { SchoolBadge } from './SchoolBadge.js';
 import { SettingsActions, SettingsLoading, useSettingsDocument } from './settings-document.js';
 
 /** The longest header line the layout takes (ReportLayoutSchema). */
@@ -70,7 +72,7 @@ export function ReportLayoutPage() {
         <Text size="sm" c="dimmed">
           {t('reportLayout.explain')}
         </Text>
-        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg" style={{ minWidth: 0 }}>
           <Stack>
             <Fieldset legend={t('reportLayout.sections')} data-testid="layout-sections">
               <Stack gap={4}>
@@ -127,6 +129,21 @@ export function ReportLayoutPage() {
                 ))}
               </Group>
             </Checkbox.Group>
+            <Radio.Group
+              label={t('reportLayout.markValues')}
+              description={t('reportLayout.markValuesHint')}
+              value={layout.markValues}
+              onChange={(value) => set({ markValues: value as ReportLayout['markValues'] })}
+              error={doc.errorOf('markValues')}
+              data-testid="layout-mark-values"
+            >
+              <Group mt="xs" gap="md">
+                {MARK_VALUES.map((value) => (
+                  <Radio key={value} value={value} label={t(`reportLayout.markValue.${value}`)} />
+                ))}
+              </Group>
+            </Radio.Group>
+            <SchoolBadge />
             <Fieldset legend={t('reportLayout.headerLines')} data-testid="layout-header-lines">
               <Stack gap="xs">
                 <Text size="sm" c="dimmed">
@@ -175,7 +192,7 @@ export function ReportLayoutPage() {
               error={doc.errorOf('label')}
             />
           </Stack>
-          <Stack gap="xs">
+          <Stack gap="xs" style={{ minWidth: 0 }}>
             <Text size="sm" fw={500}>
               {t('reportLayout.preview')}
             </Text>

@@ -1,4 +1,5 @@
 import {
+  nextTermItems,
   papersText,
   type ReportLayout,
   type ReportLearner,
@@ -6,6 +7,7 @@ import {
   type ReportSubject,
   reportNumber,
   showsMarkColumns,
+  showsStreamPosition,
   tableColumns,
   REPORT_WORDS as W,
 } from '@mustard/shared';
@@ -122,12 +124,13 @@ const markText = (mark: number | 'ABS' | null | undefined) => (mark === 'ABS' ? 
  */
 export function subjectColumns(model: ReportModel, layout: ReportLayout): CardColumn[] {
   const columns: CardColumn[] = [{ kind: 'subject', header: W.subject, cell: (subject) => subject.subject }];
-  const markLabels = showsMarkColumns(model, layout) ? model.markTypes.map((type) => type.label) : [];
+  const markTypes = showsMarkColumns(model, layout) ? model.markTypes : [];
   for (const column of tableColumns(model, layout)) {
     switch (column) {
       case 'marks':
-        if (markLabels.length === 0) columns.push({ kind: 'papers', header: W.paper, cell: papersText });
-        for (const label of markLabels) columns.push({ kind: 'mark', header: label, cell: (subject) => markText(subject.marks[label]) });
+        if (markTypes.length === 0) columns.push({ kind: 'papers', header: W.paper, cell: papersText });
+        for (const { label, heading } of markTypes)
+          columns.push({ kind: 'mark', header: heading, cell: (subject) => markText(subject.marks[label]) });
         break;
       case 'total':
         columns.push({ kind: 'total', header: W.total, cell: (subject) => reportNumber(subject.total) });
@@ -298,10 +301,17 @@ class Card {
       case 'remarks':
         return this.remarks(learner);
       case 'gradeKey':
-        return this.model.gradeKey ? this.labelled(W.gradeKey, this.model.gradeKey, SIZE.small) : false;
+        return this.key();
+      case 'nextTerm': {
+        const items = nextTermItems(this.model, learner);
+        if (items.length > 0) this.items([items]);
+        return items.length > 0;
+      }
       case 'footers':
         for (const footer of learner.footers) this.labelled(footer.title, footer.text, SIZE.small, 2);
         return learner.footers.length > 0;
+      case 'signatures':
+        return this.signatures();
     }
   }
 
@@ -398,6 +408,7 @@ class Card {
       [W.studentId, learner.studentid],
       [W.class, [learner.form, learner.stream].filter(Boolean).join(' ')],
       [W.sex, sexOf(learner.gender)],
+      [W.lin, learner.lin ?? '-'],
     ];
     const lineHeight = this.font(BOLD, SIZE.text) + 3;
     const labelWidth = Math.max(...rows.map(([label]) => this.widthOf(`${label}:`))) + 8;
@@ -563,12 +574,9 @@ class Card {
     }
     const { position } = learner;
     const place = (rank: number | null, of: number) => (rank === null ? '-' : `${rank} ${W.outOf} ${of}`);
-    const positions: Array<[string, string]> = this.layout.showPositions
-      ? [
-          [W.positionStream, place(position.stream, position.streamOf)],
-          [W.positionClass, place(position.class, position.of)],
-        ]
-      : [];
+    const positions: Array<[string, string]> = [];
+    if (showsStreamPosition(this.model, this.layout)) positions.push([W.positionStream, place(position.stream, position.streamOf)]);
+    if (this.layout.showPositions) positions.push([W.positionClass, place(position.class, position.of)]);
     this.items([results, positions]);
     return true;
   }
@@ -603,6 +611,49 @@ class Card {
     this.font(REGULAR, size);
     doc.text(text);
     this.y = doc.y + after;
+    return true;
+  }
+
+  /** The school's grading key, then the key every card prints (grades, divisions, X, a missed test, the marks). */
+  private key(): boolean {
+    const { gradeKey, key } = this.model;
+    if (gradeKey) this.labelled(W.gradeKey, gradeKey, SIZE.small, 1);
+    const lineHeight = this.font(REGULAR, SIZE.small);
+    for (const line of key) {
+      if (this.widthOf(line) <= this.width) {
+        this.room(lineHeight);
+        this.put(line, this.left, this.y);
+        this.y += lineHeight + 1;
+      } else {
+        this.room(this.doc.heightOfString(line, { width: this.width }));
+        this.doc.text(line, this.left, this.y, { width: this.width });
+        this.y = this.doc.y + 1;
+      }
+    }
+    return Boolean(gradeKey) || key.length > 0;
+  }
+
+  /** A ruled line to sign on for each signer, side by side, the signer's name under it. */
+  private signatures(): boolean {
+    const { doc } = this;
+    const { signatures } = this.model;
+    if (signatures.length === 0) return false;
+    const gap = 40;
+    const width = (this.width - gap * (signatures.length - 1)) / signatures.length;
+    const lineHeight = this.font(REGULAR, SIZE.text);
+    this.room(28 + lineHeight);
+    const base = this.y + 24;
+    signatures.forEach((label, index) => {
+      const x = this.left + index * (width + gap);
+      doc
+        .moveTo(x, base)
+        .lineTo(x + width, base)
+        .lineWidth(0.7)
+        .strokeColor('#000000')
+        .stroke();
+      this.put(label, x, base + 3);
+    });
+    this.y = base + 3 + lineHeight;
     return true;
   }
 

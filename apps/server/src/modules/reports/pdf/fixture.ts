@@ -257,6 +257,7 @@ export function reportFixture(options: ReportFixtureOptions): ReportModel {
       studentid: `${alevel ? 'S' : 'P'}${String(2019 + (seed % 5))}${String(index + 1).padStart(4, '0')}`,
       fullname: name,
       gender: FEMALE.has(first) ? 'F' : 'M',
+      lin: `U${String(1000000 + seed * 1000 + index)}`,
       form,
       stream,
       photo: photos === 'none' ? null : photos === 'same' ? FIXTURE_SAME_PHOTO_URL : fixturePhotoUrl(index),
@@ -282,6 +283,7 @@ export function reportFixture(options: ReportFixtureOptions): ReportModel {
         { title: 'Next term begins', text: 'Monday, 2 February 2026' },
         { title: 'Fees', text: 'School fees for next term are UGX 450,000, payable at any branch of Stanbic Bank before the term begins.' },
       ],
+      feesBalance: index % 4 === 0 ? null : String(25000 * (index % 4)),
       explain: {
         total: explanation('learner.noTotal'),
         average: explanation('learner.noTotal'),
@@ -325,11 +327,15 @@ export function reportFixture(options: ReportFixtureOptions): ReportModel {
       rawmark: false,
       separate: true,
     },
-    markTypes: MARK_TYPES.map((label) => ({ id: crypto.randomUUID(), label })),
+    markTypes: MARK_TYPES.map((label) => ({ id: crypto.randomUUID(), label, heading: label })),
     warnings: [],
     gradeKey: alevel
       ? `${GRADE_KEY}. Principal subjects: A 6, B 5, C 4, D 3, E 2, O 1, F 0 points; subsidiaries 1 point at C6 or better.`
       : GRADE_KEY,
+    key: [],
+    streams: new Set(drafts.map((each) => each.stream)).size,
+    nextTerm: null,
+    signatures: [W.classTeacherSigns, W.headTeacherSigns],
     means: { class: null, streams: {} },
     learners,
   });

@@ -109,7 +109,11 @@ describe('a P7 class printed through the worker pool', () => {
       if (!english) throw new Error('no subject');
       const row = [english.marks.BOT, english.marks.MOT, english.marks.EOT, english.total].map(mark).join('\\s+');
       expect(page).toMatch(new RegExp(`English\\s+${row}\\s+${english.grade}`));
-      expect(page).toMatch(new RegExp(`Position in stream:\\s+${learner.position.stream} out of ${learner.position.streamOf}`));
+      // A class of one stream: the position in the class, none in the stream (issue 24 point 3).
+      expect(page).toMatch(new RegExp(`Position in class:\\s+${learner.position.class} out of ${learner.position.of}`));
+      expect(page).not.toContain('Position in stream');
+      expect(page).toMatch(/Class teacher's signature\s+Head teacher's signature/);
+      expect(page).toMatch(new RegExp(`LIN:\\s+${learner.lin}`));
     });
     expect(progress).toEqual(model.learners.map((_, index) => [index + 1, 30]));
   });
