@@ -320,3 +320,46 @@ describe('a school’s menu (issue 24 point 7)', () => {
     await page.context().close();
   });
 });
+
+/** Terminal Reports in the demo's primary school, P7 East previewed, at `size`: the preview's frame. */
+async function previewP7East(size: { width: number; height: number }) {
+  const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/terminalreport', ...size });
+  const filter = page.getByRole('form', { name: 'Terminal report filter' });
+  await pickOption(page, filter.getByRole('combobox', { name: 'Class' }), 'P7');
+  await pickOption(page, filter.getByRole('combobox', { name: 'Stream' }), 'East');
+  await filter.getByRole('button', { name: 'Next' }).click();
+  const frame = page.frameLocator('iframe[title="Report preview"]');
+  const card = frame.locator('section.card').first();
+  await card.waitFor();
+  return { page, frame, card };
+}
+
+describe('the card preview (issue 24 points 7 and 8)', () => {
+  it('opens one explanation at a time: opening another closes the first', async () => {
+    const { page, card } = await previewP7East(LAPTOP);
+    const division = card.locator('details[data-explain="division"]');
+    const aggregate = card.locator('details[data-explain="aggregate"]');
+    await division.locator('summary').click();
+    await division.locator('.because').waitFor();
+    await aggregate.locator('summary').click();
+    await aggregate.locator('.because').waitFor();
+    await expect(division.evaluate((details) => (details as HTMLDetailsElement).open)).resolves.toBe(false);
+    await expect(division.locator('.because').isVisible()).resolves.toBe(false);
+    await page.context().close();
+  });
+
+  it('fits a phone’s width: the whole card is in sight, scaled down, and the page does not scroll sideways', async () => {
+    const { page, frame } = await previewP7East(PHONE);
+    // The frame is drawn inside the phone's width, and the card inside the frame needs no sideways scrolling.
+    // (Fitted once the frame's box is measured: a frame later.)
+    const fitted = () => frame.locator('html').evaluate((html) => html.scrollWidth <= html.clientWidth);
+    await expect.poll(fitted, { timeout: 5_000 }).toBe(true);
+    const shown = await page.locator('iframe[title="Report preview"]').evaluate((element) => element.getBoundingClientRect());
+    expect(shown.x).toBeGreaterThanOrEqual(0);
+    expect(shown.x + shown.width).toBeLessThanOrEqual(PHONE.width);
+    const inside = await frame.locator('html').evaluate((html) => ({ needed: html.scrollWidth, given: html.clientWidth }));
+    expect(inside.needed, 'the card is cut off at the frame’s edge').toBeLessThanOrEqual(inside.given);
+    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(PHONE.width);
+    await page.context().close();
+  });
+});

@@ -10,6 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGES } from '../../app/routes.js';
+import { FittedFrame } from '../../components/FittedFrame.js';
 import { api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
@@ -186,8 +187,8 @@ export function TerminalReportPage() {
           <Alert variant="light" color="gray" radius={0}>
             {t('terminalReport.previewHint')}
           </Alert>
-          {/* Sandboxed: the preview needs no script, and none of the school's text can run as one. */}
-          <iframe title={t('terminalReport.previewTitle')} srcDoc={preview} sandbox="" style={{ width: '100%', height: 800, border: 0 }} />
+          {/* The card (740 px) fits the width, a phone's too (issue 24 point 8). */}
+          <FittedFrame title={t('terminalReport.previewTitle')} srcDoc={preview} width={760} height={800} />
         </Card>
       )}
     </Stack>
