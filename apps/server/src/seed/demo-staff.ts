@@ -6,7 +6,7 @@ import type { Trx } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
 import type { DB } from '../db/types.js';
 import { schoolFees } from './demo-fees.js';
-import { gradingKey, longDate, nextTermStarts } from './school-defaults.js';
+import { A_LEVEL_PAPERS, gradingKey, longDate, nextTermStarts } from './school-defaults.js';
 
 /*
  * The demo schools' staff (issue 13 point 6): teachers with accounts, who teaches each subject
@@ -82,20 +82,7 @@ export const DEMO_STAFF: Readonly<Record<string, SchoolRoster>> = {
     ],
     demoTeacher: { subjects: [{ subject: 'English Language', form: 'S2' }] },
     coTaught: ['S1'],
-    papers: {
-      forms: ['S5', 'S6'],
-      // History: UNEB sets six option papers, of which a candidate sits two.
-      bySubject: {
-        Mathematics: 2,
-        Physics: 3,
-        Chemistry: 3,
-        Biology: 3,
-        Geography: 3,
-        History: 2,
-        'General Paper': 1,
-        'Subsidiary Mathematics': 1,
-      },
-    },
+    papers: A_LEVEL_PAPERS,
   },
 };
 

@@ -95,6 +95,22 @@ export function offers(form: string, subject: string): boolean {
   return true;
 }
 
+/** Papers per subject (UNEB) in the A-level classes; a school without a subject skips it. */
+export const A_LEVEL_PAPERS: { forms: readonly string[]; bySubject: Readonly<Record<string, number>> } = {
+  forms: ['S5', 'S6'],
+  // History: UNEB sets six option papers, of which a candidate sits two.
+  bySubject: {
+    Mathematics: 2,
+    Physics: 3,
+    Chemistry: 3,
+    Biology: 3,
+    Geography: 3,
+    History: 2,
+    'General Paper': 1,
+    'Subsidiary Mathematics': 1,
+  },
+};
+
 /** Beginning, middle and end of term: the three exams of a Ugandan term, weighted 20/30/50. */
 const MARK_TYPES: Array<[label: string, category: string, percentage: number]> = [
   ['BOT', 'test', 20],
@@ -435,7 +451,8 @@ async function count(
  * Gives a new school the Ugandan primary or secondary defaults (issue 24 point 1), in the
  * caller's transaction (the tenant's own, so a school is never left half set up): the settings
  * of `seedSchoolSettings` for each of its classes and the three terms of `year`, a grading key
- * for each class and the foot of its cards for each term. Nothing of the demo's learners,
+ * for each class, the foot of its cards for each term, and (secondary) the UNEB papers of each
+ * A-level subject. Nothing of the demo's learners,
  * people, marks or fees. A school that already has subjects is left as it is.
  */
 export async function seedSchoolDefaults(
@@ -454,6 +471,24 @@ export async function seedSchoolDefaults(
       .values(school.classes.map((form) => ({ ...row(), form, stream: null, details: key })))
       .onConflict((oc) => oc.doNothing())
       .execute();
+    if (defaults === 'secondary') {
+      const subjects = await trx.selectFrom('subjects').select(['id', 'name']).$call(inTenant(tenantId)).execute();
+      const papers = TERMS.flatMap((term) =>
+        A_LEVEL_PAPERS.forms
+          .filter((form) => school.classes.includes(form))
+          .flatMap((form) =>
+            subjects
+              .filter((subject) => A_LEVEL_PAPERS.bySubject[subject.name] !== undefined)
+              .map((subject) => ({ ...row(), form, term, year, subject_id: subject.id, papers: A_LEVEL_PAPERS.bySubject[subject.name]! })),
+          ),
+      );
+      if (papers.length > 0)
+        await trx
+          .insertInto('subject_papers')
+          .values(papers)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+    }
     const footers = TERMS.flatMap((term) => defaultFooterRows(school.classes, term, year));
     await inBatches(footers, (batch) =>
       trx

@@ -43,6 +43,7 @@ async function contents(tenantId: string) {
       'marks',
       'statement_lines',
       'subject_teachers',
+      'subject_papers',
     ] as const) {
       const row = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(trx);
       counts[table] = row.rows[0]?.n ?? 0;
@@ -88,6 +89,7 @@ describe('a school created with the Ugandan primary defaults on the tenants rout
     expect(counts.auto_report_comments).toBe(classes * 7 * 2);
     expect(counts.grade_footers).toBe(classes);
     expect(counts.report_footers).toBe(classes * 3 * 4);
+    expect(counts.subject_papers).toBe(0);
     expect(footers.map((footer) => footer.title)).toEqual([
       'Next term begins',
       'Fees for next term',
@@ -153,6 +155,8 @@ describe('the defaults asked of the tenants route', () => {
     expect(sets.find((set) => set.form === 'S1')?.sets).toBe(13);
     expect(sets.find((set) => set.form === 'S6')?.sets).toBe(10);
     expect(counts.auto_report_comments).toBe((4 * 6 + 2 * 5) * 2);
+    // UNEB's papers of each A-level subject, in S5 and S6, each term: eight subjects.
+    expect(counts.subject_papers).toBe(2 * 8 * 3);
   });
 
   it('are nothing without the choice, with none, or for a business', async () => {
