@@ -139,7 +139,10 @@ export function MarksEntryPage() {
           else if (value !== null && value !== '') form.set(name, String(value));
         }
         form.set('file', file, file.name);
-        await runLongAction(api.post<{ message: string }>(marksGridEndpoint.path, form), (answer) => translateMessage(answer.data.message));
+        // Says what the sheet changed, and when it changed nothing, that too (issue 24 point 6).
+        await runLongAction(api.post<{ message: string; saved: number; unchanged: number }>(marksGridEndpoint.path, form), ({ data }) =>
+          data.saved === 0 ? t('marks.sheetUnchanged') : t('marks.sheetSaved', { saved: data.saved, unchanged: data.unchanged }),
+        );
         // Read back and saved: a second Next opens the grid, it does not send the same sheet again.
         set('file', null);
       } else if (filter.excel) {
