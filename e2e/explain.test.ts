@@ -34,6 +34,11 @@ describe('empty states', () => {
     await page.waitForURL('**/subjects/list');
     await page.goto('/comments/subject');
     await page.getByTestId('no-subjects').getByRole('link', { name: 'Add the subjects' }).waitFor();
+    await page.goto('/comments/report');
+    const remarks = page.getByTestId('no-remark-types');
+    await remarks.getByText('This school has no remark types yet').waitFor();
+    await remarks.getByRole('link', { name: 'Open Remark types' }).click();
+    await page.waitForURL('**/comments/categories');
     await page.context().close();
   });
 
@@ -42,6 +47,10 @@ describe('empty states', () => {
     await page.getByRole('checkbox', { name: 'BOT' }).waitFor();
     expect(await page.getByTestId('no-subjects').count()).toBe(0);
     expect(await page.getByTestId('no-mark-types').count()).toBe(0);
+    await page.goto('/comments/report');
+    await page.getByRole('form', { name: 'Report comments filter' }).waitFor();
+    await page.getByRole('combobox', { name: 'Remark type' }).waitFor();
+    expect(await page.getByTestId('no-remark-types').count()).toBe(0);
     await page.context().close();
   });
 });

@@ -23,15 +23,18 @@ export function EmptyNotice({ text, to, link, testId }: { text: string; to: stri
 }
 
 /**
- * True once the school's subjects have been read (the query `useChoices` makes for a subject
- * select, shared through its key), so "no subjects" is not said while they are still loading.
+ * True once the school's records of a kind have been read (the query `useChoices` makes for a
+ * select of them, shared through its key), so "none yet" is not said while they are loading.
  */
-export function useSubjectsKnown(): boolean {
+export function useChoicesKnown(resource: { name: string; path: string }): boolean {
   const { session } = useAuth();
   const records = useQuery({
-    queryKey: ['choices', subjects.name, session?.tenant?.id],
-    queryFn: async () => (await api.get<Record<string, unknown>>(withQuery(subjects.path, { per_page: 1000 }))).data,
+    queryKey: ['choices', resource.name, session?.tenant?.id],
+    queryFn: async () => (await api.get<Record<string, unknown>>(withQuery(resource.path, { per_page: 1000 }))).data,
     staleTime: 60_000,
   });
   return records.isSuccess;
 }
+
+/** `useChoicesKnown` of the school's subjects. */
+export const useSubjectsKnown = (): boolean => useChoicesKnown(subjects);

@@ -20,7 +20,7 @@ import { type FormEvent, type KeyboardEvent, useCallback, useMemo, useRef, useSt
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PAGES } from '../../app/routes.js';
-import { EmptyNotice } from '../../components/EmptyNotice.js';
+import { EmptyNotice, useChoicesKnown } from '../../components/EmptyNotice.js';
 import { useAccess } from '../../lib/access.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
@@ -65,6 +65,7 @@ export function ReportCommentsPage() {
   const fromList = params.get('remarktype_id');
   const { filter, setFilter, set, chosen } = useReportFilter({ remarktype_id: fromList, rawmark: false, ta: fromList !== null });
   const remarkTypeChoices = useChoices(REMARK_TYPE_CHOICES);
+  const remarkTypesKnown = useChoicesKnown(remarkTypes);
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The sheet belongs to the choices it was loaded for (issue 23 item 16).
   const { loaded, stale, show, clear, fold } = useLoadedSheet<{ place: Place; answer: Remarks; longText: boolean }, typeof filter>(filter);
@@ -108,6 +109,14 @@ export function ReportCommentsPage() {
           <Title order={1} size="h3">
             {t(PAGES.reportComments.title)}
           </Title>
+          {remarkTypesKnown && remarkTypeChoices.length === 0 && (
+            <EmptyNotice
+              text={t('empty.noRemarkTypes')}
+              to={PAGES.remarkTypes.path}
+              link={t('empty.openRemarkTypes')}
+              testId="no-remark-types"
+            />
+          )}
           <FilterFoldButton fold={fold} />
           <form onSubmit={next} aria-label={t('reportComments.filter')} noValidate hidden={fold.folded}>
             <Stack>
