@@ -268,7 +268,8 @@ describe('reading a class’s remarks', () => {
     expect(amina.total).toBeCloseTo(332, 1);
     expect(amina.average).toBeCloseTo(83, 1);
     expect(amina.marks).toHaveLength(4);
-    expect(amina.marks[0]).toMatchObject({ subject: 'English', grade: 'D1', marks: { BOT: 32, EOT: 51 } });
+    // Raw marks, as the card prints them by default (issue 24 point 3).
+    expect(amina.marks[0]).toMatchObject({ subject: 'English', grade: 'D1', marks: { BOT: 80, EOT: 85 } });
   });
 
   it('matches each learner’s aggregate to the bands at both edges, personalised with name and pronouns', async () => {
