@@ -394,21 +394,22 @@ export function nextTermStarts(term: Term, year: number): string {
 export const HAND_LINE = '______________________________';
 
 /**
- * The lines at the foot of a new school's end-of-term card, for each class and a term: when
- * the next term begins (the default calendar's), its fees and the two signatures, left as lines
- * to fill in by hand until the school writes its own (Settings, Report footers).
+ * The line at the foot of a new school's end-of-term card, for each class and a term, that the
+ * card does not print by itself: next term's fees, a line to fill in by hand until the school
+ * writes the amount (Settings, Report footers). The card prints the signature lines of the class
+ * and head teacher, next term's dates (from the school's own calendar) and each learner's fees
+ * balance by default; a footer titled so would take their place, fixed, so none is written.
  */
 export function defaultFooterRows(classes: readonly string[], term: Term, year: number) {
-  return classes.flatMap((form) =>
-    (
-      [
-        ['Next term begins', longDate(nextTermStarts(term, year))],
-        ['Fees for next term', `UGX ${HAND_LINE}`],
-        ["Class teacher's signature", HAND_LINE],
-        ["Head teacher's signature", HAND_LINE],
-      ] as const
-    ).map(([title, remarks], index) => ({ title, form, term, year, category: 'exam' as const, position: index + 1, remarks })),
-  );
+  return classes.map((form) => ({
+    title: 'Fees for next term',
+    form,
+    term,
+    year,
+    category: 'exam' as const,
+    position: 1,
+    remarks: `UGX ${HAND_LINE}`,
+  }));
 }
 
 /** The year a new school's settings are for: the current term's (in December's holiday, the next year's). */

@@ -88,15 +88,10 @@ describe('a school created with the Ugandan primary defaults on the tenants rout
     expect(counts.auto_mark_comments).toBeGreaterThanOrEqual(9 * 3);
     expect(counts.auto_report_comments).toBe(classes * 7 * 2);
     expect(counts.grade_footers).toBe(classes);
-    expect(counts.report_footers).toBe(classes * 3 * 4);
     expect(counts.subject_papers).toBe(0);
-    expect(footers.map((footer) => footer.title)).toEqual([
-      'Next term begins',
-      'Fees for next term',
-      "Class teacher's signature",
-      "Head teacher's signature",
-    ]);
-    expect(footers[0]?.remarks).toMatch(/^\w+day, 1 May \d{4}$/);
+    // The card's own signature lines and next term's dates stand: only next term's fees is a footer.
+    expect(counts.report_footers).toBe(classes * 3);
+    expect(footers.map((footer) => [footer.title, footer.remarks])).toEqual([['Fees for next term', `UGX ${'_'.repeat(30)}`]]);
     // Nothing of the demo's learners, people, marks or fees: the creator is its one member.
     expect([counts.students, counts.marks, counts.statement_lines, counts.subject_teachers, members]).toEqual([0, 0, 0, 0, 1]);
   });
@@ -130,7 +125,11 @@ describe('a school created with the Ugandan primary defaults on the tenants rout
     const card = model.learners[0];
     expect(card.subjects.filter((subject: { grade: string | null }) => subject.grade === 'D1')).toHaveLength(4);
     expect([card.aggregate, card.division]).toEqual([4, 'I']);
-    expect(card.footers.map((footer: { title: string }) => footer.title)).toContain("Head teacher's signature");
+    // A card a head teacher signs: the grading key, both signature lines, next term and its fees.
+    expect(card.footers.map((footer: { title: string }) => footer.title)).toEqual(['Fees for next term']);
+    expect(model.gradeKey).toMatch(/^D1 80-100, D2 75-79, .*F9 0-34$/);
+    expect(model.signatures).toHaveLength(2);
+    expect(model.nextTerm).not.toBeNull();
     const pdf = await school.get(`/api/school/terminalreport?${query}`);
     expect(pdf.statusCode, pdf.body.slice(0, 200)).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
@@ -207,7 +206,7 @@ describe('mustard create-tenant --defaults', () => {
     const { counts, sets } = await contents(tenant.id);
     expect(sets).toHaveLength(classOptions(tenant).length * 3);
     expect(counts.proportions).toBe(classOptions(tenant).length * 3 * 6 * 3);
-    expect(counts.report_footers).toBe(classOptions(tenant).length * 3 * 4);
+    expect(counts.report_footers).toBe(classOptions(tenant).length * 3);
   });
 
   it('creates a school without defaults unless asked, and refuses an unknown choice', async () => {
