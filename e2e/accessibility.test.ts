@@ -298,6 +298,27 @@ describe('phones and the keyboard (issue 24 point 8)', () => {
     await page.context().close();
   });
 
+  it('folds the attendance and subject comment filters after Next at 360 px as well', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/attendance/create', ...PHONE });
+    for (const [name, subject] of [
+      ['Class filter', null],
+      ['Subject comments filter', 'English'],
+    ] as const) {
+      const filter = page.getByRole('form', { name });
+      await filter.getByRole('combobox', { name: 'Class' }).click();
+      await page.getByRole('option', { name: 'P5', exact: true }).click();
+      await pickOption(page, filter.getByRole('combobox', { name: 'Stream' }), 'East');
+      if (subject) await pickOption(page, filter.getByRole('combobox', { name: 'Subject' }), subject);
+      await filter.getByRole('button', { name: 'Next' }).click();
+      await page.getByTestId('loaded-sheet').waitFor();
+      await filter.waitFor({ state: 'hidden' });
+      await page.getByRole('button', { name: 'Show the filter' }).click();
+      await filter.waitFor();
+      if (!subject) await page.goto('/comments/subject');
+    }
+    await page.context().close();
+  });
+
   it('does not fold the filter on a laptop', async () => {
     const { page, filter, subject, labels } = await marksPage(LAPTOP);
     await openGrid(page, filter, subject, labels);
