@@ -108,4 +108,34 @@ describe('a new school with the Ugandan defaults', () => {
     expect(rows.rows[0]).toEqual({ forms: 10, bands: 90 });
     await page.context().close();
   });
+
+  it('applies one proportion to every class at once from the proportions screen', async () => {
+    const school = await makeTenant(h.database, { name: 'Share Primary' });
+    const head = await makeUser(h.database, { name: 'Head', memberOf: [{ tenantId: school.id, roles: ['superadmin'] }] });
+    const page = await h.signedIn(head.email, { password: head.password, path: '/proportions' });
+    expect((await callApi(page, 'POST', '/api/school/subjects', { name: 'English', category: 'english' })).status).toBe(200);
+    expect((await callApi(page, 'POST', '/api/school/marktypes', { label: 'EOT', category: 'exam' })).status).toBe(200);
+    await page.reload();
+    await page.getByTestId('screen-proportions').waitFor();
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Apply a proportion to all classes or subjects' }).click();
+    const dialog = page.getByTestId('apply-proportion');
+    await dialog.getByRole('combobox', { name: 'Class' }).click();
+    await page.getByRole('option', { name: 'P7', exact: true }).click();
+    await dialog.getByRole('combobox', { name: 'Subject' }).click();
+    await page.getByRole('option', { name: 'English' }).click();
+    await dialog.getByRole('combobox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: 'EOT' }).click();
+    await dialog.getByRole('textbox', { name: 'Percentage' }).fill('60');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('Saved the proportion for 10 classes, 0 already had one').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    const rows = await withTenant(h.database.db, { tenantId: school.id }, (trx) =>
+      sql<{ forms: number; shares: number[] }>`
+        SELECT count(DISTINCT form)::int AS forms, array_agg(DISTINCT percentage::float8) AS shares FROM proportions
+      `.execute(trx),
+    );
+    expect(rows.rows[0]).toEqual({ forms: 10, shares: [60] });
+    await page.context().close();
+  });
 });
