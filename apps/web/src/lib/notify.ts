@@ -12,6 +12,8 @@ import { translateMessage } from './messages.js';
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === null) return i18next.t('errors.network');
+    // A 403 says why when the server does (a catalogue text: "The demo accounts cannot create schools…").
+    if (error.status === 403 && error.data?.message) return translateMessage(error.data.message);
     if (error.status === 500 || error.status === 401 || error.status === 403 || error.status === 404)
       return translateMessage(ERROR_MESSAGES[error.status]);
     return translateMessage(error.data?.message ?? error.message);
