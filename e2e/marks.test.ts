@@ -55,7 +55,7 @@ const cell = (page: Page, row: number, column: number) => page.locator(`[data-ce
 const focusedCell = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-cell'));
 const saved = (page: Page) =>
   page
-    .locator('.mantine-Notification-root', { hasText: /Successfully (created|updated)/ })
+    .locator('.mantine-Notification-root', { hasText: /^Marks saved: \d+; unchanged: \d+\.$/ })
     .first()
     .waitFor();
 

@@ -66,6 +66,27 @@ describe('Terminal Reports', () => {
     expect(text.split('\f').filter((page) => page.trim()).length).toBeGreaterThan(20);
   });
 
+  it('Display raw marks shows itself ticked and fixed while the school’s layout prints raw marks, saying why', async () => {
+    const page = await openP7East();
+    const raw = filterOf(page).getByRole('checkbox', { name: 'Display raw marks' });
+    await expect.poll(() => raw.isChecked()).toBe(true);
+    await expect(raw.isDisabled()).resolves.toBe(true);
+    await filterOf(page).getByText('report layout prints raw marks', { exact: false }).waitFor();
+  });
+
+  it('the preview’s Download PDF prints the class previewed, without going back to the filter', async () => {
+    const page = await openP7East();
+    await filterOf(page).getByRole('button', { name: 'Next' }).click();
+    await page.frameLocator('iframe[title="Report preview"]').locator('section.card').first().waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^report-P7-East-\d{4}-(I|II|III)\.pdf$/);
+    const file = path.join(files, `preview-${download.suggestedFilename()}`);
+    await download.saveAs(file);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    expect(text).toContain('END OF TERM');
+    expect(text.split('\f').filter((page) => page.trim()).length).toBeGreaterThan(20);
+  });
+
   it('the Report layout screen redraws a real learner’s card as the layout changes, before it is saved', async () => {
     const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/school/reportlayout' });
     const frame = page.getByTestId('layout-preview').frameLocator('iframe');

@@ -62,7 +62,10 @@ describe('a new school with the Ugandan defaults', () => {
 
     // In the new school, a new year's Term I gets the last term's sets and proportions in one action.
     await page.getByTestId('school-switcher').click();
+    // Switching reloads the page: go on once it has, or the next navigation races the reload.
+    const reloaded = page.waitForEvent('load');
     await page.locator('[data-tenant="kasangati"]').click();
+    await reloaded;
     await page.waitForFunction(() => JSON.parse(localStorage.getItem('mustard.tenant') ?? '{}').tenantcode === 'kasangati');
     await page.goto('/proportions');
     await page.getByTestId('screen-proportions').waitFor();

@@ -49,6 +49,23 @@ describe('the setup checklist', () => {
     await page.context().close();
   });
 
+  it('the checklist’s Learners step leads to an empty class list offering Add and Upload students under it', async () => {
+    const school = await makeTenant(h.database, { name: 'Kisubi Empty List Primary' });
+    const head = await makeUser(h.database, { name: 'Head', memberOf: [{ tenantId: school.id, roles: ['superadmin'] }] });
+    const page = await h.signedIn(head.email, { password: head.password });
+    await page
+      .getByTestId('setup-checklist')
+      .getByRole('link', { name: /Learners/ })
+      .click();
+    const offered = page.getByTestId('empty-list-actions');
+    await offered.waitFor();
+    // Add and the upload, not the list's other actions (promoting an empty class means nothing).
+    expect(await offered.getByRole('button').allInnerTexts()).toEqual(['Add student', 'Upload students']);
+    await offered.getByRole('button', { name: 'Upload students' }).click();
+    await page.getByRole('dialog', { name: 'Upload students' }).waitFor();
+    await page.context().close();
+  });
+
   it('is not shown to the demo school, which has everything, nor to a teacher', async () => {
     const admin = await h.signedIn(ADMIN, { school: 'demo-primary' });
     await admin.getByTestId('school-widget').waitFor();

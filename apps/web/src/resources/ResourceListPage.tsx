@@ -496,6 +496,29 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
           ) : (
             <DataTable<Row> {...tableProps} />
           )}
+          {showMenus && mayCreate && !list.isPending && !list.isFetching && rows.length === 0 && (
+            // An empty list offers its ways in where the eye already is, not only behind Actions
+            // (a new school's empty class list: Add, Upload students).
+            <Group justify="center" data-testid="empty-list-actions">
+              {!screen.addActions && (
+                <Button variant="light" onClick={() => setEditing({ record: null })}>
+                  {t(screen.addLabel ?? 'list.add')}
+                </Button>
+              )}
+              {screen.addActions?.map((action) => (
+                <Button key={action.to} variant="light" component={Link} to={action.to}>
+                  {t(action.label)}
+                </Button>
+              ))}
+              {screen.headerActions
+                ?.filter((action) => action.offerWhenEmpty)
+                .map((action) => (
+                  <Button key={action.label} variant="light" onClick={() => setDialog(action)}>
+                    {t(action.label)}
+                  </Button>
+                ))}
+            </Group>
+          )}
         </Stack>
         <AppModal opened={dialog !== null} title={dialog ? t(dialog.label) : ''} onClose={() => setDialog(null)}>
           {dialog?.render(() => {

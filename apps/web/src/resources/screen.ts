@@ -117,8 +117,11 @@ export interface ScreenDefinition<
   excelCheckbox?: boolean;
   /** The label of the menu's Add entry (a locale key). */
   addLabel?: string;
-  /** More entries of the header menu, each opening its own dialog. */
-  headerActions?: ReadonlyArray<{ label: string; render(close: () => void): ReactNode }>;
+  /**
+   * More entries of the header menu, each opening its own dialog; `offerWhenEmpty` also shows it
+   * as a button under an empty list, beside Add (Upload students, Copy from Term II).
+   */
+  headerActions?: ReadonlyArray<{ label: string; render(close: () => void): ReactNode; offerWhenEmpty?: boolean }>;
   /** The columns a phone's card shows, by field (the first three unless named). */
   cardColumns?: ReadonlyArray<FieldPath<Row>>;
   /** The Add/Edit form in a side panel (a drawer) instead of a modal: staff assignments (spec §2). */

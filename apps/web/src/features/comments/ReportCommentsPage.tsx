@@ -31,7 +31,14 @@ import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
 import { ConflictsAlert, DraftFound, SavedTick, type SaveState, SaveStatus } from '../../lib/typing.js';
 import { useChoices } from '../../resources/choices.js';
-import { fieldErrorsOf, ReportFilterFields, reportQueryOf, TYPE_KEYS, useReportFilter } from '../reports/report-filter.js';
+import {
+  fieldErrorsOf,
+  RawMarksCheckbox,
+  ReportFilterFields,
+  reportQueryOf,
+  TYPE_KEYS,
+  useReportFilter,
+} from '../reports/report-filter.js';
 import {
   applySaved,
   type Cell,
@@ -139,10 +146,10 @@ export function ReportCommentsPage() {
                 />
               </ReportFilterFields>
               <Group>
-                <Checkbox
+                <RawMarksCheckbox
                   label={t('reportComments.rawMarks')}
                   checked={filter.rawmark}
-                  onChange={(event) => set('rawmark', event.currentTarget.checked)}
+                  onChange={(checked) => set('rawmark', checked)}
                 />
                 <Checkbox
                   label={t('reportComments.longText')}

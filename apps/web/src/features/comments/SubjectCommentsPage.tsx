@@ -1,4 +1,4 @@
-import { Button, Card, Checkbox, Group, Select, Stack, Title } from '@mantine/core';
+import { Button, Card, Group, Select, Stack, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   COMMENT_CATEGORIES,
@@ -23,7 +23,14 @@ import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
 import { useChoices } from '../../resources/choices.js';
-import { fieldErrorsOf, ReportFilterFields, reportQueryOf, TYPE_KEYS, useReportFilter } from '../reports/report-filter.js';
+import {
+  fieldErrorsOf,
+  RawMarksCheckbox,
+  ReportFilterFields,
+  reportQueryOf,
+  TYPE_KEYS,
+  useReportFilter,
+} from '../reports/report-filter.js';
 import { type CommentsKind, CommentsSheet, KIND_KEYS } from './CommentsSheet.js';
 
 const LOAD_ENDPOINTS = { markcomments: markCommentsEndpoint, genericcomments: genericCommentsEndpoint } as const;
@@ -151,11 +158,7 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
                 />
               </ReportFilterFields>
               <Group justify="space-between">
-                <Checkbox
-                  label={t('comments.rawmark')}
-                  checked={filter.rawmark}
-                  onChange={(event) => set('rawmark', event.currentTarget.checked)}
-                />
+                <RawMarksCheckbox label={t('comments.rawmark')} checked={filter.rawmark} onChange={(checked) => set('rawmark', checked)} />
                 <Button type="submit" loading={busy}>
                   {t('comments.next')}
                 </Button>

@@ -183,7 +183,7 @@ export function MarksGrid({
       setPasted(null);
       setConflicts([]);
       setSaving({ kind: 'idle' });
-      notifications.show({ color: 'green', message: translateMessage(answer.message) });
+      notifications.show({ color: 'green', message: t('marks.gridSaved', { saved: answer.saved, unchanged: answer.unchanged }) });
     } catch (error) {
       // Answered: this save is over; the next one is new.
       saveIdRef.current = null;

@@ -15,7 +15,7 @@ import { api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
-import { fieldErrorsOf, ReportFilterFields, reportQueryOf, useReportFilter } from './report-filter.js';
+import { fieldErrorsOf, RawMarksCheckbox, ReportFilterFields, reportQueryOf, useReportFilter } from './report-filter.js';
 
 /** A class's learners fit one answer. */
 const ALL = 1000;
@@ -41,6 +41,8 @@ export function TerminalReportPage() {
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [preview, setPreview] = useState<string | null>(null);
+  /** The choices the preview shows: its Download PDF prints those, whatever the filter says now. */
+  const [previewQuery, setPreviewQuery] = useState<ReturnType<typeof queryOf> | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [busy, setBusy] = useState(false);
   const learners = useQuery({
@@ -92,6 +94,7 @@ export function TerminalReportPage() {
       if (filter.preview) {
         const answer = await call(terminalReportEndpoint, { query: { ...query, html: '1' } as never });
         setPreview('html' in answer ? answer.html : null);
+        setPreviewQuery(query);
       } else {
         await downloadPdf(query);
       }
@@ -149,10 +152,10 @@ export function TerminalReportPage() {
                 />
               </ReportFilterFields>
               <Group>
-                <Checkbox
+                <RawMarksCheckbox
                   label={t('terminalReport.rawmark')}
                   checked={filter.rawmark}
-                  onChange={(event) => set('rawmark', event.currentTarget.checked)}
+                  onChange={(checked) => set('rawmark', checked)}
                 />
                 <Checkbox
                   label={t('terminalReport.separate')}
@@ -185,7 +188,19 @@ export function TerminalReportPage() {
       {preview !== null && (
         <Card withBorder padding={0}>
           <Alert variant="light" color="gray" radius={0}>
-            {t('terminalReport.previewHint')}
+            <Group justify="space-between" wrap="wrap">
+              <Text size="sm">{t('terminalReport.previewHint')}</Text>
+              {previewQuery && (
+                <Button
+                  variant="light"
+                  loading={progress !== null}
+                  // The toast of the download says what went wrong.
+                  onClick={() => downloadPdf(previewQuery).catch(() => undefined)}
+                >
+                  {t('terminalReport.downloadPdf')}
+                </Button>
+              )}
+            </Group>
           </Alert>
           {/* The card (740 px) fits the width, a phone's too (issue 24 point 8). */}
           <FittedFrame title={t('terminalReport.previewTitle')} srcDoc={preview} width={760} height={800} />

@@ -1,9 +1,19 @@
-import { MultiSelect, NumberInput, Select, SimpleGrid } from '@mantine/core';
-import { classOptions, markTypes, REPORT_TYPES, type ReportType, studentCategories, TERMS, type Term } from '@mustard/shared';
+import { Checkbox, MultiSelect, NumberInput, Select, SimpleGrid } from '@mantine/core';
+import {
+  classOptions,
+  markTypes,
+  REPORT_TYPES,
+  type ReportType,
+  reportLayoutEndpoint,
+  studentCategories,
+  TERMS,
+  type Term,
+} from '@mustard/shared';
+import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StreamSelect, type TaughtStream } from '../../components/StreamSelect.js';
-import { ApiError } from '../../lib/api.js';
+import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { translateMessage } from '../../lib/messages.js';
@@ -209,5 +219,31 @@ export function TermYearFields({
         allowDecimal={false}
       />
     </>
+  );
+}
+
+/**
+ * Display raw marks (spec §2), on the Terminal Report and the comment screens. The school's report
+ * layout prints raw marks unless it chose weighted parts, and then raw marks are shown whatever the
+ * box says: the box shows that (ticked, fixed, saying why) rather than an unticked box that changes
+ * nothing. Where the layout prints weighted parts the box asks for raw ones, as the spec has it.
+ */
+export function RawMarksCheckbox({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  const { t } = useTranslation();
+  const { session } = useAuth();
+  const layout = useQuery({
+    queryKey: ['report-layout-mark-values', session?.tenant?.id],
+    queryFn: async () => (await call(reportLayoutEndpoint, {})).layout.markValues,
+    staleTime: 60_000,
+  });
+  const byLayout = layout.data !== undefined && layout.data !== 'weighted';
+  return (
+    <Checkbox
+      label={label}
+      checked={byLayout || checked}
+      disabled={byLayout}
+      description={byLayout ? t('reportFilter.rawByLayout') : undefined}
+      onChange={(event) => onChange(event.currentTarget.checked)}
+    />
   );
 }

@@ -135,7 +135,11 @@ export function CopyTermDialog({ onDone }: { onDone(): void }) {
 }
 
 /** The header action of the grade sets and proportions screens. */
-export const copyTermAction = { label: 'termCopy.menu', render: (close: () => void): ReactNode => <CopyTermDialog onDone={close} /> };
+export const copyTermAction = {
+  label: 'termCopy.menu',
+  render: (close: () => void): ReactNode => <CopyTermDialog onDone={close} />,
+  offerWhenEmpty: true,
+};
 
 /** Where a set or proportion goes: this class and subject alone, every class, or every subject. */
 export function useApplyChoices() {

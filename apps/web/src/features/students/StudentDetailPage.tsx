@@ -30,6 +30,12 @@ export function shortDate(date: string): string {
   return Number.isNaN(parsed.getTime()) ? date : parsed.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 }
 
+/** A date of birth as Ugandan registers write it (14/03/2017), from the stored 2017-03-14. */
+function dayMonthYear(date: string | null): string | null {
+  const [year, month, day] = date?.slice(0, 10).split('-') ?? [];
+  return year && month && day ? `${day}/${month}/${year}` : null;
+}
+
 function Fact({ label, value }: { label: string; value: string | null | undefined }) {
   return (
     <div data-fact style={{ minWidth: 0 }}>
@@ -326,6 +332,8 @@ export function StudentDetailPage() {
               <Fact label={t('fields.email')} value={learner.email} />
               <Fact label={t('fields.paymentcode')} value={learner.paymentcode} />
               <Fact label={t('fields.gender')} value={learner.gender ? t(`students.gender${learner.gender}`) : null} />
+              <Fact label={t('fields.dob')} value={dayMonthYear(learner.dob)} />
+              <Fact label={t('fields.lin')} value={learner.lin} />
             </SimpleGrid>
           </Stack>
         </Flex>

@@ -79,7 +79,7 @@ export const studentsScreen = defineScreen({
   defaults: { status: 'active' },
   rowActions: () => [{ label: 'students.details', to: (row) => pathTo(PAGES.studentDetail, { id: row.id }) }],
   headerActions: [
-    { label: 'students.upload', render: (close) => <UploadStudentsDialog onDone={close} /> },
+    { label: 'students.upload', render: (close) => <UploadStudentsDialog onDone={close} />, offerWhenEmpty: true },
     { label: 'students.uploadFinancial', render: (close) => <UploadJournalDialog onDone={close} /> },
     { label: 'students.promote', render: (close) => <PromoteDialog onDone={close} /> },
   ],
