@@ -1,11 +1,22 @@
 import type { RateLimitOptions } from '@fastify/rate-limit';
-import { type Endpoint, type FileField, INPUT_MESSAGES, isTextOnly, STUDENT_MESSAGES } from '@mustard/shared';
+import {
+  type AppAbility,
+  classOptions,
+  type Endpoint,
+  type FileField,
+  INPUT_MESSAGES,
+  isTextOnly,
+  type RoleWithPermissions,
+  STUDENT_MESSAGES,
+} from '@mustard/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type TenantTx, withTenantTx } from '../db/tenant.js';
+import type { TenantRow } from '../db/types.js';
 import { AppError, type FieldErrors, invalid } from '../errors.js';
-import { tenantScope } from './access.js';
+import { currentTenant, currentUser, tenantScope } from './access.js';
 import { parseFields, readForm, type UploadedFile } from './multipart.js';
+import type { School } from './school.js';
 
 type Output<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
 
@@ -112,17 +123,93 @@ export function endpointRoute<E extends Endpoint>(
   });
 }
 
+/** The signed-in member acting in the school: who they are and what their roles there allow. */
+export interface ActingMember {
+  /** The user's id (also the transaction's `app.user_id`, `TenantTx.userId`). */
+  readonly userId: string;
+  readonly name: string;
+  readonly email: string;
+  /** A superadmin of the school or an administrator of the system (isAdministrator). */
+  readonly isAdmin: boolean;
+  /** Their roles' rights in this school (spec §6); teaching assignments are per term, read by `assignmentsOf`. */
+  readonly ability: AppAbility;
+  readonly roles: ReadonlyArray<RoleWithPermissions>;
+}
+
+/** The school the action is in: the selected tenant, with the classes it offers. */
+export interface ActingSchool extends School {
+  /** The tenant's id (the transaction is bound to it: `TenantTx.tenantId`). */
+  readonly id: string;
+  /** Its TENANTCODE. */
+  readonly code: string;
+  readonly type: 'primary' | 'secondary';
+  /** The tenant's row as the sign-in state read it (category, forms, country, contact lines). */
+  readonly row: TenantRow;
+}
+
 /**
- * The one transaction of a request's user action, bound to its tenant: for a route that must
- * do slow work first (read a workbook, store a photo) without holding a connection meanwhile.
+ * What a service takes for one user action (docs/ARCHITECTURE.md "Routes, services and
+ * repositories"): the one transaction bound to the school, the member acting and the school.
+ * Only the route helpers build one (`actionRoute`, `withAction`), from the request the access
+ * hook checked; services never read the request.
+ */
+export interface ActionContext {
+  readonly tx: TenantTx;
+  readonly member: ActingMember;
+  readonly school: ActingSchool;
+}
+
+/** The member and school of a tenant route's request (403 on a route without a tenant). */
+export function actionParties(request: FastifyRequest): Omit<ActionContext, 'tx'> {
+  const user = currentUser(request);
+  const { tenant, ability, isAdmin, roles } = currentTenant(request);
+  return {
+    member: { userId: user.id, name: user.name, email: user.email, isAdmin, ability, roles },
+    school: {
+      id: tenant.id,
+      code: tenant.tenantcode,
+      name: tenant.name,
+      type: tenant.schooltype,
+      classes: classOptions(tenant),
+      row: tenant,
+    },
+  };
+}
+
+/**
+ * The one transaction of a request's user action, bound to its tenant, with the member and the
+ * school: for a route that must do slow work first (read a workbook, store a photo) without
+ * holding a connection meanwhile. The parties are read before the transaction opens.
+ */
+export function withAction<T>(app: FastifyInstance, request: FastifyRequest, work: (context: ActionContext) => Promise<T>): Promise<T> {
+  const parties = actionParties(request);
+  return withTenantTx(app.database.db, { tenantId: parties.school.id, userId: parties.member.userId }, (tx) => work({ tx, ...parties }));
+}
+
+/**
+ * A tenant route from its contract: one user action, one transaction bound to the selected
+ * tenant, handed to the service as an `ActionContext` `{ tx, member, school }`.
+ */
+export function actionRoute<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: (context: ActionContext, input: EndpointRequestInput<E>) => Promise<Answer<E>>,
+  options: RouteOptions = {},
+): void {
+  endpointRoute(app, endpoint, (input, request) => withAction(app, request, (context) => handler(context, input)), options);
+}
+
+/**
+ * The one transaction of a request's user action, bound to its tenant, as a bare `TenantTx`
+ * (routes not yet moved to `withAction`).
  */
 export function withRequestTx<T>(app: FastifyInstance, request: FastifyRequest, work: (tx: TenantTx) => Promise<T>): Promise<T> {
   return withTenantTx(app.database.db, tenantScope(request), work);
 }
 
 /**
- * A tenant route from its contract: one user action, one transaction bound to the selected
- * tenant, handed to the service as a `TenantTx`.
+ * A tenant route from its contract handing a bare `TenantTx` and the request (routes not yet
+ * moved to `actionRoute`).
  */
 export function tenantEndpointRoute<E extends Endpoint>(
   app: FastifyInstance,
