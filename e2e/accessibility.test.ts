@@ -22,17 +22,17 @@ const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 360, height: 740 };
 
 /**
- * The signed-in pages, from PAGES itself (apps/web/src/app/routes.ts) as it is when the test
+ * The signed-in pages, from PAGES itself (apps/web/src/lib/pages.ts) as it is when the test
  * runs: a page added there is checked without a word here. Loaded by a path the compiler does
  * not follow, since the browser tests' project compiles none of the web app.
  */
 async function signedInPaths(): Promise<string[]> {
-  const routes = '../apps/web/src/app/routes.js';
+  const routes = '../apps/web/src/lib/pages.js';
   const { PAGES } = (await import(routes)) as { PAGES: Record<string, { path: string }> };
   return Object.values(PAGES).map((page) => page.path);
 }
 
-/** The public pages of the plain layout (apps/web/src/app/router.tsx), /logout aside: it signs out. */
+/** The public pages of the plain layout (apps/web/src/app/registry.tsx), /logout aside: it signs out. */
 const PUBLIC_PATHS = [
   '/login',
   '/auth/password/reset',

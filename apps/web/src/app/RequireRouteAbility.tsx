@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, matchRoutes, Navigate, useLocation } from 'react-router';
 import { useAccess } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
-import { isSchool } from './navigation.js';
-import { BUSINESS_PAGES, PAGES, PROTECTED_ROUTES } from './routes.js';
+import { isSchool } from '../lib/navigation.js';
+import { BUSINESS_PAGES, PAGES, PROTECTED_ROUTES } from '../lib/pages.js';
 
 /**
  * Without the ability the current route needs (spec §6): the 403 page. One check in the

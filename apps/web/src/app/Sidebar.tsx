@@ -36,8 +36,8 @@ import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, useLocation } from 'react-router';
 import { useAccess } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
-import { entryPaths, visibleNavigation } from './navigation.js';
-import { PAGES } from './routes.js';
+import { entryPaths, visibleNavigation } from '../lib/navigation.js';
+import { PAGES } from '../lib/pages.js';
 
 /**
  * Each entry's icon, by its path. Kept here rather than in routes.ts, which the sign-in pages

@@ -6,8 +6,8 @@ import { Link } from 'react-router';
 import { useAccess } from '../lib/access.js';
 import { useAuth } from '../lib/auth.js';
 import { setLanguage } from '../lib/i18n.js';
+import { PAGES } from '../lib/pages.js';
 import { isProfile } from '../lib/session.js';
-import { PAGES } from './routes.js';
 import { ThemeCustomizerButton } from './ThemeCustomizer.js';
 
 /** The top bar of spec §2: language, notifications, school switcher, user menu. */

@@ -1,7 +1,7 @@
 import { type LoginResponse, logoutRoute, type Profile, profileRoute, type TenantSummary } from '@mustard/shared';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { PAGES, showsOneRecord } from '../app/routes.js';
 import { callRoute } from './api.js';
+import { PAGES, showsOneRecord } from './pages.js';
 import { announceLogout, loadSession, onLogoutElsewhere, type Session, saveSession } from './session.js';
 
 interface AuthState {

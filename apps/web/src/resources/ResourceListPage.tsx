@@ -26,8 +26,8 @@ import { DataTable, type DataTableColumn, type DataTableProps } from 'mantine-da
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { PageLoading } from '../app/PageLoading.js';
 import { AppModal } from '../components/AppModal.js';
+import { PageLoading } from '../components/PageLoading.js';
 import { useAccess } from '../lib/access.js';
 import { api, withQuery } from '../lib/api.js';
 import { useAuth } from '../lib/auth.js';

@@ -1,7 +1,7 @@
 import type { ResourceDefinition } from '@mustard/shared';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
-import type { RouteDefinition } from '../app/routes.js';
+import type { RouteDefinition } from '../lib/pages.js';
 
 /** Where a select's choices come from. */
 export type Choices =

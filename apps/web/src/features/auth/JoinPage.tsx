@@ -3,10 +3,10 @@ import { formatInvitationCode, type JoinDetails, joinDetailsEndpoint, joinEndpoi
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { PAGES } from '../../app/routes.js';
 import { ApiError, call, callWithHeaders } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { translateMessage } from '../../lib/messages.js';
+import { PAGES } from '../../lib/pages.js';
 import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
 
 /**

@@ -3,9 +3,9 @@ import { authTypeRoute, type LoginResponse, loginRoute, redeemCodeRoute } from '
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { PAGES } from '../../app/routes.js';
 import { ApiError, callRoute } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
+import { PAGES } from '../../lib/pages.js';
 import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
 
 /** Where to go after signing in: the page first asked for, else the dashboard. */

@@ -13,12 +13,12 @@ import {
 } from '@mustard/shared';
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAGES } from '../../app/routes.js';
 import { EmptyNotice } from '../../components/EmptyNotice.js';
 import { ApiError, call } from '../../lib/api.js';
 import { draftKey, sendUntilAnswered, useDraft } from '../../lib/drafts.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
+import { PAGES } from '../../lib/pages.js';
 import { ConflictsAlert, DraftFound, SavedTick, type SaveState, SaveStatus } from '../../lib/typing.js';
 import {
   applySaved,

@@ -4,7 +4,6 @@ import { classOptions, deleteRemarksEndpoint, RemarksDeleteSchema, remarkTypes, 
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAGES } from '../../app/routes.js';
 import { StreamSelect } from '../../components/StreamSelect.js';
 import { api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
@@ -12,6 +11,7 @@ import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
+import { PAGES } from '../../lib/pages.js';
 import { useChoices } from '../../resources/choices.js';
 import { fieldErrorsOf, TermYearFields } from '../reports/report-filter.js';
 

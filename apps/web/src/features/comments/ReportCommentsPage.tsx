@@ -19,7 +19,6 @@ import { IconWand } from '@tabler/icons-react';
 import { type FormEvent, type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { PAGES } from '../../app/routes.js';
 import { EmptyNotice, useChoicesKnown } from '../../components/EmptyNotice.js';
 import { useAccess } from '../../lib/access.js';
 import { ApiError, call } from '../../lib/api.js';
@@ -29,6 +28,7 @@ import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
+import { PAGES } from '../../lib/pages.js';
 import { ConflictsAlert, DraftFound, SavedTick, type SaveState, SaveStatus } from '../../lib/typing.js';
 import { useChoices } from '../../resources/choices.js';
 import {

@@ -14,7 +14,6 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAGES } from '../../app/routes.js';
 import { EmptyNotice, useSubjectsKnown } from '../../components/EmptyNotice.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
@@ -22,6 +21,7 @@ import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
+import { PAGES } from '../../lib/pages.js';
 import { useChoices } from '../../resources/choices.js';
 import {
   fieldErrorsOf,

@@ -3,13 +3,13 @@ import { HOME_PATH, HOME_SETUP_PATH, type HomeResponse, type HomeSetup } from '@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { isSchool } from '../../app/navigation.js';
-import { PAGES } from '../../app/routes.js';
 import { BarChart } from '../../components/BarChart.js';
 import { useAccess } from '../../lib/access.js';
 import { api } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
+import { isSchool } from '../../lib/navigation.js';
 import { errorText } from '../../lib/notify.js';
+import { PAGES } from '../../lib/pages.js';
 
 /** Home (spec §2 "Home dashboard"): learners per class as a bar chart, and the school at a glance. */
 export function HomePage() {

@@ -31,7 +31,6 @@ import {
 } from '@mustard/shared';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAGES, type RouteDefinition } from '../../app/routes.js';
 import { StreamSelect } from '../../components/StreamSelect.js';
 import { ApiError, api } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
@@ -40,6 +39,7 @@ import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
+import { PAGES, type RouteDefinition } from '../../lib/pages.js';
 import { useChoices } from '../../resources/choices.js';
 import { TermYearFields } from '../reports/report-filter.js';
 

@@ -15,7 +15,6 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAGES } from '../../app/routes.js';
 import { EmptyNotice } from '../../components/EmptyNotice.js';
 import { StreamSelect } from '../../components/StreamSelect.js';
 import { useAccess } from '../../lib/access.js';
@@ -26,6 +25,7 @@ import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
+import { PAGES } from '../../lib/pages.js';
 import { TermYearFields } from '../reports/report-filter.js';
 import { MarksGrid } from './MarksGrid.js';
 

@@ -2,10 +2,10 @@ import { Button, Card, Checkbox, Group, Stack, Title } from '@mantine/core';
 import { MarksheetQuerySchema, marksheetEndpoint } from '@mustard/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAGES } from '../../app/routes.js';
 import { call, downloadFrom } from '../../lib/api.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { runLongAction } from '../../lib/notify.js';
+import { PAGES } from '../../lib/pages.js';
 import { fieldErrorsOf, ReportFilterFields, reportQueryOf, useReportFilter } from '../reports/report-filter.js';
 
 /*

@@ -4,12 +4,12 @@ import { notifications } from '@mantine/notifications';
 import { type InvitationCreated, invitationsEndpoint, members, type User, withdrawInvitationEndpoint } from '@mustard/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PAGES } from '../../app/routes.js';
 import { useAccess } from '../../lib/access.js';
 import { call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
+import { PAGES } from '../../lib/pages.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { defineScreen } from '../../resources/screen.js';
 

@@ -9,12 +9,12 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAGES } from '../../app/routes.js';
 import { FittedFrame } from '../../components/FittedFrame.js';
 import { api, call, withQuery } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
+import { PAGES } from '../../lib/pages.js';
 import { fieldErrorsOf, RawMarksCheckbox, ReportFilterFields, reportQueryOf, useReportFilter } from './report-filter.js';
 
 /** A class's learners fit one answer. */

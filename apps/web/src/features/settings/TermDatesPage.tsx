@@ -12,7 +12,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageLoading } from '../../app/PageLoading.js';
+import { PageLoading } from '../../components/PageLoading.js';
 import { useAccess } from '../../lib/access.js';
 import { call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';

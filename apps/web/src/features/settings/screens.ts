@@ -23,7 +23,7 @@ import {
   tenants,
 } from '@mustard/shared';
 import type { z } from 'zod';
-import { PAGES } from '../../app/routes.js';
+import { PAGES } from '../../lib/pages.js';
 import { defineScreen, type FieldSpec, type RowAction } from '../../resources/screen.js';
 import { applyProportionAction, copyTermAction } from './term-settings.js';
 

@@ -12,7 +12,7 @@ import {
   type TeacherRef,
 } from '@mustard/shared';
 import { useTranslation } from 'react-i18next';
-import { PAGES } from '../../app/routes.js';
+import { PAGES } from '../../lib/pages.js';
 import { defineScreen, type FieldSpec } from '../../resources/screen.js';
 
 /*

@@ -14,12 +14,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { PageLoading } from '../../app/PageLoading.js';
-import { RecordUnavailable } from '../../app/RecordUnavailable.js';
-import { PAGES } from '../../app/routes.js';
+import { PageLoading } from '../../components/PageLoading.js';
+import { RecordUnavailable } from '../../components/RecordUnavailable.js';
 import { useAccess } from '../../lib/access.js';
 import { call } from '../../lib/api.js';
 import { errorText } from '../../lib/notify.js';
+import { PAGES } from '../../lib/pages.js';
 
 const NUMBER = new Intl.NumberFormat('en-US');
 

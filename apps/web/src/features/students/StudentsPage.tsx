@@ -1,7 +1,7 @@
 import { Anchor } from '@mantine/core';
 import { STUDENT_STATUSES, studentCategories, students } from '@mustard/shared';
 import { Link } from 'react-router';
-import { PAGES, pathTo } from '../../app/routes.js';
+import { PAGES, pathTo } from '../../lib/pages.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { defineScreen, type FieldSpec } from '../../resources/screen.js';
 import { PromoteDialog, UploadJournalDialog, UploadStudentsDialog } from './dialogs.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAGES, PROTECTED_ROUTES, pathTo, showsOneRecord } from './routes.js';
+import { PAGES, PROTECTED_ROUTES, pathTo, showsOneRecord } from './pages.js';
 
 describe('showsOneRecord (where switching school goes to the dashboard)', () => {
   it('is true on the page of one learner, grade set or competency', () => {

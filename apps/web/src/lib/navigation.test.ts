@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { entryPaths, visibleNavigation } from './navigation.js';
-import { PAGES } from './routes.js';
+import { PAGES } from './pages.js';
 
 const everything = () => true;
 const paths = (groups: ReturnType<typeof visibleNavigation>) => groups.flatMap((group) => group.entries.flatMap(entryPaths));

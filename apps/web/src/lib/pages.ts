@@ -14,8 +14,10 @@ export interface RouteDefinition {
 const manage = (subject: SubjectClass) => ({ action: 'manage' as const, subject });
 
 /**
- * Each page's path and title, declared here once: the router, the sidebar, links between pages
- * and the list screens name a page by its key (`PAGES.subjects.path`).
+ * Each page's path and title, declared here once: the router's registry (app/registry.tsx, page
+ * key to component), the sidebar, links between pages and the list screens name a page by its
+ * key (`PAGES.subjects.path`). It lives in lib/ so that features, resources and components read
+ * it without importing the app's frame.
  */
 export const PAGES = {
   dashboard: { path: '/dashboard', title: 'pages.dashboard' },
@@ -75,6 +77,9 @@ export const PAGES = {
   projectScores: { path: '/school/projectscores/new', title: 'pages.projectScores' },
 } as const satisfies Record<string, RouteDefinition>;
 
+/** A page's key: what the registry maps to its component. */
+export type PageKey = keyof typeof PAGES;
+
 export const PROTECTED_ROUTES: RouteDefinition[] = Object.values(PAGES);
 
 /** A page's address with its parameters filled in: `pathTo(PAGES.studentDetail, { id })`. */
@@ -82,129 +87,11 @@ export function pathTo(page: RouteDefinition, params: Record<string, string>): s
   return generatePath(page.path, params);
 }
 
-/** The sidebar of spec §2 "Navigation chrome": groups of entries, each a route. */
-export interface NavEntry {
-  label: string;
-  to: string;
-  ability?: { action: Action; subject: SubjectClass };
-  /** Shown only for secondary schools (the new lower-secondary curriculum). */
-  secondaryOnly?: boolean;
-  /** An expandable group: the screens of one area (issue 13 point 5); `to` is its first screen. */
-  children?: NavEntry[];
-}
-
-const entry = (label: string, page: RouteDefinition): NavEntry => ({
-  label,
-  to: page.path,
-  ...(page.ability ? { ability: page.ability } : {}),
-});
-
-/**
- * A business (a tenant whose category is not School) has no classes, marks or reports: its
- * frame shows what a business keeps (issue 10 point 8). Products, stock and invoices join here
- * as they are built.
- */
-export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
-  { label: '', entries: [{ label: 'nav.dashboard', to: PAGES.dashboard.path }] },
-  {
-    label: 'nav.business',
-    entries: [{ label: 'nav.stockLocations', to: PAGES.stockLocations.path }, entry('nav.businesses', PAGES.businesses)],
-  },
-];
-
 /**
  * The pages a business opens: its dashboard, what it keeps, its tenants and its people. Every
  * other page is a school's (classes, marks, reports) and says so to a business that types it.
  */
 export const BUSINESS_PAGES: ReadonlyArray<RouteDefinition> = [PAGES.dashboard, PAGES.stockLocations, PAGES.businesses, PAGES.users];
-
-/**
- * A school's menu. Its Settings are the school's own: stock locations belong to a business and
- * the list of businesses to the platform's administrator, whose account menu opens it (issue 24
- * point 7).
- */
-export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
-  { label: '', entries: [{ label: 'nav.dashboard', to: PAGES.dashboard.path }] },
-  {
-    label: 'nav.general',
-    entries: [
-      {
-        label: 'nav.students',
-        to: PAGES.students.path,
-        children: [entry('nav.classList', PAGES.students), entry('nav.studentCategories', PAGES.studentCategories)],
-      },
-      {
-        label: 'nav.marks',
-        to: PAGES.marks.path,
-        children: [
-          entry('nav.marks', PAGES.marks),
-          entry('nav.createMarks', PAGES.createMarks),
-          entry('nav.deleteMarks', PAGES.deleteMarks),
-          { ...entry('nav.marksheet', PAGES.marksheet), ability: manage('mark') },
-          { ...entry('nav.averageMarksheet', PAGES.averageMarksheet), ability: manage('mark') },
-          { ...entry('nav.markTargets', PAGES.markTargets), ability: manage('mark') },
-        ],
-      },
-      {
-        label: 'nav.comments',
-        to: PAGES.reportComments.path,
-        children: [
-          entry('nav.reportComments', PAGES.reportComments),
-          entry('nav.subjectComments', PAGES.subjectComments),
-          entry('nav.genericSkills', PAGES.genericSkills),
-          entry('nav.deleteComments', PAGES.deleteComments),
-          entry('nav.remarkTypes', PAGES.remarkTypes),
-          entry('nav.autoSubjectComments', PAGES.autoSubjectComments),
-          entry('nav.autoReportComments', PAGES.autoReportComments),
-        ],
-      },
-      {
-        label: 'nav.newCurriculum',
-        to: PAGES.competencies.path,
-        secondaryOnly: true,
-        children: [
-          entry('nav.competencies', PAGES.competencies),
-          entry('nav.projects', PAGES.projects),
-          entry('nav.ncReportComments', PAGES.ncReportComments),
-          entry('nav.ncRemarks', PAGES.ncRemarks),
-          entry('nav.ncMarksheet', PAGES.ncMarksheet),
-          entry('nav.ncTerminalReport', PAGES.ncTerminalReport),
-        ],
-      },
-    ],
-  },
-  {
-    label: 'nav.reports',
-    entries: [
-      { label: 'nav.terminalReport', to: PAGES.terminalReport.path },
-      { label: 'nav.cumulativeReport', to: PAGES.cumulativeReport.path },
-      { label: 'nav.progressiveReport', to: PAGES.progressReport.path, ability: manage('mark') },
-      { label: 'nav.generalStatistics', to: PAGES.statistics.path },
-      { label: 'nav.resultAnalytics', to: PAGES.resultAnalysis.path },
-      { label: 'nav.gradeFooter', to: PAGES.gradeFooters.path },
-      { label: 'nav.reportFooter', to: PAGES.reportFooters.path },
-      entry('nav.reportLayout', PAGES.reportLayout),
-      { label: 'nav.recordAttendance', to: PAGES.attendance.path, ability: manage('remark') },
-    ],
-  },
-  {
-    label: 'nav.settings',
-    entries: [
-      { label: 'nav.grades', to: PAGES.grades.path },
-      { label: 'nav.termDates', to: PAGES.termDates.path },
-      entry('nav.gradingRules', PAGES.gradingRules),
-      { label: 'nav.proportions', to: PAGES.proportions.path },
-      { label: 'nav.alevelScores', to: PAGES.alevelScores.path },
-      { label: 'nav.subjects', to: PAGES.subjects.path },
-      { label: 'nav.classTeachers', to: PAGES.classTeachers.path },
-      { label: 'nav.deputyHeadTeachers', to: PAGES.deputies.path },
-      { label: 'nav.subjectTeachers', to: PAGES.subjectTeachers.path },
-      entry('nav.markTypes', PAGES.markTypes),
-      entry('nav.publishMarks', PAGES.publishMarks),
-      entry('nav.subjectPapers', PAGES.subjectPapers),
-    ],
-  },
-];
 
 /**
  * Whether the page shows one record (its route has an id), which another school cannot show.
