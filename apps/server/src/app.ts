@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/connect.js';
+import { closeDocumentPool, Documents } from './documents/index.js';
 import { catalogueMessage } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -15,8 +16,6 @@ import { homeRoutes } from './modules/home/home.routes.js';
 import { marksRoutes } from './modules/marks/marks.routes.js';
 import { reportSettingsRoutes } from './modules/report-settings/report-settings.routes.js';
 import { marksheetRoutes } from './modules/reports/marksheet/marksheet.routes.js';
-import { DEFAULT_DOCUMENT_LIMITS, DocumentQueue } from './modules/reports/pdf/document-queue.js';
-import { REPORT_PDF_THREADS } from './modules/reports/pdf/index.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
 import { calendarRoutes } from './modules/settings/calendar.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
@@ -40,8 +39,8 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     failureLimiter: FailureLimiter;
-    /** Report card and mark sheet PDFs admitted, waiting and drawn: bounded per school and in all, drawn fairly. */
-    documents: DocumentQueue;
+    /** Every document (report cards, mark sheets, …) admitted, waiting and drawn (bounded per school and in all, drawn fairly), and its progress. */
+    documents: Documents;
   }
 }
 
@@ -77,14 +76,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('failureLimiter', new FailureLimiter(config.authMaxFailures));
-  app.decorate(
-    'documents',
-    new DocumentQueue({
-      drawing: REPORT_PDF_THREADS,
-      perSchool: config.pdfQueuePerSchool ?? DEFAULT_DOCUMENT_LIMITS.perSchool,
-      total: config.pdfQueueTotal ?? DEFAULT_DOCUMENT_LIMITS.total,
-    }),
-  );
+  app.decorate('documents', new Documents({ perSchool: config.pdfQueuePerSchool, total: config.pdfQueueTotal }, database.db, app.log));
+  app.addHook('onClose', async () => closeDocumentPool());
 
   // Browsers keep connections alive. Once shutdown begins, connections are closed as soon as
   // their answer is out, so app.close() is not left waiting out the keep-alive timeout

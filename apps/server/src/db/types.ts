@@ -493,6 +493,16 @@ export interface UploadMappingsTable {
   updated_at: Generated<Timestamp>;
 }
 
+/** How far a document being drawn is, for the user who asked (issue 25 point 5; documents/progress.ts). */
+export interface DocumentProgressTable {
+  tenant_id: string;
+  user_id: string;
+  token: string;
+  done: number;
+  total: number;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -540,6 +550,7 @@ export interface DB {
   remarks: RemarksTable;
   comment_history: CommentHistoryTable;
   upload_mappings: UploadMappingsTable;
+  document_progress: DocumentProgressTable;
 }
 
 /**

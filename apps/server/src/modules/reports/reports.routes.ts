@@ -12,15 +12,15 @@ import {
   uploadSchoolLogoEndpoint,
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { renderDocument } from '../../documents/pool.js';
 import { notFound } from '../../errors.js';
 import { tenantScope } from '../../plugins/access.js';
 import { endpointRoute, FileAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
 import { photoFile, removePhoto } from '../students/photos.js';
-import { closeReportPdfPool, imagesForPrint, renderReportPdf } from './pdf/index.js';
+import { imagesForPrint } from './pdf/images.js';
 import { latestMarkedLearner, loadReportInputs } from './report-data.repository.js';
 import { reportImages, withInlinePhotos } from './report-images.js';
 import { buildReportModel } from './report-model.js';
-import { ReportProgressBoard } from './report-progress.js';
 import { logoPath, setLogo, storeLogo } from './school-logo.js';
 
 /** A part of a file name: letters, digits, dashes and underscores only (a class "S.5" is "S_5"). */
@@ -34,13 +34,10 @@ export function reportFileName(report: { form: string; stream: string | null; ye
 /**
  * Report cards (issue 15): the model read and computed in the request's one transaction; the
  * photos, the preview and the PDF after it, so no connection waits on files or drawing. The PDF
- * is drawn in the worker pool (pdf/index.ts), reporting each learner drawn to the progress board,
- * once the document queue admits it (a bound per school and in all) and its turn comes.
+ * is drawn in the one document pool (documents/), its progress kept in the database, once the
+ * document queue admits it (a bound per school and in all) and its turn comes.
  */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const progress = new ReportProgressBoard();
-  app.addHook('onClose', async () => closeReportPdfPool());
-
   endpointRoute(app, terminalReportEndpoint, async ({ query }, request, reply) => {
     const scope = tenantScope(request);
     const read = () =>
@@ -56,15 +53,16 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       const { model, layout, photoFiles, logoFile } = await read();
       return { html: renderReportHtml(withInlinePhotos(model, await printImages(model, photoFiles, logoFile)), layout) };
     }
-    // A PDF is admitted before anything is read, and drawn in its turn (pdf/document-queue.ts).
+    // A PDF is admitted before anything is read, and drawn in its turn by the one document pool
+    // (documents/); its progress kept in the database, so any server answers for it.
     return app.documents.serve(scope.tenantId, reply, async (draw) => {
       const { model, layout, photoFiles, logoFile } = await read();
       const images = await printImages(model, photoFiles, logoFile);
-      const key = query.progress ? ReportProgressBoard.key(scope.tenantId, scope.userId, query.progress) : null;
-      if (key) progress.set(key, 0, model.learners.length);
-      const pdf = await draw(() =>
-        renderReportPdf({ model, layout, images }, key ? (done, total) => progress.set(key, done, total) : undefined),
-      );
+      const progress = query.progress
+        ? await app.documents.progress.start({ ...scope, token: query.progress }, model.learners.length)
+        : null;
+      const pdf = await draw(() => renderDocument('report-cards', { model, layout, images }, progress?.update));
+      await progress?.finish();
       return new FileAnswer(reportFileName(model.report), 'application/pdf', pdf);
     });
   });
@@ -89,10 +87,9 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     return { model: withInlinePhotos(sample.model, images) };
   });
 
-  endpointRoute(app, reportProgressEndpoint, async ({ query }, request) => {
-    const scope = tenantScope(request);
-    return progress.get(ReportProgressBoard.key(scope.tenantId, scope.userId, query.token));
-  });
+  endpointRoute(app, reportProgressEndpoint, async ({ query }, request) =>
+    app.documents.progress.get({ ...tenantScope(request), token: query.token }),
+  );
 
   // The school's badge: to its own members only (another school's request reads its own row).
   tenantEndpointRoute(app, schoolLogoEndpoint, async (tx) => {

@@ -9,8 +9,7 @@ import {
   type ReportModel,
   MARKSHEET_WORDS as W,
 } from '@mustard/shared';
-import PDFDocument from 'pdfkit';
-import { reportFonts } from '../pdf/fonts.js';
+import { DOCUMENT_FONTS, type Doc, openPdf, PAGE_SIZES } from '../../../documents/pdf.js';
 
 /*
  * The mark sheet as a PDF (issue 15 point 7): A4 landscape, the school's header on the first
@@ -27,20 +26,19 @@ import { reportFonts } from '../pdf/fonts.js';
  * scaled, so the drawing is a few tens of milliseconds for such a class.
  */
 
-/** A4 landscape in points. */
-const PAGE = { width: 841.89, height: 595.28 };
+/** A4 landscape in points (the one page frame, documents/pdf.ts). */
+const PAGE = PAGE_SIZES.landscape;
 const MARGIN = 24;
 const SIZES = [7, 6.5, 6, 5.5, 5, 4.5];
 const PAD = { x: 2, y: 1.5 };
 const GRID = '#777777';
 const HEADER_FILL = '#e6e6e6';
 const STRIPE_FILL = '#f4f4f4';
-const REGULAR = 'sheet-regular';
-const BOLD = 'sheet-bold';
+const REGULAR = DOCUMENT_FONTS.regular;
+const BOLD = DOCUMENT_FONTS.bold;
 /** Sizes texts are measured at, then scaled. */
 const MEASURE = 10;
 
-type Doc = PDFKit.PDFDocument;
 type Align = 'left' | 'center';
 
 /** A table to draw: its columns' widths (at `size`), its header rows, its rows of texts. */
@@ -385,67 +383,29 @@ class Sheet {
   }
 }
 
-/**
- * The fonts pdfkit opened (fontkit's parsed fonts) kept for this thread's next files, as the
- * report cards keep theirs (pdf/draw.ts): pdfkit takes an opened font in place of the bytes, and
- * each file still embeds its own subset. Parsing them for every file was most of a small sheet's time.
- */
-const openedFonts: { regular?: unknown; bold?: unknown } = {};
-
-function useFonts(doc: Doc) {
-  const bytes = reportFonts();
-  for (const [name, key] of [
-    [REGULAR, 'regular'],
-    [BOLD, 'bold'],
-  ] as const) {
-    doc.registerFont(name, (openedFonts[key] ?? bytes[key]) as Buffer);
-    if (openedFonts[key]) continue;
-    doc.font(name);
-    // pdfkit's current font object (not in @types/pdfkit) holds fontkit's font as `font`.
-    const opened = (doc as unknown as { _font?: { font?: { layout?: unknown } } })._font?.font;
-    if (typeof opened?.layout === 'function') openedFonts[key] = opened;
-  }
-}
-
 /** The mark sheet's PDF: the model's table and counts, as the preview and the workbook show them. */
 export function drawMarksheetPdf(model: ReportModel, table: MarksheetTable, counted: MarksheetCounts): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
-    const { report } = model;
-    const doc = new PDFDocument({
-      size: [PAGE.width, PAGE.height],
-      margin: MARGIN,
-      autoFirstPage: false,
-      bufferPages: true,
-      compress: true,
-      info: {
-        Title: [W.title, report.form, report.stream ?? W.allStreams, `${W.term} ${report.term}`, String(report.year)].join(' '),
-        Author: model.school.name,
-        Producer: 'Mustard',
-        Creator: 'Mustard',
-      },
-    });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    try {
-      useFonts(doc);
-      const measure = new Measure(doc);
-      const sheet = new Sheet(doc, model);
-      sheet.firstPage();
-      const fitted = fitSheet(table, measure, sheet.width);
-      sheet.table(fitted, measure);
-      for (const counts of marksheetCountTables(counted)) {
-        const rows = counts.rows.map((row) => row.map(marksheetCellText));
-        sheet.table(fitCounts(counts.head, rows, measure, Math.max(fitted.size, 6.5), sheet.width), measure, counts.title);
-      }
-      const key = counted.subjects.map((row) => `${row.subject.code} ${row.subject.name}`).join(' · ');
-      if (key) sheet.paragraph(`${W.subjectsKey}: ${key}`, 7);
-      if (model.gradeKey) sheet.paragraph(`${REPORT_WORDS.gradeKey}: ${model.gradeKey}`, 7);
-      sheet.footers();
-      doc.end();
-    } catch (error) {
-      reject(error);
-    }
+  const { report } = model;
+  const { doc, bytes } = openPdf({
+    orientation: 'landscape',
+    margin: MARGIN,
+    bufferPages: true,
+    title: [W.title, report.form, report.stream ?? W.allStreams, `${W.term} ${report.term}`, String(report.year)].join(' '),
+    school: model.school.name,
   });
+  const measure = new Measure(doc);
+  const sheet = new Sheet(doc, model);
+  sheet.firstPage();
+  const fitted = fitSheet(table, measure, sheet.width);
+  sheet.table(fitted, measure);
+  for (const counts of marksheetCountTables(counted)) {
+    const rows = counts.rows.map((row) => row.map(marksheetCellText));
+    sheet.table(fitCounts(counts.head, rows, measure, Math.max(fitted.size, 6.5), sheet.width), measure, counts.title);
+  }
+  const key = counted.subjects.map((row) => `${row.subject.code} ${row.subject.name}`).join(' · ');
+  if (key) sheet.paragraph(`${W.subjectsKey}: ${key}`, 7);
+  if (model.gradeKey) sheet.paragraph(`${REPORT_WORDS.gradeKey}: ${model.gradeKey}`, 7);
+  sheet.footers();
+  doc.end();
+  return bytes;
 }

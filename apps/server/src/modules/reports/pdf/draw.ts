@@ -11,19 +11,18 @@ import {
   tableColumns,
   REPORT_WORDS as W,
 } from '@mustard/shared';
-import PDFDocument from 'pdfkit';
-import { reportFonts } from './fonts.js';
+import { DOCUMENT_FONTS, type Doc, openPdf, PAGE_SIZES, useDocumentFonts, yieldToOtherDocuments } from '../../../documents/pdf.js';
 
 /*
  * A class's report cards drawn natively with pdfkit (issue 15 point 4): one learner a page where
  * the card fits (a longer card flows on to the next page, its table's header repeated), the
  * whole class in one file. Pure: the model, the layout and the images' bytes in, the PDF out;
- * no database, no clock beyond pdfkit's creation date. Runs in the report worker pool
- * (index.ts), never on the server's event loop.
+ * no database, no clock beyond pdfkit's creation date. Runs in the document pool
+ * (documents/pool.ts, kind 'report-cards'), never on the server's event loop.
  *
  * What a card shows follows the same rules as the HTML preview, section by section in
  * `layout.sections` order, with the words of REPORT_WORDS and numbers through `reportNumber`.
- * Text is real text in an embedded subset of DejaVu Sans (fonts.ts), so it can be searched and
+ * Text is real text in an embedded subset of DejaVu Sans (the one PDF set-up, documents/pdf.ts), so it can be searched and
  * extracted; an image is embedded once per file however many cards show it.
  */
 
@@ -33,8 +32,8 @@ export type ReportImages = ReadonlyMap<string, Uint8Array>;
 /** Called after each learner's card: how many are drawn, of how many. */
 export type LearnerDone = (done: number, total: number) => void;
 
-/** A4 in points. */
-const PAGE = { width: 595.28, height: 841.89 };
+/** A4 in points (the one page frame, documents/pdf.ts). */
+const PAGE = PAGE_SIZES.portrait;
 const MARGIN = 36;
 /** Space after each section. */
 const GAP = 9;
@@ -44,8 +43,8 @@ const PHOTO = { width: 80, height: 96 };
 const CELL = { x: 3, y: 3 };
 const GRID = '#555555';
 const HEADER_FILL = '#e6e6e6';
-const REGULAR = 'card-regular';
-const BOLD = 'card-bold';
+const REGULAR = DOCUMENT_FONTS.regular;
+const BOLD = DOCUMENT_FONTS.bold;
 
 /** pdfkit's opened image: `doc.openImage` (missing from @types/pdfkit) reads it once; `doc.image` embeds it once and reuses it. */
 interface OpenedImage {
@@ -56,8 +55,6 @@ interface ImageMethods {
   openImage(src: Buffer): OpenedImage;
   image(src: OpenedImage, x: number, y: number, options?: PDFKit.Mixins.ImageOption): unknown;
 }
-
-type Doc = PDFKit.PDFDocument;
 
 const toBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -680,97 +677,40 @@ class Card {
   }
 }
 
-/**
- * What pdfkit works out about the fonts, kept for this thread's next files (each file still gets
- * its own subset of glyphs):
- * - fontkit's parsed font: pdfkit takes an opened font in place of bytes (its font factory
- *   accepts anything with `layout`), so the files are parsed once per thread, not per file;
- * - the glyphs and advances of each word laid out (pdfkit's per-font `layoutCache`, keyed by
- *   the word; a function of the font alone), so a word is shaped once per thread, not once per
- *   file. Emptied past LAYOUT_CACHE_WORDS words, so a worker's memory stays bounded.
- * Together they were about a quarter of a class's drawing time. `_font`, `font` and
- * `layoutCache` are pdfkit's own fields (not in @types/pdfkit); without them it all still works,
- * only slower.
- */
-const LAYOUT_CACHE_WORDS = 50_000;
-interface FontInternals {
-  _font?: { font?: { layout?: unknown }; layoutCache?: Record<string, unknown> };
-}
-const kept: Record<'regular' | 'bold', { font?: unknown; layouts: Record<string, unknown>; words: number }> = {
-  regular: { layouts: Object.create(null), words: 0 },
-  bold: { layouts: Object.create(null), words: 0 },
-};
+/** Registers the documents' fonts with a pdfkit document (the one PDF set-up, documents/pdf.ts); their names. */
+export const useReportFonts = useDocumentFonts;
 
-/** Registers the card's fonts with a pdfkit document (kept parsed and laid out per thread, above); their names. */
-export function useReportFonts(doc: Doc): { regular: string; bold: string } {
-  const bytes = reportFonts();
-  for (const [name, key] of [
-    [REGULAR, 'regular'],
-    [BOLD, 'bold'],
-  ] as const) {
-    const font = kept[key];
-    doc.registerFont(name, (font.font ?? bytes[key]) as Buffer);
-    doc.font(name);
-    const current = (doc as unknown as FontInternals)._font;
-    if (!font.font && typeof current?.font?.layout === 'function') font.font = current.font;
-    if (!current || current.font !== font.font || !current.layoutCache) continue;
-    if (font.words > LAYOUT_CACHE_WORDS) {
-      font.layouts = Object.create(null);
-      font.words = 0;
-    }
-    current.layoutCache = font.layouts;
-  }
-  return { regular: REGULAR, bold: BOLD };
-}
-
-/** After a file: how many words the kept layouts hold (to empty them when they grow past the bound). */
-function countReportFontWords() {
-  for (const font of Object.values(kept)) font.words = Object.keys(font.layouts).length;
-}
+/** Learners drawn between two turns of the thread's other documents (documents/pool.ts): a few tens of milliseconds. */
+const LEARNERS_A_TURN = 8;
 
 /**
  * A class's report cards as one PDF: every learner of the model in order, each from a new A4
  * page. `images` gives the bytes of the logo and photos the model names (those missing or not
- * JPEG/PNG are left out); `onLearnerDone` is called after each card.
+ * JPEG/PNG are left out); `onLearnerDone` is called after each card. Every LEARNERS_A_TURN
+ * cards it lets the thread's other documents draw a while.
  */
-export function drawReportPdf(
+export async function drawReportPdf(
   model: ReportModel,
   layout: ReportLayout,
   images: ReportImages,
   onLearnerDone?: LearnerDone,
 ): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
-    const { report } = model;
-    const doc = new PDFDocument({
-      size: [PAGE.width, PAGE.height],
-      margin: MARGIN,
-      autoFirstPage: false,
-      compress: true,
-      info: {
-        Title: [report.label, report.form, report.stream, `${W.term} ${report.term}`, String(report.year)].filter(Boolean).join(' '),
-        Author: model.school.name,
-        Producer: 'Mustard',
-        Creator: 'Mustard',
-      },
-    });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    try {
-      useReportFonts(doc);
-      const card = new Card(doc, model, layout, new ImageBook(doc, images));
-      const total = model.learners.length;
-      // No learner still makes a valid file: one page with the school's header.
-      if (total === 0) card.draw(null);
-      model.learners.forEach((learner, index) => {
-        card.draw(learner);
-        onLearnerDone?.(index + 1, total);
-      });
-      doc.end();
-      countReportFontWords();
-    } catch (error) {
-      reject(error);
-    }
+  const { report } = model;
+  const { doc, bytes } = openPdf({
+    orientation: 'portrait',
+    margin: MARGIN,
+    title: [report.label, report.form, report.stream, `${W.term} ${report.term}`, String(report.year)].filter(Boolean).join(' '),
+    school: model.school.name,
   });
+  const card = new Card(doc, model, layout, new ImageBook(doc, images));
+  const total = model.learners.length;
+  // No learner still makes a valid file: one page with the school's header.
+  if (total === 0) card.draw(null);
+  for (const [index, learner] of model.learners.entries()) {
+    card.draw(learner);
+    onLearnerDone?.(index + 1, total);
+    if ((index + 1) % LEARNERS_A_TURN === 0 && index + 1 < total) await yieldToOtherDocuments();
+  }
+  doc.end();
+  return bytes;
 }

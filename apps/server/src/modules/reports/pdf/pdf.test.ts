@@ -6,10 +6,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { DEFAULT_REPORT_LAYOUT, REPORT_WORDS, type ReportLayout, type ReportModel, ReportModelSchema } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentWorkerEntry } from '../../../documents/pool.js';
 import { drawReportPdf, type ReportImages } from './draw.js';
 import { FIXTURE_LOGO_URL, FIXTURE_SAME_PHOTO_URL, fixtureImages, fixtureLogo, fixturePhoto, reportFixture } from './fixture.js';
 import { FONT_FILES, fontsFolder } from './fonts.js';
-import { closeReportPdfPool, renderReportPdf, reportWorkerEntry } from './index.js';
+import { closeReportPdfPool, renderReportPdf } from './index.js';
 
 /*
  * The report card PDF (issue 15 points 4 and 6): drawn in the worker pool from a model made by
@@ -303,13 +304,13 @@ describe('the worker pool', () => {
   });
 
   it('runs worker.ts with tsx from the sources and worker.js without it from a build', () => {
-    const here = new URL('./index.ts', import.meta.url).href;
-    const source = reportWorkerEntry(here);
-    expect(source.filename).toBe(fileURLToPath(new URL('./worker.ts', import.meta.url)));
+    const here = new URL('../../../documents/pool.ts', import.meta.url).href;
+    const source = documentWorkerEntry(here);
+    expect(source.filename).toBe(fileURLToPath(new URL('../../../documents/worker.ts', import.meta.url)));
     expect(source.execArgv?.[0]).toBe('--import');
     expect(source.execArgv?.[1]).toMatch(/^file:\/\/.*\/tsx\/dist\/loader\.mjs$/);
-    const built = pathToFileURL('/srv/mustard/apps/server/dist/modules/reports/pdf/index.js').href;
-    expect(reportWorkerEntry(built)).toEqual({ filename: '/srv/mustard/apps/server/dist/modules/reports/pdf/worker.js' });
+    const built = pathToFileURL('/srv/mustard/apps/server/dist/documents/pool.js').href;
+    expect(documentWorkerEntry(built)).toEqual({ filename: '/srv/mustard/apps/server/dist/documents/worker.js' });
   });
 });
 

@@ -1,14 +1,14 @@
 import { markTypes, REPORT_MESSAGES } from '@mustard/shared';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../config.js';
-import { newId } from '../../db/ids.js';
-import { withTenant } from '../../db/tenant.js';
-import { makeMarks, makeTenant, makeUser } from '../../test/factories.js';
-import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
-import { newSubject, ok, type Row } from '../settings/settings-fixtures.js';
-import { DOCUMENTS_RETRY_AFTER_SECONDS } from './pdf/document-queue.js';
-import { REPORT_PDF_THREADS } from './pdf/index.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { newId } from '../db/ids.js';
+import { withTenant } from '../db/tenant.js';
+import { newSubject, ok, type Row } from '../modules/settings/settings-fixtures.js';
+import { makeMarks, makeTenant, makeUser } from '../test/factories.js';
+import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/test-app.js';
+import { DOCUMENT_TASKS_PER_THREAD, DOCUMENT_THREADS } from './pool.js';
+import { DOCUMENTS_RETRY_AFTER_SECONDS } from './queue.js';
 
 /*
  * Report card and mark sheet PDFs are admitted within bounds and drawn fairly (issue 23 item
@@ -20,7 +20,9 @@ import { REPORT_PDF_THREADS } from './pdf/index.js';
 let t: TestApp;
 const YEAR = new Date().getFullYear();
 const PER_SCHOOL = 2;
-const TOTAL = REPORT_PDF_THREADS + 3;
+/** Documents the pool draws at once (its threads, each drawing a few in turns). */
+const DRAWING = DOCUMENT_THREADS * DOCUMENT_TASKS_PER_THREAD;
+const TOTAL = DRAWING + 3;
 
 /** A school with one P7 learner and one mark, and its head teacher. */
 async function schoolWithACard(name: string): Promise<Caller> {
@@ -51,7 +53,7 @@ function holdTheThreads() {
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const held = Array.from({ length: REPORT_PDF_THREADS }, (_, index) =>
+  const held = Array.from({ length: DRAWING }, (_, index) =>
     t.app.documents.serve(`holding-${index}`, { header: () => undefined }, (draw) => draw(() => released)),
   );
   return { release, done: Promise.all(held) };
