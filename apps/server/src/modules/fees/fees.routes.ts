@@ -1,8 +1,7 @@
 import { journalTemplateEndpoint, STUDENT_MESSAGES as M, statementEndpoint, uploadJournalEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, invalid } from '../../errors.js';
-import { endpointRoute, spreadsheetAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
-import { schoolOf } from '../../plugins/school.js';
+import { actionRoute, endpointRoute, spreadsheetAnswer, withAction } from '../../plugins/endpoints.js';
 import { headerBelowTitles, readSpreadsheet, SPREADSHEET_LIMITS } from '../../resources/spreadsheet.js';
 import { templateExample } from '../students/student-ids.js';
 import { learnerStatement, uploadJournal } from './fees.service.js';
@@ -13,8 +12,8 @@ import { JOURNAL_TEMPLATE_FILE_NAME, journalTemplate } from './fees-template.js'
  * journal sheet's layout: fees-template.ts; the upload's rules: fees.service.ts.
  */
 export const feeRoutes: FastifyPluginAsyncZod = async (app) => {
-  tenantEndpointRoute(app, journalTemplateEndpoint, async (tx, _input, request) =>
-    spreadsheetAnswer(JOURNAL_TEMPLATE_FILE_NAME, await journalTemplate(await templateExample(tx, schoolOf(request)))),
+  actionRoute(app, journalTemplateEndpoint, async ({ tx, school }) =>
+    spreadsheetAnswer(JOURNAL_TEMPLATE_FILE_NAME, await journalTemplate(await templateExample(tx, school))),
   );
 
   endpointRoute(app, uploadJournalEndpoint, async ({ body, file }, request) => {
@@ -28,8 +27,8 @@ export const feeRoutes: FastifyPluginAsyncZod = async (app) => {
       headerBelowTitles,
     );
     if (sheet.rows.length === 0) throw new AppError(422, M.emptySheet, { file: [M.emptySheet] });
-    const counts = await withRequestTx(app, request, (tx) =>
-      uploadJournal(tx, {
+    const counts = await withAction(app, request, (context) =>
+      uploadJournal(context, {
         // At most 255 characters, counted whole: a cut must not leave half an emoji.
         fileName: file.filename ? Array.from(file.filename).slice(0, 255).join('') : null,
         file: file.buffer,
@@ -40,5 +39,5 @@ export const feeRoutes: FastifyPluginAsyncZod = async (app) => {
     return { message: M.journalUploaded, created: counts.created, updated: counts.updated, unchanged: counts.unchanged };
   });
 
-  tenantEndpointRoute(app, statementEndpoint, (tx, { query }) => learnerStatement(tx, query.id));
+  actionRoute(app, statementEndpoint, (context, { query }) => learnerStatement(context, query.id));
 };

@@ -4,9 +4,10 @@ import { sql } from 'kysely';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
-import { lockInTenant, type TenantTx } from '../../db/tenant.js';
+import { lockInTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { AppError, type FieldErrors, notFound } from '../../errors.js';
+import type { ActionContext } from '../../plugins/endpoints.js';
 import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
 import { invoiceParticulars, JOURNAL_COLUMNS, RECEIPT_PARTICULARS } from './fees-template.js';
 
@@ -191,7 +192,7 @@ export interface JournalUpload {
 }
 
 /** Checks every row, then writes the journal and its lines (in the caller's transaction). */
-export async function uploadJournal(tx: TenantTx, upload: JournalUpload) {
+export async function uploadJournal({ tx }: ActionContext, upload: JournalUpload) {
   const { trx, tenantId } = tx;
   const { term, year } = upload;
   const hash = sha256(upload.file);
@@ -278,7 +279,7 @@ export async function uploadJournal(tx: TenantTx, upload: JournalUpload) {
 }
 
 /** A learner's statement: lines by date (then as written), each with the balance after it. */
-export async function learnerStatement(tx: TenantTx, studentId: string) {
+export async function learnerStatement({ tx }: ActionContext, studentId: string) {
   const { trx, tenantId } = tx;
   const learner = await trx.selectFrom('students').select('id').$call(inTenant(tenantId)).where('id', '=', studentId).executeTakeFirst();
   if (!learner) throw notFound();

@@ -1,62 +1,10 @@
-import { classOptions, type HomeSetup, homeEndpoint, homeSetupEndpoint } from '@mustard/shared';
+import { homeEndpoint, homeSetupEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
-import type { TenantTx } from '../../db/tenant.js';
-import { inTenant } from '../../db/tenant-filter.js';
-import { currentTenant } from '../../plugins/access.js';
-import { tenantEndpointRoute } from '../../plugins/endpoints.js';
-
-/** Active learners per class of the tenant, and its stock locations. */
-async function dashboardCounts(tx: TenantTx) {
-  const rows = await tx.trx
-    .selectFrom('students')
-    .select(['form', sql<number>`count(*)::int`.as('count')])
-    .$call(inTenant(tx.tenantId))
-    .where('status', '=', 'active')
-    .groupBy('form')
-    .execute();
-  const { count: locations } = await tx.trx
-    .selectFrom('locations')
-    .select(sql<number>`count(*)::int`.as('count'))
-    .$call(inTenant(tx.tenantId))
-    .executeTakeFirstOrThrow();
-  return { rows, locations };
-}
-
-/**
- * What a new school has set up (issue 24 point 6), each an `EXISTS` in one statement: a subject,
- * a mark type, a grade set (a grade band of any class, subject and term), an active learner, and
- * a teacher given a subject or a class.
- */
-async function setupChecklist(tx: TenantTx): Promise<HomeSetup> {
-  const any = (table: 'subjects' | 'mark_types' | 'grades' | 'subject_teachers' | 'class_teachers', active = false) =>
-    sql<boolean>`EXISTS (SELECT 1 FROM ${sql.table(table)} WHERE tenant_id = ${tx.tenantId}${
-      active ? sql` AND status = 'active'` : sql``
-    })`;
-  const row = await tx.trx
-    .selectNoFrom([
-      any('subjects').as('subjects'),
-      any('mark_types', true).as('mark_types'),
-      any('grades').as('grade_sets'),
-      sql<boolean>`EXISTS (SELECT 1 FROM students WHERE tenant_id = ${tx.tenantId} AND status = 'active')`.as('learners'),
-      sql<boolean>`(${any('subject_teachers')} OR ${any('class_teachers')})`.as('teachers'),
-    ])
-    .executeTakeFirstOrThrow();
-  return row;
-}
+import { actionRoute } from '../../plugins/endpoints.js';
+import { homeCounts, homeSetup } from './home.service.js';
 
 /** Home dashboard: active learners per class, in the school's class order (spec §2 "Home"), and stock locations. */
 export const homeRoutes: FastifyPluginAsyncZod = async (app) => {
-  tenantEndpointRoute(app, homeEndpoint, async (tx, _input, request) => {
-    const { rows, locations } = await dashboardCounts(tx);
-    const order = classOptions(currentTenant(request).tenant);
-    const rank = (form: string) => {
-      const index = order.indexOf(form);
-      return index === -1 ? order.length : index;
-    };
-    rows.sort((a, b) => rank(a.form) - rank(b.form) || a.form.localeCompare(b.form));
-    return { students: Object.fromEntries(rows.map((row) => [row.form, row.count])), locations };
-  });
-
-  tenantEndpointRoute(app, homeSetupEndpoint, (tx) => setupChecklist(tx));
+  actionRoute(app, homeEndpoint, (context) => homeCounts(context));
+  actionRoute(app, homeSetupEndpoint, (context) => homeSetup(context));
 };

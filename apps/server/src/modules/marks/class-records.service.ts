@@ -25,6 +25,7 @@ import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { type FieldErrors, invalid } from '../../errors.js';
+import type { ActionContext } from '../../plugins/endpoints.js';
 import { timestampedFileName } from '../../resources/excel.js';
 import { EXPORT_LIMIT, listWorkbook } from '../../resources/resource-routes.js';
 import { existingStudentids, type Learner, learnersOf } from './entry.repository.js';
@@ -139,7 +140,7 @@ function recordedTotal(rows: ReadonlyArray<{ total_days: number }>): number | nu
 }
 
 /** A class's attendance for a term: every active learner with their days (null if none recorded), and the total. */
-export async function loadAttendance(tx: TenantTx, query: AttendanceRequest): Promise<AttendanceRows> {
+export async function loadAttendance({ tx }: ActionContext, query: AttendanceRequest): Promise<AttendanceRows> {
   const { learners } = await classOf(tx, query);
   const stored = await storedAttendance(
     tx,
@@ -244,7 +245,7 @@ function totalDaysOf(value: unknown): number {
 }
 
 /** Saves the page's attendance: `daysattended` by learner id (empty clears) out of `totaldays`. */
-export async function saveAttendance(tx: TenantTx, body: AttendanceRequest): Promise<LearnerValuesSaved> {
+export async function saveAttendance({ tx }: ActionContext, body: AttendanceRequest): Promise<LearnerValuesSaved> {
   const totalDays = totalDaysOf(body.totaldays);
   const { learners, byId } = await classOf(tx, body);
   const values = pageValues('daysattended', body.daysattended ?? {}, byId, (raw) => readDaysAttended(raw, totalDays));
@@ -258,8 +259,11 @@ export async function saveAttendance(tx: TenantTx, body: AttendanceRequest): Pro
 }
 
 /** The attendance sheet of a class: the block names class, stream, term and year, and holds the total days to fill. */
-export async function attendanceSheet(tx: TenantTx, query: AttendanceRequest): Promise<{ sheet: LearnerSheet; fileName: string }> {
-  const rows = await loadAttendance(tx, query);
+export async function attendanceSheet(
+  context: ActionContext,
+  query: AttendanceRequest,
+): Promise<{ sheet: LearnerSheet; fileName: string }> {
+  const rows = await loadAttendance(context, query);
   const part = (text: string | null, fallback: string) => (text ?? '').replace(/[^A-Za-z0-9]+/g, '') || fallback;
   const about = [
     { key: 'Class', value: query.form },
@@ -301,7 +305,11 @@ export const attendanceSheetIdentity = (query: ClassTerm) => ({
 });
 
 /** Saves a filled attendance sheet: its total days (from the block) and every filled learner's days, all or nothing. */
-export async function saveAttendanceSheet(tx: TenantTx, query: AttendanceRequest, sheet: ReadLearnerSheet): Promise<LearnerValuesSaved> {
+export async function saveAttendanceSheet(
+  { tx }: ActionContext,
+  query: AttendanceRequest,
+  sheet: ReadLearnerSheet,
+): Promise<LearnerValuesSaved> {
   const total = readTotalDays(sheet.about.get('totaldays') ?? null);
   if (!total.ok || total.value === null) throw invalid({ file: [MARK_MESSAGES.totalDaysInvalid] });
   const totalDays = total.value;
@@ -349,7 +357,7 @@ async function storedTargets(tx: TenantTx, where: MarkTargetRequest, studentIds:
 }
 
 /** A class's targets in a subject for a term: every active learner with `targets.target`, or `targets` null. */
-export async function loadTargets(tx: TenantTx, query: MarkTargetRequest): Promise<MarkTargetRows> {
+export async function loadTargets({ tx }: ActionContext, query: MarkTargetRequest): Promise<MarkTargetRows> {
   await subjectOf(tx, query.subject_id);
   const { learners } = await classOf(tx, query);
   const stored = await storedTargets(
@@ -422,16 +430,16 @@ async function writeTargets(
 }
 
 /** Saves the page's targets: `target` by learner id (empty clears). */
-export async function saveTargets(tx: TenantTx, body: MarkTargetRequest): Promise<LearnerValuesSaved> {
+export async function saveTargets({ tx }: ActionContext, body: MarkTargetRequest): Promise<LearnerValuesSaved> {
   await subjectOf(tx, body.subject_id);
   const { byId } = await classOf(tx, body);
   return writeTargets(tx, body, pageValues('target', body.target ?? {}, byId, readTarget));
 }
 
 /** The targets sheet of a class in a subject, named Mark_Targets-<timestamp>.xlsx (spec §9). */
-export async function targetsSheet(tx: TenantTx, query: MarkTargetRequest): Promise<{ sheet: LearnerSheet; fileName: string }> {
-  const subject = await subjectOf(tx, query.subject_id);
-  const rows = await loadTargets(tx, query);
+export async function targetsSheet(context: ActionContext, query: MarkTargetRequest): Promise<{ sheet: LearnerSheet; fileName: string }> {
+  const subject = await subjectOf(context.tx, query.subject_id);
+  const rows = await loadTargets(context, query);
   return {
     fileName: timestampedFileName('Mark_Targets'),
     sheet: {
@@ -470,7 +478,11 @@ export const targetsSheetIdentity = (query: MarkTargetRequest) => ({
 });
 
 /** Saves a filled targets sheet: every filled learner's target, all or nothing. */
-export async function saveTargetsSheet(tx: TenantTx, query: MarkTargetRequest, sheet: ReadLearnerSheet): Promise<LearnerValuesSaved> {
+export async function saveTargetsSheet(
+  { tx }: ActionContext,
+  query: MarkTargetRequest,
+  sheet: ReadLearnerSheet,
+): Promise<LearnerValuesSaved> {
   await subjectOf(tx, query.subject_id);
   const { byStudentid } = await classOf(tx, query);
   return writeTargets(tx, query, await sheetValuesOf(tx, sheet, TARGETS_SHEET.header, readTarget, byStudentid));
@@ -480,7 +492,7 @@ export async function saveTargetsSheet(tx: TenantTx, query: MarkTargetRequest, s
 export type MarkTargetsListQuery = z.infer<typeof markTargets.filters> & { page: number; per_page: number; excel: boolean };
 
 /** The mark targets list (`/school/marktargets`): a school's targets as the spec's table shows them; `excel` for all of them. */
-export async function listTargets(tx: TenantTx, query: MarkTargetsListQuery) {
+export async function listTargets({ tx }: ActionContext, query: MarkTargetsListQuery) {
   let base = tx.trx
     .selectFrom('mark_targets as g')
     .innerJoin('students as st', (join) => join.onRef('st.tenant_id', '=', 'g.tenant_id').onRef('st.id', '=', 'g.student_id'))

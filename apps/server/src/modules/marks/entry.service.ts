@@ -1,6 +1,5 @@
 import {
   ABSENT,
-  type AppAbility,
   allows,
   type CellChange,
   cellKey,
@@ -37,9 +36,9 @@ import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { AppError, type FieldErrors, invalid } from '../../errors.js';
+import type { ActingMember, ActionContext } from '../../plugins/endpoints.js';
 import { EXPORT_LIMIT, listWorkbook } from '../../resources/resource-routes.js';
 import { assignmentsOf } from '../staff/staff.repository.js';
-import { actingUser } from '../users/users.service.js';
 import {
   applyMarkChanges,
   deleteMarksWithHistory,
@@ -62,9 +61,7 @@ import { gridFileName, type ReadGridSheet, type SheetAbout, sheetCells } from '.
  */
 
 /** Who acts: their rights in the school (the assignment rule and the published lock read them). */
-export interface Member {
-  ability: AppAbility;
-}
+type Member = Pick<ActingMember, 'userId' | 'ability'>;
 
 /** What a grid is about, as the load and the save both name it. */
 interface GridTarget {
@@ -156,7 +153,7 @@ async function checkTarget(tx: TenantTx, target: GridTarget, marktypeIds: readon
  */
 async function streamsOf(tx: TenantTx, target: GridTarget, member: Member): Promise<'all' | string[]> {
   if (allows(member.ability, 'manage', 'mark')) return 'all';
-  const assignments = await assignmentsOf(tx, actingUser(tx), { term: target.term, year: target.year });
+  const assignments = await assignmentsOf(tx, member.userId, { term: target.term, year: target.year });
   return streamsToEnter(member.ability, { subjects: assignments.subjects, classes: assignments.classes }, 'marks', target);
 }
 
@@ -198,7 +195,7 @@ async function gridOf(tx: TenantTx, query: MarksGridQuery, member: Member): Prom
 }
 
 /** The grid of a class's learners by mark type, with each mark's version (the save's base). */
-export async function loadGrid(tx: TenantTx, query: MarksGridQuery, member: Member): Promise<MarksGrid> {
+export async function loadGrid({ tx, member }: ActionContext, query: MarksGridQuery): Promise<MarksGrid> {
   return (await gridOf(tx, query, member)).grid;
 }
 
@@ -206,7 +203,7 @@ export async function loadGrid(tx: TenantTx, query: MarksGridQuery, member: Memb
  * The grid as a sheet to fill offline (grid-sheet.ts says its layout): read in the action's
  * transaction, written into a workbook by the caller once the connection is given back.
  */
-export async function loadGridSheet(tx: TenantTx, query: MarksGridQuery, member: Member) {
+export async function loadGridSheet({ tx, member }: ActionContext, query: MarksGridQuery) {
   const { grid, about } = await gridOf(tx, query, member);
   return { grid, about, fileName: gridFileName(about) };
 }
@@ -297,8 +294,8 @@ const SAVE_ID_DAYS = 30;
  * naming each such cell (theirs and yours) and nothing is written; published marks are locked
  * to those who manage marks. Every change lands in the history.
  */
-export async function saveMarks(tx: TenantTx, body: MarksSave, member: Member): Promise<MarksSaved> {
-  const userId = actingUser(tx);
+export async function saveMarks({ tx, member }: ActionContext, body: MarksSave): Promise<MarksSaved> {
+  const userId = member.userId;
   const marktypeIds = Object.keys(body.marks);
   const cellCount = Object.values(body.marks).reduce((sum, byStudent) => sum + Object.keys(byStudent).length, 0);
   if (cellCount > MAX_GRID_CELLS) throw invalid({ marks: [MARK_MESSAGES.gridTooLarge] });
@@ -370,10 +367,9 @@ export async function saveMarks(tx: TenantTx, body: MarksSave, member: Member): 
  * like a grid's save, overwriting, with 'sheet' in the history. All or nothing.
  */
 export async function saveGridSheet(
-  tx: TenantTx,
+  { tx, member }: ActionContext,
   query: MarksGridQuery,
   sheet: ReadGridSheet,
-  member: Member,
 ): Promise<{ message: string; saved: number; unchanged: number }> {
   const target = targetOf(query);
   const { types, streams } = await checkTarget(tx, target, sheet.marktypeIds, member);
@@ -410,7 +406,7 @@ export type MarksListQuery = z.infer<typeof marks.filters> & { page: number; per
  * subject, paper and mark type, as the spec's table shows them; with `excel` every mark the
  * filter names (to the export limit) as a spreadsheet of the list's columns.
  */
-export async function listMarks(tx: TenantTx, query: MarksListQuery) {
+export async function listMarks({ tx }: ActionContext, query: MarksListQuery) {
   let base = tx.trx
     .selectFrom('marks as m')
     .innerJoin('students as st', (join) => join.onRef('st.tenant_id', '=', 'm.tenant_id').onRef('st.id', '=', 'm.student_id'))
@@ -484,14 +480,14 @@ export async function listMarks(tx: TenantTx, query: MarksListQuery) {
  * Deletes the marks the filter names (manage on mark), in the action's transaction; each
  * deleted value stays in the history. Answers how many.
  */
-export async function deleteMarks(tx: TenantTx, filter: z.infer<typeof MarksDeleteSchema>): Promise<{ records: number }> {
+export async function deleteMarks({ tx }: ActionContext, filter: z.infer<typeof MarksDeleteSchema>): Promise<{ records: number }> {
   const records = await deleteMarksWithHistory(tx, filter);
   if (records > 0) await recordAudit(tx, { action: 'delete', entity: 'marks', before: { filter, records } });
   return { records };
 }
 
 /** A cell's history, newest first: who changed it, when, from what to what, and how. */
-export async function markHistory(tx: TenantTx, cell: z.infer<typeof MarkHistoryQuerySchema>) {
+export async function markHistory({ tx }: ActionContext, cell: z.infer<typeof MarkHistoryQuerySchema>) {
   const rows = await tx.trx
     .selectFrom('mark_history as h')
     .leftJoin('users as u', 'u.id', 'h.user_id')

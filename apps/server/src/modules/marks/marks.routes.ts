@@ -12,8 +12,7 @@ import {
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../errors.js';
-import { currentTenant } from '../../plugins/access.js';
-import { endpointRoute, spreadsheetAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
+import { actionRoute, endpointRoute, spreadsheetAnswer, withAction } from '../../plugins/endpoints.js';
 import { readSpreadsheet } from '../../resources/spreadsheet.js';
 import { findStudent } from '../students/students.repository.js';
 import {
@@ -48,7 +47,7 @@ import { studentResults } from './results.repository.js';
 
 /** Marks and what they add up to: the entry grid and its save, the marks list, deletion and history. */
 export const marksRoutes: FastifyPluginAsyncZod = async (app) => {
-  tenantEndpointRoute(app, studentResultsEndpoint, async (tx, { params }) => {
+  actionRoute(app, studentResultsEndpoint, async ({ tx }, { params }) => {
     const student = await findStudent(tx, params.id);
     if (!student) throw notFound();
     return studentResults(tx, student.id);
@@ -64,26 +63,25 @@ export const marksRoutes: FastifyPluginAsyncZod = async (app) => {
    * - else the grid as JSON.
    */
   endpointRoute(app, marksGridEndpoint, async ({ body, file }, request) => {
-    const member = currentTenant(request);
     if (file) {
       const sheet = readGridSheet(await readSpreadsheet(file.buffer), { ...body, topic_id: body.topic_id ?? null });
-      return withRequestTx(app, request, (tx) => saveGridSheet(tx, body, sheet, member));
+      return withAction(app, request, (context) => saveGridSheet(context, body, sheet));
     }
     if (body.excel) {
-      const { grid, about, fileName } = await withRequestTx(app, request, (tx) => loadGridSheet(tx, body, member));
+      const { grid, about, fileName } = await withAction(app, request, (context) => loadGridSheet(context, body));
       return spreadsheetAnswer(fileName, await gridWorkbook(about, grid));
     }
-    return withRequestTx(app, request, (tx) => loadGrid(tx, body, member));
+    return withAction(app, request, (context) => loadGrid(context, body));
   });
 
-  tenantEndpointRoute(app, saveMarksEndpoint, (tx, { body }, request) => saveMarks(tx, body, currentTenant(request)));
+  actionRoute(app, saveMarksEndpoint, (context, { body }) => saveMarks(context, body));
 
   // The resource's list query (filters, paging, excel), typed by its fields here.
-  tenantEndpointRoute(app, marksEndpoint, (tx, { query }) => listMarks(tx, query as MarksListQuery));
+  actionRoute(app, marksEndpoint, (context, { query }) => listMarks(context, query as MarksListQuery));
 
-  tenantEndpointRoute(app, deleteMarksEndpoint, (tx, { body }) => deleteMarks(tx, body));
+  actionRoute(app, deleteMarksEndpoint, (context, { body }) => deleteMarks(context, body));
 
-  tenantEndpointRoute(app, markHistoryEndpoint, (tx, { query }) => markHistory(tx, query));
+  actionRoute(app, markHistoryEndpoint, (context, { query }) => markHistory(context, query));
 
   /*
    * Attendance and mark targets, one POST each (spec §4): with values, a save; with a `file`,
@@ -92,7 +90,7 @@ export const marksRoutes: FastifyPluginAsyncZod = async (app) => {
    * else the class's learners with their values.
    */
   endpointRoute(app, attendanceEndpoint, async ({ body, file }, request) => {
-    if (body.daysattended !== undefined) return withRequestTx(app, request, (tx) => saveAttendance(tx, body));
+    if (body.daysattended !== undefined) return withAction(app, request, (context) => saveAttendance(context, body));
     if (file) {
       const sheet = readLearnerSheet(
         await readSpreadsheet(file.buffer),
@@ -100,27 +98,27 @@ export const marksRoutes: FastifyPluginAsyncZod = async (app) => {
         attendanceSheetIdentity(body),
         MAX_GRID_CELLS,
       );
-      return withRequestTx(app, request, (tx) => saveAttendanceSheet(tx, body, sheet));
+      return withAction(app, request, (context) => saveAttendanceSheet(context, body, sheet));
     }
     if (body.excel) {
-      const { sheet, fileName } = await withRequestTx(app, request, (tx) => attendanceSheet(tx, body));
+      const { sheet, fileName } = await withAction(app, request, (context) => attendanceSheet(context, body));
       return spreadsheetAnswer(fileName, await learnerWorkbook(sheet));
     }
-    return withRequestTx(app, request, (tx) => loadAttendance(tx, body));
+    return withAction(app, request, (context) => loadAttendance(context, body));
   });
 
-  tenantEndpointRoute(app, markTargetsEndpoint, (tx, { query }) => listTargets(tx, query as MarkTargetsListQuery));
+  actionRoute(app, markTargetsEndpoint, (context, { query }) => listTargets(context, query as MarkTargetsListQuery));
 
   endpointRoute(app, markTargetGridEndpoint, async ({ body, file }, request) => {
-    if (body.target !== undefined) return withRequestTx(app, request, (tx) => saveTargets(tx, body));
+    if (body.target !== undefined) return withAction(app, request, (context) => saveTargets(context, body));
     if (file) {
       const sheet = readLearnerSheet(await readSpreadsheet(file.buffer), TARGETS_SHEET.header, targetsSheetIdentity(body), MAX_GRID_CELLS);
-      return withRequestTx(app, request, (tx) => saveTargetsSheet(tx, body, sheet));
+      return withAction(app, request, (context) => saveTargetsSheet(context, body, sheet));
     }
     if (body.excel) {
-      const { sheet, fileName } = await withRequestTx(app, request, (tx) => targetsSheet(tx, body));
+      const { sheet, fileName } = await withAction(app, request, (context) => targetsSheet(context, body));
       return spreadsheetAnswer(fileName, await learnerWorkbook(sheet));
     }
-    return withRequestTx(app, request, (tx) => loadTargets(tx, body));
+    return withAction(app, request, (context) => loadTargets(context, body));
   });
 };

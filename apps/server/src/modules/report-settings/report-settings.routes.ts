@@ -1,6 +1,6 @@
 import { gradingRulesEndpoint, reportLayoutEndpoint, saveGradingRulesEndpoint, saveReportLayoutEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { tenantEndpointRoute } from '../../plugins/endpoints.js';
+import { actionRoute } from '../../plugins/endpoints.js';
 import { gradingRules, reportLayout, saveGradingRules, saveReportLayout } from './report-settings.service.js';
 
 /**
@@ -8,8 +8,8 @@ import { gradingRules, reportLayout, saveGradingRules, saveReportLayout } from '
  * (reports are drawn from them); those who manage settings save them, with the version read.
  */
 export const reportSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  tenantEndpointRoute(app, gradingRulesEndpoint, (tx) => gradingRules(tx));
-  tenantEndpointRoute(app, saveGradingRulesEndpoint, (tx, { body }) => saveGradingRules(tx, body));
-  tenantEndpointRoute(app, reportLayoutEndpoint, (tx) => reportLayout(tx));
-  tenantEndpointRoute(app, saveReportLayoutEndpoint, (tx, { body }) => saveReportLayout(tx, body));
+  actionRoute(app, gradingRulesEndpoint, (context) => gradingRules(context));
+  actionRoute(app, saveGradingRulesEndpoint, (context, { body }) => saveGradingRules(context, body));
+  actionRoute(app, reportLayoutEndpoint, (context) => reportLayout(context));
+  actionRoute(app, saveReportLayoutEndpoint, (context, { body }) => saveReportLayout(context, body));
 };

@@ -10,6 +10,7 @@ import {
 import { recordAudit } from '../../audit/audit.repository.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { conflict } from '../../errors.js';
+import type { ActionContext } from '../../plugins/endpoints.js';
 import { readReportSettings, writeReportSettings } from '../reports/report-settings.repository.js';
 
 /*
@@ -19,12 +20,12 @@ import { readReportSettings, writeReportSettings } from '../reports/report-setti
  * row per school), so a save of either moves both on.
  */
 
-export async function gradingRules(tx: TenantTx): Promise<GradingRulesAnswer> {
+export async function gradingRules({ tx }: ActionContext): Promise<GradingRulesAnswer> {
   const { rules, version } = await readReportSettings(tx);
   return { rules, defaults: DEFAULT_GRADING_RULES, version };
 }
 
-export async function reportLayout(tx: TenantTx): Promise<ReportLayoutAnswer> {
+export async function reportLayout({ tx }: ActionContext): Promise<ReportLayoutAnswer> {
   const { layout, version } = await readReportSettings(tx);
   return { layout, defaults: DEFAULT_REPORT_LAYOUT, version };
 }
@@ -54,12 +55,18 @@ async function save<Key extends 'rules' | 'layout'>(
   return saved;
 }
 
-export async function saveGradingRules(tx: TenantTx, input: { rules: GradingRules; version: number }): Promise<GradingRulesAnswer> {
+export async function saveGradingRules(
+  { tx }: ActionContext,
+  input: { rules: GradingRules; version: number },
+): Promise<GradingRulesAnswer> {
   const version = await save(tx, 'rules', input.rules, input.version);
   return { rules: input.rules, defaults: DEFAULT_GRADING_RULES, version };
 }
 
-export async function saveReportLayout(tx: TenantTx, input: { layout: ReportLayout; version: number }): Promise<ReportLayoutAnswer> {
+export async function saveReportLayout(
+  { tx }: ActionContext,
+  input: { layout: ReportLayout; version: number },
+): Promise<ReportLayoutAnswer> {
   const version = await save(tx, 'layout', input.layout, input.version);
   return { layout: input.layout, defaults: DEFAULT_REPORT_LAYOUT, version };
 }

@@ -13,6 +13,8 @@ import { newId } from '../../db/ids.js';
 import { lockInTenant, type TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { invalid } from '../../errors.js';
+import type { ActionContext } from '../../plugins/endpoints.js';
+import { subjectExists } from './settings.repository.js';
 
 /*
  * A term's grade sets and proportions in bulk (issue 24 point 1): copied from another term in
@@ -31,7 +33,7 @@ const proportionKey = (form: string, subjectId: string, marktypeId: string) => `
  * target does not have: a grade set (a class and subject's bands) is copied whole or not at all,
  * a proportion one by one. Answers how many were copied and skipped (already there).
  */
-export async function copyTermSettings(tx: TenantTx, input: CopyTermSettings): Promise<CopyTermSettingsResponse> {
+export async function copyTermSettings({ tx }: ActionContext, input: CopyTermSettings): Promise<CopyTermSettingsResponse> {
   const { trx, tenantId } = tx;
   // The grade sets' lock: a set saved on its page meanwhile cannot be doubled by the copy.
   await lockInTenant(tx, 'grade-sets');
@@ -93,11 +95,6 @@ export async function copyTermSettings(tx: TenantTx, input: CopyTermSettings): P
   return answer;
 }
 
-async function subjectExists(tx: TenantTx, id: string): Promise<boolean> {
-  const row = await tx.trx.selectFrom('subjects').select('id').$call(inTenant(tx.tenantId)).where('id', '=', id).executeTakeFirst();
-  return Boolean(row);
-}
-
 /** Every class of the school, or every active subject: where one set or proportion goes. */
 async function targetsOf(
   tx: TenantTx,
@@ -121,8 +118,9 @@ async function targetsOf(
  * (its class), for its term and year. A class or subject whose set exists keeps it unless
  * `replace`; then it is replaced whole, as the set's own page replaces one.
  */
-export async function applyGradeSet(tx: TenantTx, input: ApplyGradeSet, classes: ReadonlyArray<string>): Promise<BulkCount> {
+export async function applyGradeSet({ tx, school }: ActionContext, input: ApplyGradeSet): Promise<BulkCount> {
   const { trx, tenantId } = tx;
+  const { classes } = school;
   if (!(await subjectExists(tx, input.subject_id))) throw invalid({ subject_id: [SETTINGS_MESSAGES.referenceMissing] });
   const targets = await targetsOf(tx, input, classes);
   await lockInTenant(tx, 'grade-sets');
@@ -161,8 +159,9 @@ export async function applyGradeSet(tx: TenantTx, input: ApplyGradeSet, classes:
  * One proportion (a mark type's share) written for every class (its subject) or every active
  * subject (its class), for its term and year. One that exists keeps its share unless `replace`.
  */
-export async function applyProportion(tx: TenantTx, input: ApplyProportion, classes: ReadonlyArray<string>): Promise<BulkCount> {
+export async function applyProportion({ tx, school }: ActionContext, input: ApplyProportion): Promise<BulkCount> {
   const { trx, tenantId } = tx;
+  const { classes } = school;
   if (!(await subjectExists(tx, input.subject_id))) throw invalid({ subject_id: [SETTINGS_MESSAGES.referenceMissing] });
   const markType = await trx
     .selectFrom('mark_types')

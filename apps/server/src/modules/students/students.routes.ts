@@ -13,9 +13,7 @@ import {
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../errors.js';
-import { tenantScope } from '../../plugins/access.js';
-import { endpointRoute, FileAnswer, spreadsheetAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
-import { schoolOf } from '../../plugins/school.js';
+import { actionParties, actionRoute, endpointRoute, FileAnswer, spreadsheetAnswer, withAction } from '../../plugins/endpoints.js';
 import { photoFile, removePhoto, storePhoto } from './photos.js';
 import { classList, deleteStudent, promoteLearners, saveStudent, streamsOfClasses, studentById } from './students.service.js';
 
@@ -27,18 +25,18 @@ import { classList, deleteStudent, promoteLearners, saveStudent, streamsOfClasse
 export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
   const dataDir = app.config.dataDir;
 
-  tenantEndpointRoute(app, listStudentsEndpoint, async (tx, { query }) => {
-    const list = await classList(tx, query);
+  actionRoute(app, listStudentsEndpoint, async (context, { query }) => {
+    const list = await classList(context, query);
     return list.answer ?? spreadsheetAnswer(list.fileName, list.workbook);
   });
 
-  tenantEndpointRoute(app, studentEndpoint, (tx, { params }) => studentById(tx, params.id));
+  actionRoute(app, studentEndpoint, (context, { params }) => studentById(context, params.id));
 
-  tenantEndpointRoute(app, classStreamsEndpoint, (tx) => streamsOfClasses(tx));
+  actionRoute(app, classStreamsEndpoint, (context) => streamsOfClasses(context));
 
   // Served to members of the learner's own school only; never stored by a browser (no-store, like every answer).
-  tenantEndpointRoute(app, studentPhotoEndpoint, async (tx, { params }) => {
-    const file = photoFile(dataDir, tx.tenantId, (await studentById(tx, params.id)).photo_path);
+  actionRoute(app, studentPhotoEndpoint, async (context, { params }) => {
+    const file = photoFile(dataDir, context.school.id, (await studentById(context, params.id)).photo_path);
     if (!file) throw notFound();
     await access(file).catch(() => {
       throw notFound();
@@ -48,33 +46,31 @@ export const studentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   for (const endpoint of [createStudentEndpoint, updateStudentEndpoint]) {
     endpointRoute(app, endpoint, async ({ params, body, file }, request) => {
-      const scope = tenantScope(request);
-      const photo = file ? await storePhoto(dataDir, scope.tenantId, file.buffer) : null;
+      const { school } = actionParties(request);
+      const photo = file ? await storePhoto(dataDir, school.id, file.buffer) : null;
       try {
-        const { saved, replaced } = await withRequestTx(app, request, (tx) =>
-          saveStudent(tx, { id: params?.id ?? null, input: body, photo, school: schoolOf(request) }),
+        const { saved, replaced } = await withAction(app, request, (context) =>
+          saveStudent(context, { id: params?.id ?? null, input: body, photo }),
         );
-        if (replaced) await removePhoto(dataDir, scope.tenantId, replaced);
+        if (replaced) await removePhoto(dataDir, school.id, replaced);
         return saved;
       } catch (error) {
-        if (photo) await removePhoto(dataDir, scope.tenantId, photo);
+        if (photo) await removePhoto(dataDir, school.id, photo);
         throw error;
       }
     });
   }
 
   endpointRoute(app, deleteStudentEndpoint, async ({ params }, request) => {
-    const scope = tenantScope(request);
-    const removed = await withRequestTx(app, request, (tx) => deleteStudent(tx, params.id));
+    const { school } = actionParties(request);
+    const removed = await withAction(app, request, (context) => deleteStudent(context, params.id));
     // A file that cannot be removed is logged, not turned into an error for a delete that happened.
     if (removed.photo_path)
-      await removePhoto(dataDir, scope.tenantId, removed.photo_path).catch((error: unknown) =>
+      await removePhoto(dataDir, school.id, removed.photo_path).catch((error: unknown) =>
         request.log.error({ err: error }, 'a deleted learner’s photo could not be removed'),
       );
     return { message: RESULT_MESSAGES.deleted };
   });
 
-  tenantEndpointRoute(app, promoteEndpoint, (tx, { query }, request) =>
-    promoteLearners(tx, { classes: schoolOf(request).classes, commit: query.promote === '1' }),
-  );
+  actionRoute(app, promoteEndpoint, (context, { query }) => promoteLearners(context, { commit: query.promote === '1' }));
 };

@@ -15,7 +15,7 @@ import { newId } from '../../db/ids.js';
 import { lockInTenant, type TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { conflict, invalid, notFound, stillReferenced } from '../../errors.js';
-import type { School } from '../../plugins/school.js';
+import type { ActionContext } from '../../plugins/endpoints.js';
 import { rowsToWorkbook } from '../../resources/excel.js';
 import { giveLearnerCodes, lockStudentIds, nextStudentIds, schoolLearnerCodes } from './student-ids.js';
 import { classStreams, findStudent, listStudents, schoolStreams, studentColumns } from './students.repository.js';
@@ -42,7 +42,7 @@ export function classListFileName(form?: string, stream?: string): string {
 }
 
 /** The class list as a page of the screen, or whole (`excel`) as a workbook named for the class. */
-export async function classList(tx: TenantTx, query: StudentListQuery) {
+export async function classList({ tx }: ActionContext, query: StudentListQuery) {
   const { excel, page, per_page, ...filters } = query;
   const answer = await listStudents(tx, filters, excel ? null : { page, perPage: per_page });
   if (!excel) return { answer };
@@ -57,7 +57,7 @@ export async function classList(tx: TenantTx, query: StudentListQuery) {
   return { workbook, fileName: classListFileName(filters.form, filters.stream) };
 }
 
-export async function studentById(tx: TenantTx, id: string): Promise<Student> {
+export async function studentById({ tx }: ActionContext, id: string): Promise<Student> {
   const student = await findStudent(tx, id);
   if (!student) throw notFound();
   return student;
@@ -106,7 +106,6 @@ export interface SaveStudent {
   input: StudentInput;
   /** The photo file just stored for this learner, if the form carried one. */
   photo: string | null;
-  school: School;
 }
 
 /**
@@ -115,7 +114,7 @@ export interface SaveStudent {
  * the school's next one, and a passcode and payment code unless the form gives them. Answers the
  * learner as saved and the photo file the new one replaced (to remove once committed).
  */
-export async function saveStudent(tx: TenantTx, { id, input, photo, school }: SaveStudent) {
+export async function saveStudent({ tx, school }: ActionContext, { id, input, photo }: SaveStudent) {
   const before = id ? await findStudent(tx, id) : null;
   if (id && !before) throw notFound();
   await checkCategory(tx, input.studentcategory_id);
@@ -174,7 +173,7 @@ export async function saveStudent(tx: TenantTx, { id, input, photo, school }: Sa
  * counts). Anyone else is made inactive instead, keeping their history and balance. Answers
  * the learner removed (its photo file goes once the removal is committed).
  */
-export async function deleteStudent(tx: TenantTx, id: string): Promise<Student> {
+export async function deleteStudent({ tx }: ActionContext, id: string): Promise<Student> {
   // Locked first: an edit committing meanwhile (a new photo) is seen, not overwritten in the audit.
   const locked = await tx.trx
     .selectFrom('students')
@@ -204,10 +203,8 @@ export async function deleteStudent(tx: TenantTx, id: string): Promise<Student> 
  * class each learner left is kept in their history. Without `commit` nothing moves and the
  * answer says what would.
  */
-export async function promoteLearners(
-  tx: TenantTx,
-  { classes, commit }: { classes: ReadonlyArray<string>; commit: boolean },
-): Promise<PromoteResponse> {
+export async function promoteLearners({ tx, school }: ActionContext, { commit }: { commit: boolean }): Promise<PromoteResponse> {
+  const { classes } = school;
   const top = classes.at(-1) as string;
   const moving = classes.slice(0, -1);
   const year = new Date().getFullYear();
@@ -265,6 +262,6 @@ export async function promoteLearners(
 }
 
 /** Each class's streams (the class sheets' Stream choices): every member reads them, as the class list. */
-export async function streamsOfClasses(tx: TenantTx): Promise<ClassStreams> {
+export async function streamsOfClasses({ tx }: ActionContext): Promise<ClassStreams> {
   return { classes: await classStreams(tx) };
 }

@@ -1,7 +1,6 @@
 import { previewStudentUploadEndpoint, STUDENT_MESSAGES, studentTemplateEndpoint, uploadStudentsEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { endpointRoute, spreadsheetAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
-import { schoolOf } from '../../plugins/school.js';
+import { actionRoute, endpointRoute, spreadsheetAnswer, withAction } from '../../plugins/endpoints.js';
 import { readSpreadsheet, SPREADSHEET_LIMITS } from '../../resources/spreadsheet.js';
 import { templateExample } from './student-ids.js';
 import { chosenMapping, previewUpload, studentCategories, uploadStudents } from './upload.service.js';
@@ -29,9 +28,9 @@ import { TEMPLATE_FILE_NAME, uploadTemplate } from './upload-template.js';
  *   written when any row is bad.
  */
 export const studentUploadRoutes: FastifyPluginAsyncZod = async (app) => {
-  tenantEndpointRoute(app, studentTemplateEndpoint, async (tx, _input, request) => {
+  actionRoute(app, studentTemplateEndpoint, async ({ tx, school }) => {
     const categories = await studentCategories(tx);
-    const example = await templateExample(tx, schoolOf(request));
+    const example = await templateExample(tx, school);
     const workbook = await uploadTemplate(
       categories.map((category) => category.name),
       example,
@@ -43,12 +42,9 @@ export const studentUploadRoutes: FastifyPluginAsyncZod = async (app) => {
     // The workbook is read (and refused if unsafe) before the transaction holds a connection;
     // its header row is found in the transaction, with the school's remembered headings.
     const sheet = await readSpreadsheet(file.buffer, SPREADSHEET_LIMITS, 'none');
-    const school = schoolOf(request);
-    const answer = await withRequestTx(app, request, (tx) =>
-      uploadStudents(tx, sheet, {
+    const answer = await withAction(app, request, (context) =>
+      uploadStudents(context, sheet, {
         autoid: body.autoid,
-        tenantName: school.name,
-        classes: school.classes,
         chosen: chosenMapping(body.mapping),
         defaults: { form: body.form, stream: body.stream },
       }),
@@ -65,6 +61,6 @@ export const studentUploadRoutes: FastifyPluginAsyncZod = async (app) => {
 
   endpointRoute(app, previewStudentUploadEndpoint, async ({ body, file }, request) => {
     const sheet = await readSpreadsheet(file.buffer, SPREADSHEET_LIMITS, 'none');
-    return withRequestTx(app, request, (tx) => previewUpload(tx, sheet, chosenMapping(body.mapping)));
+    return withAction(app, request, (context) => previewUpload(context, sheet, chosenMapping(body.mapping)));
   });
 };

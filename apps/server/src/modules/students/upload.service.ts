@@ -18,6 +18,7 @@ import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import type { DB, NewStudent } from '../../db/types.js';
 import { AppError, type FieldErrors, invalid, sqlState } from '../../errors.js';
+import type { ActionContext } from '../../plugins/endpoints.js';
 import { type Cell, cellText, type Sheet, type SheetRow, SPREADSHEET_LIMITS } from '../../resources/spreadsheet.js';
 import { giveLearnerCodes, idSequence, initialsOf, lockStudentIds } from './student-ids.js';
 import { LEARNER_COLUMNS, type LearnerColumn, schoolStreams } from './students.repository.js';
@@ -441,7 +442,7 @@ const PREVIEW_ROWS = 5;
 
 /** What an upload of this sheet would read, with the mapping sent; writes nothing. */
 export async function previewUpload(
-  tx: TenantTx,
+  { tx }: ActionContext,
   raw: Sheet,
   chosen: ReadonlyMap<string, StudentUploadTarget>,
 ): Promise<StudentUploadPreview> {
@@ -476,10 +477,11 @@ export interface StudentUploadAnswer extends UploadCounts {
  * set apart (readSpreadsheet 'none').
  */
 export async function uploadStudents(
-  tx: TenantTx,
+  { tx, school }: ActionContext,
   raw: Sheet,
-  options: UploadOptions & { chosen?: ReadonlyMap<string, StudentUploadTarget>; defaults?: Defaults },
+  asked: Pick<UploadOptions, 'autoid'> & { chosen?: ReadonlyMap<string, StudentUploadTarget>; defaults?: Defaults },
 ): Promise<StudentUploadAnswer> {
+  const options = { ...asked, classes: school.classes, tenantName: school.name };
   const chosen = options.chosen ?? new Map<string, StudentUploadTarget>();
   const register = readRegister(raw, await rememberedMapping(tx), chosen);
   if (register.repeated.length > 0) throw invalid({ mapping: [`${M.mappingRepeated}: ${register.repeated.join(', ')}`] });

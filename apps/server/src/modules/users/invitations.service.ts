@@ -24,9 +24,10 @@ import {
 } from '../../access/membership.repository.js';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
-import { bindTenant, type TenantTx, type Trx, withUser } from '../../db/tenant.js';
+import { bindTenant, type Trx, withUser } from '../../db/tenant.js';
 import type { DB } from '../../db/types.js';
 import { AppError, invalid, notFound } from '../../errors.js';
+import type { ActionContext } from '../../plugins/endpoints.js';
 import { hashCode } from '../auth/auth.repository.js';
 import { type AuthDeps, openSession, type SignedIn } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
@@ -45,7 +46,7 @@ import {
   upsertInvitation,
 } from './invitations.repository.js';
 import { findMember } from './users.repository.js';
-import { actingUser, assertMayHandOut, type Grantor, resolveRoles } from './users.service.js';
+import { assertMayHandOut, resolveRoles } from './users.service.js';
 
 /*
  * Invitations (issue 9 point 2). A school adding a person's e-mail invites the account (made, with
@@ -91,14 +92,14 @@ function sameHash(a: string, b: string): boolean {
  * renews that invitation (new roles, new code); one offering rights beyond the grantor's own stays
  * as it is (403).
  */
-export async function inviteMember(tx: TenantTx, input: InvitationCreate & { grantor: Grantor }): Promise<InvitationCreated> {
+export async function inviteMember({ tx, member }: ActionContext, input: InvitationCreate): Promise<InvitationCreated> {
   const { trx, tenantId } = tx;
-  const invitedBy = actingUser(tx);
+  const invitedBy = member.userId;
   await refuseDemoOutsideDemo(tx, invitedBy, 'sender');
   const code = newCode();
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000);
   const roleIds = await resolveRoles(tx, input.roles);
-  await assertMayHandOut(tx, input.grantor, roleIds);
+  await assertMayHandOut(tx, member, roleIds);
   // A new e-mail gets an account without a password; two invitations of it at once share one.
   await trx
     .insertInto('users')
@@ -114,7 +115,7 @@ export async function inviteMember(tx: TenantTx, input: InvitationCreate & { gra
     .where('tenant_id', '=', tenantId)
     .where('user_id', '=', user.id)
     .executeTakeFirst();
-  if (pending) await assertMayHandOut(tx, input.grantor, await invitationRoleIds(tx, pending.id));
+  if (pending) await assertMayHandOut(tx, member, await invitationRoleIds(tx, pending.id));
   const id = await upsertInvitation(tx, {
     userId: user.id,
     email: input.email,
@@ -130,17 +131,17 @@ export async function inviteMember(tx: TenantTx, input: InvitationCreate & { gra
 }
 
 /** Withdraws a pending invitation of the school (one offering rights beyond the grantor's stays). */
-export async function withdrawInvitation(tx: TenantTx, input: { grantor: Grantor; id: string }) {
+export async function withdrawInvitation({ tx, member }: ActionContext, input: { id: string }) {
   const before = await findInvitation(tx, input.id);
   if (!before) throw notFound();
   await assertMayHandOut(
     tx,
-    input.grantor,
+    member,
     (before.roles ?? []).map((role) => role.id),
   );
   if (!(await deleteInvitation(tx, input.id))) throw notFound();
   await recordAudit(tx, {
-    userId: actingUser(tx),
+    userId: member.userId,
     action: 'withdraw',
     entity: 'user',
     entityId: input.id,

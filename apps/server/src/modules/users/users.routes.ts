@@ -12,7 +12,7 @@ import {
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentTenant, currentUser, loadMemberContext } from '../../plugins/access.js';
-import { endpointRoute, tenantEndpointRoute } from '../../plugins/endpoints.js';
+import { actionRoute, endpointRoute } from '../../plugins/endpoints.js';
 import { buildProfile } from '../auth/auth.service.js';
 import { listInvitations } from './invitations.repository.js';
 import { inviteMember, withdrawInvitation } from './invitations.service.js';
@@ -30,25 +30,19 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // The resource's list query (search, paging, excel), typed by its fields here.
-  tenantEndpointRoute(app, usersEndpoint, (tx, { query }) => listUsers(tx, query as ListQuery & { excel: boolean }));
+  actionRoute(app, usersEndpoint, (context, { query }) => listUsers(context, query as ListQuery & { excel: boolean }));
 
-  tenantEndpointRoute(app, roleChoicesEndpoint, (tx, _input, request) => roleChoices(tx, currentTenant(request)));
+  actionRoute(app, roleChoicesEndpoint, (context) => roleChoices(context));
 
-  tenantEndpointRoute(app, userEndpoint, (tx, { params }) => getUser(tx, params));
+  actionRoute(app, userEndpoint, (context, { params }) => getUser(context, params));
 
-  tenantEndpointRoute(app, inviteUserEndpoint, (tx, { body }, request) => inviteMember(tx, { ...body, grantor: currentTenant(request) }));
+  actionRoute(app, inviteUserEndpoint, (context, { body }) => inviteMember(context, body));
 
-  tenantEndpointRoute(app, invitationsEndpoint, (tx, { query }) => listInvitations(tx, { page: query.page, perPage: query.per_page }));
+  actionRoute(app, invitationsEndpoint, ({ tx }, { query }) => listInvitations(tx, { page: query.page, perPage: query.per_page }));
 
-  tenantEndpointRoute(app, withdrawInvitationEndpoint, (tx, { params }, request) =>
-    withdrawInvitation(tx, { grantor: currentTenant(request), id: params.id }),
-  );
+  actionRoute(app, withdrawInvitationEndpoint, (context, { params }) => withdrawInvitation(context, { id: params.id }));
 
-  tenantEndpointRoute(app, removeUserEndpoint, (tx, { params }, request) =>
-    removeMember(tx, { grantor: currentTenant(request), id: params.id }),
-  );
+  actionRoute(app, removeUserEndpoint, (context, { params }) => removeMember(context, { id: params.id }));
 
-  tenantEndpointRoute(app, updateUserEndpoint, (tx, { params, body }, request) =>
-    updateMember(tx, { ...body, grantor: currentTenant(request), id: params.id }),
-  );
+  actionRoute(app, updateUserEndpoint, (context, { params, body }) => updateMember(context, { ...body, id: params.id }));
 };

@@ -13,6 +13,7 @@ import { recordAudit } from '../../audit/audit.repository.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { forbidden, invalid, notFound, unauthorized } from '../../errors.js';
+import type { ActionContext } from '../../plugins/endpoints.js';
 import { EXPORT_LIMIT, listWorkbook } from '../../resources/resource-routes.js';
 import { findMember, listMembers, permissionsOfRoles, replaceMemberRoles, rolesByName, toUser } from './users.repository.js';
 
@@ -48,9 +49,9 @@ function mayHandOut(grantor: Grantor, role: RoleGrants): boolean {
 }
 
 /** The school's roles for the member form, each marked whether the grantor may hand it out. */
-export async function roleChoices(tx: TenantTx, grantor: Grantor): Promise<{ roles: RoleChoice[] }> {
+export async function roleChoices({ tx, member }: ActionContext): Promise<{ roles: RoleChoice[] }> {
   const roles = await permissionsOfRoles(tx);
-  return { roles: roles.map((role) => ({ id: role.id, name: role.name, grantable: mayHandOut(grantor, role) })) };
+  return { roles: roles.map((role) => ({ id: role.id, name: role.name, grantable: mayHandOut(member, role) })) };
 }
 
 export async function resolveRoles(tx: TenantTx, names: string[]): Promise<string[]> {
@@ -71,7 +72,7 @@ export function actingUser(tx: TenantTx): string {
  * The school's members, searchable and paged; with `excel` every member (to the export limit)
  * as a spreadsheet of the list's columns, the roles as one cell.
  */
-export async function listUsers(tx: TenantTx, query: ListQuery & { excel: boolean }) {
+export async function listUsers({ tx }: ActionContext, query: ListQuery & { excel: boolean }) {
   const paging = query.excel ? { page: 1, perPage: EXPORT_LIMIT } : { page: query.page, perPage: query.per_page };
   const answer = await listMembers(tx, { search: query.search, ...paging });
   if (!query.excel) return answer;
@@ -82,25 +83,25 @@ export async function listUsers(tx: TenantTx, query: ListQuery & { excel: boolea
 }
 
 /** One member of the school; 404 for anyone else. */
-export async function getUser(tx: TenantTx, input: { id: string }): Promise<{ user: User }> {
+export async function getUser({ tx }: ActionContext, input: { id: string }): Promise<{ user: User }> {
   const row = await findMember(tx, input.id);
   if (!row) throw notFound();
   return { user: toUser(row) };
 }
 
 /** Replaces a member's roles; the roles taken away and given count as handed out. */
-export async function updateMember(tx: TenantTx, input: UserUpdate & { grantor: Grantor; id: string }): Promise<User> {
+export async function updateMember({ tx, member }: ActionContext, input: UserUpdate & { id: string }): Promise<User> {
   const before = await findMember(tx, input.id);
   if (!before) throw notFound();
   const roleIds = await resolveRoles(tx, input.roles);
   const held = (before.roles ?? []).map((role) => role.id);
   const changed = [...roleIds.filter((id) => !held.includes(id)), ...held.filter((id) => !roleIds.includes(id))];
-  await assertMayHandOut(tx, input.grantor, changed);
+  await assertMayHandOut(tx, member, changed);
   await replaceMemberRoles(tx, before.membership_id, roleIds);
   const after = await findMember(tx, input.id);
   const updated = toUser(after as NonNullable<typeof after>);
   await recordAudit(tx, {
-    userId: actingUser(tx),
+    userId: member.userId,
     action: 'update',
     entity: 'user',
     entityId: input.id,
@@ -114,22 +115,22 @@ export async function updateMember(tx: TenantTx, input: UserUpdate & { grantor: 
  * Removes a person from the current tenant (their account and other schools stay). One cannot
  * remove oneself, so a school is never left without the administrator who was acting.
  */
-export async function removeMember(tx: TenantTx, input: { grantor: Grantor; id: string }) {
+export async function removeMember({ tx, member }: ActionContext, input: { id: string }) {
   const { trx, tenantId } = tx;
   const userId = input.id;
-  if (userId === tx.userId) throw invalid({ id: [USER_MESSAGES.removeSelf] });
+  if (userId === member.userId) throw invalid({ id: [USER_MESSAGES.removeSelf] });
   const before = await findMember(tx, userId);
   if (!before) throw notFound();
   await assertMayHandOut(
     tx,
-    input.grantor,
+    member,
     (before.roles ?? []).map((role) => role.id),
   );
   await trx.deleteFrom('memberships').$call(inTenant(tenantId)).where('id', '=', before.membership_id).execute();
   // Invitations they sent go with them: an invitation is only as good as its sender's rights.
   await trx.deleteFrom('invitations').$call(inTenant(tenantId)).where('invited_by', '=', userId).execute();
   await recordAudit(tx, {
-    userId: actingUser(tx),
+    userId: member.userId,
     action: 'delete',
     entity: 'user',
     entityId: userId,
