@@ -1,11 +1,9 @@
-import { MAX_REPORT_LEARNERS, REPORT_MESSAGES } from '@mustard/shared';
 import { sql } from 'kysely';
 import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
-import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
-import { invalid } from '../../errors.js';
+import { classLearners as learnersOfClasses } from '../students/class-learners.repository.js';
 
 /*
  * The rows of the subject comments and generic skills screens (issue 16): a class's learners,
@@ -48,71 +46,25 @@ export interface StoredComment {
 const sameText = (column: string, value: string) => sql<boolean>`lower(${sql.ref(column)}) = lower(${value})`;
 
 /**
- * The class's learners as the report cards count them: those in the class now (active), and
- * those with marks or comments in it that term (a learner moved on since keeps their comments).
- * A learner's stream is the current one while in the class, else the one their marks were
- * entered under. Narrowed to the stream when one is given; by name.
+ * The class's learners as the report cards count them (the one class-learners query,
+ * students/class-learners.repository.ts): those in the class now (active), and those with marks
+ * or comments in it that term (a learner moved on since keeps their comments). A learner's
+ * stream is the current one while in the class, else the one their marks were entered under.
+ * Narrowed to the stream when one is given; by name.
  */
 export async function classLearners(tx: TenantTx, where: ClassTerm): Promise<CommentLearner[]> {
-  const rows = await tx.trx
-    .selectFrom('students as s')
-    .select(['s.id', 's.studentid', 's.firstname', 's.othername', 's.lastname', 's.gender', 's.form', 's.stream'])
-    .select((eb) =>
-      eb
-        .selectFrom('marks as m')
-        .select('m.stream')
-        .whereRef('m.tenant_id', '=', 's.tenant_id')
-        .whereRef('m.student_id', '=', 's.id')
-        .where(sameText('m.form', where.form))
-        .where('m.term', '=', where.term)
-        .where('m.year', '=', where.year)
-        .limit(1)
-        .as('marks_stream'),
-    )
-    .$call(inTenant(tx.tenantId, 's.tenant_id'))
-    .where((eb) =>
-      eb.or([
-        eb.and([sameText('s.form', where.form), eb('s.status', '=', 'active')]),
-        eb.exists(
-          eb
-            .selectFrom('marks as m')
-            .select(sql`1`.as('one'))
-            .whereRef('m.tenant_id', '=', 's.tenant_id')
-            .whereRef('m.student_id', '=', 's.id')
-            .where(sameText('m.form', where.form))
-            .where('m.term', '=', where.term)
-            .where('m.year', '=', where.year),
-        ),
-        eb.exists(
-          eb
-            .selectFrom('mark_comments as c')
-            .select(sql`1`.as('one'))
-            .whereRef('c.tenant_id', '=', 's.tenant_id')
-            .whereRef('c.student_id', '=', 's.id')
-            .where(sameText('c.form', where.form))
-            .where('c.term', '=', where.term)
-            .where('c.year', '=', where.year),
-        ),
-      ]),
-    )
-    .$call(byLearnerName('s'))
-    .limit(MAX_REPORT_LEARNERS + 1)
-    .execute();
-  if (rows.length > MAX_REPORT_LEARNERS) throw invalid({ form: [REPORT_MESSAGES.tooManyLearners] });
+  const rows = await learnersOfClasses(tx, [where], { commented: true });
   const wanted = where.stream?.trim().toLowerCase() ?? null;
   return rows
-    .map((row) => {
-      const inClassNow = row.form.toLowerCase() === where.form.toLowerCase();
-      return {
-        id: row.id,
-        studentid: row.studentid,
-        fullname: [row.firstname, row.othername, row.lastname].filter(Boolean).join(' '),
-        firstname: row.firstname,
-        gender: row.gender,
-        stream: (inClassNow ? row.stream : (row.marks_stream ?? row.stream)) ?? null,
-      };
-    })
-    .filter((learner) => wanted === null || (learner.stream ?? '').trim().toLowerCase() === wanted);
+    .filter((row) => wanted === null || (row.stream ?? '').trim().toLowerCase() === wanted)
+    .map((row) => ({
+      id: row.id,
+      studentid: row.studentid,
+      fullname: row.fullname,
+      firstname: row.firstname,
+      gender: row.gender,
+      stream: row.stream,
+    }));
 }
 
 /** The stored comments of these learners by learner id; `lock` holds them until the save's transaction ends. */

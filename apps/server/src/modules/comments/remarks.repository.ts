@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
-import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
+import { classLearners } from '../students/class-learners.repository.js';
 
 /*
  * Report comments' queries (issue 16): remark types, automatic report comments, a class's
@@ -82,80 +82,58 @@ export interface PlainLearner {
 }
 
 /**
- * The active learners of a class (a stream, a category), by name: those a report comment is
- * written for before any mark of the term is in.
+ * The learners of a class in a term (a stream, a category), by name, as the report cards list
+ * them (the one class-learners query, students/class-learners.repository.ts): those a report
+ * comment is written for before any mark of the term is in.
  */
 export async function activeLearners(
   tx: TenantTx,
-  where: { form: string; stream?: string | undefined; studentcategory_id?: string | undefined },
+  where: RemarkClass & { stream?: string | null | undefined; studentcategory_id?: string | null | undefined },
 ): Promise<PlainLearner[]> {
-  let query = tx.trx
-    .selectFrom('students')
-    .select(['id', 'studentid', 'firstname', 'othername', 'lastname', 'gender', 'stream'])
-    .$call(inTenant(tx.tenantId))
-    .where(sameText('form', where.form))
-    .where('status', '=', 'active');
-  if (where.stream) query = query.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${where.stream})`);
-  if (where.studentcategory_id) query = query.where('studentcategory_id', '=', where.studentcategory_id);
-  const rows = await query.$call(byLearnerName()).limit(2000).execute();
-  return rows.map((row) => ({
-    id: row.id,
-    studentid: row.studentid,
-    fullname: [row.firstname, row.othername, row.lastname].filter(Boolean).join(' '),
-    firstname: row.firstname,
-    gender: row.gender,
-    stream: row.stream,
-  }));
+  const rows = await classLearners(tx, [where]);
+  const wanted = where.stream ? where.stream.trim().toLowerCase() : null;
+  return rows
+    .filter(
+      (row) =>
+        (wanted === null || (row.stream ?? '').trim().toLowerCase() === wanted) &&
+        (!where.studentcategory_id || row.studentcategory_id === where.studentcategory_id),
+    )
+    .map((row) => ({
+      id: row.id,
+      studentid: row.studentid,
+      fullname: row.fullname,
+      firstname: row.firstname,
+      gender: row.gender,
+      stream: row.stream,
+    }));
 }
 
-/** Of the given learners, those in the school, each with whether (and in which stream) they are in the class for the term. */
+/**
+ * Of the given learners, those in the school, each with whether (and in which stream) they are
+ * in the class for the term: in it by the one class-learners query, else in the school only.
+ */
 export async function learnersForClass(
   tx: TenantTx,
   where: RemarkClass,
   ids: readonly string[],
 ): Promise<Map<string, { fullname: string; inClass: boolean; stream: string | null }>> {
   if (ids.length === 0) return new Map();
+  const inClass = new Map((await classLearners(tx, [where], { ids })).map((row) => [row.id, row]));
   const rows = await tx.trx
-    .selectFrom('students as s')
-    .select(['s.id', 's.firstname', 's.othername', 's.lastname', 's.form', 's.stream', 's.status'])
-    .select((eb) =>
-      eb
-        .selectFrom('marks as m')
-        .select('m.stream')
-        .whereRef('m.tenant_id', '=', 's.tenant_id')
-        .whereRef('m.student_id', '=', 's.id')
-        .where(sameText('m.form', where.form))
-        .where('m.term', '=', where.term)
-        .where('m.year', '=', where.year)
-        .limit(1)
-        .as('marks_stream'),
-    )
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('marks as m')
-            .select(sql`1`.as('one'))
-            .whereRef('m.tenant_id', '=', 's.tenant_id')
-            .whereRef('m.student_id', '=', 's.id')
-            .where(sameText('m.form', where.form))
-            .where('m.term', '=', where.term)
-            .where('m.year', '=', where.year),
-        )
-        .as('has_marks'),
-    )
-    .$call(inTenant(tx.tenantId, 's.tenant_id'))
-    .where('s.id', 'in', [...ids])
+    .selectFrom('students')
+    .select(['id', 'firstname', 'othername', 'lastname', 'stream'])
+    .$call(inTenant(tx.tenantId))
+    .where('id', 'in', [...ids])
     .execute();
   return new Map(
     rows.map((row) => {
-      const inClassNow = row.form.toLowerCase() === where.form.toLowerCase() && row.status === 'active';
+      const listed = inClass.get(row.id);
       return [
         row.id,
         {
-          fullname: [row.firstname, row.othername, row.lastname].filter(Boolean).join(' '),
-          inClass: inClassNow || Boolean(row.has_marks),
-          stream: (inClassNow ? row.stream : (row.marks_stream ?? row.stream)) ?? null,
+          fullname: listed?.fullname ?? [row.firstname, row.othername, row.lastname].filter(Boolean).join(' '),
+          inClass: listed !== undefined,
+          stream: listed ? listed.stream : (row.stream ?? null),
         },
       ];
     }),

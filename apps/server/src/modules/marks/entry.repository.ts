@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
-import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
+import { classLearners } from '../students/class-learners.repository.js';
 
 /*
  * The marks of one grid (issue 14): a class's learners, and for one subject, paper, term and
@@ -32,40 +32,35 @@ export interface Learner {
 const LEARNERS_LIMIT = 2000;
 
 /**
- * Active learners of a class (and stream, and category when given), by name. `streams` narrows a
- * class opened without a stream to the streams its teacher teaches (issue 23 item 18); absent or
- * 'all', every stream.
+ * The learners of a class in a term as the report cards list them (the one class-learners query,
+ * students/class-learners.repository.ts: those in the class now, and those with the term's marks
+ * in it), narrowed to the stream and category when given, by name. `streams` narrows a class
+ * opened without a stream to the streams its teacher teaches (issue 23 item 18); absent or
+ * 'all', every stream. A learner's stream is theirs in the class that term.
  */
 export async function learnersOf(
   tx: TenantTx,
   where: {
     form: string;
     stream: string | null;
+    term: string;
+    year: number;
     studentcategory_id?: string | undefined;
     streams?: 'all' | readonly string[] | undefined;
   },
 ): Promise<Learner[]> {
-  let query = tx.trx
-    .selectFrom('students')
-    .select(['id', 'studentid', 'firstname', 'othername', 'lastname'])
-    .$call(inTenant(tx.tenantId))
-    .where(sql<boolean>`lower(form) = lower(${where.form})`)
-    .where('status', '=', 'active');
-  if (where.stream !== null) query = query.where(sql<boolean>`lower(coalesce(stream, '')) = lower(${where.stream})`);
-  if (where.studentcategory_id) query = query.where('studentcategory_id', '=', where.studentcategory_id);
   const streams = where.streams;
-  if (streams !== undefined && streams !== 'all') {
-    if (streams.length === 0) return [];
-    query = query.where(
-      sql<boolean>`lower(trim(coalesce(stream, ''))) in (${sql.join(streams.map((stream) => sql`lower(trim(${stream}))`))})`,
-    );
-  }
-  const rows = await query.$call(byLearnerName()).limit(LEARNERS_LIMIT).execute();
-  return rows.map((row) => ({
-    id: row.id,
-    studentid: row.studentid,
-    fullname: [row.firstname, row.othername, row.lastname].filter(Boolean).join(' '),
-  }));
+  if (streams !== undefined && streams !== 'all' && streams.length === 0) return [];
+  const rows = await classLearners(tx, [where], { limit: LEARNERS_LIMIT });
+  const same = (a: string | null, b: string) => (a ?? '').trim().toLowerCase() === b.trim().toLowerCase();
+  return rows
+    .filter(
+      (row) =>
+        (where.stream === null || same(row.stream, where.stream)) &&
+        (!where.studentcategory_id || row.studentcategory_id === where.studentcategory_id) &&
+        (streams === undefined || streams === 'all' || streams.some((stream) => same(row.stream, stream))),
+    )
+    .map((row) => ({ id: row.id, studentid: row.studentid, fullname: row.fullname }));
 }
 
 /**
