@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * docs/ARCHITECTURE.md "Routes, services and repositories", kept: routes write no SQL and read
+ * the request only through the route helpers; services never see the request; repositories hold
+ * the queries. The services that still write SQL of their own are listed below: the list only
+ * shrinks (a service moved to repositories must leave it, and no new one may join).
+ */
+
+const MODULES = fileURLToPath(new URL('./modules/', import.meta.url));
+
+function filesEndingWith(suffix: string): string[] {
+  return (readdirSync(MODULES, { recursive: true }) as string[])
+    .filter((file) => file.endsWith(suffix))
+    .map((file) => file.split(path.sep).join('/'))
+    .sort();
+}
+
+const read = (file: string) => readFileSync(path.join(MODULES, file), 'utf8');
+
+/** A query written here: a Kysely builder call, a raw `sql` template, or the transaction's builder. */
+const SQL = /\b(selectFrom|selectNoFrom|insertInto|updateTable|deleteFrom|mergeInto)\(|\bsql\s*(<[^>]*>)?\s*`|\.trx\b|from 'kysely'/;
+
+/** Services that still write SQL themselves (modules/…): each to move its queries into its repository. */
+const SERVICES_WITH_SQL = new Set([
+  'auth/auth.service.ts',
+  'fees/fees.service.ts',
+  'marks/class-records.service.ts',
+  'marks/entry.service.ts',
+  'settings/term-settings.service.ts',
+  'students/students.service.ts',
+  'students/upload.service.ts',
+  'tenants/tenants.service.ts',
+  'users/invitations.service.ts',
+  'users/users.service.ts',
+]);
+
+describe('routes, services and repositories (docs/ARCHITECTURE.md)', () => {
+  const routes = filesEndingWith('.routes.ts');
+  const services = filesEndingWith('.service.ts');
+
+  it('finds the routes and the services', () => {
+    expect(routes).toContain('home/home.routes.ts');
+    expect(services).toContain('home/home.service.ts');
+  });
+
+  it('no route writes SQL: the service (or its repository) does', () => {
+    expect(routes.filter((file) => SQL.test(read(file)))).toEqual([]);
+  });
+
+  it('no service writes SQL but those listed, and a listed one that no longer does leaves the list', () => {
+    const withSql = services.filter((file) => SQL.test(read(file)));
+    expect(withSql.filter((file) => !SERVICES_WITH_SQL.has(file))).toEqual([]);
+    expect([...SERVICES_WITH_SQL].filter((file) => !withSql.includes(file))).toEqual([]);
+  });
+
+  it('no service or repository reads the request: the route helper hands it the action context', () => {
+    const reaching = /from 'fastify'|\b(currentTenant|currentUser|tenantScope|schoolOf|withRequestTx)\(/;
+    const files = [...services, ...filesEndingWith('.repository.ts')];
+    expect(files.filter((file) => reaching.test(read(file)))).toEqual([]);
+  });
+
+  it('the pattern recognises a query', () => {
+    for (const text of ["tx.trx.selectFrom('x')", 'sql<number>`count(*)`', "import { sql } from 'kysely';", 'db.deleteFrom(table)'])
+      expect(SQL.test(text), text).toBe(true);
+    for (const text of ["import { recordAudit } from '../../audit/audit.repository.js';", 'const selected = fromSql;'])
+      expect(SQL.test(text), text).toBe(false);
+  });
+});
