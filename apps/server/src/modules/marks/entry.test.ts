@@ -531,3 +531,29 @@ describe('the marks list, deletion and another school', () => {
     expect(ok(await other.post('/api/school/marks/bulkdelete', { form: 'P5', stream: '', term: 'I', year: YEAR }))).toEqual({ records: 0 });
   });
 });
+
+describe('a learner moved on since the term (issue 25 point 8: the card’s learners)', () => {
+  it('the class’s grid of that term still lists them, in the stream their marks were entered under, and a mark can be corrected', async () => {
+    const [, kato, lule] = await learners(school.id, 'P3', 'East', ['Joan', 'Kato', 'Lule']);
+    const p3 = { form: 'P3', stream: 'East', subject_id: english.id };
+    ok(await save(head, { [bot.id]: { [(kato as Learner).id]: 61 } }, {}, p3));
+    // Kato and Lule move to P4 West; only Kato had a mark of P3's Term I.
+    await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx
+        .updateTable('students')
+        .set({ form: 'P4', stream: 'West' })
+        .where('id', 'in', [(kato as Learner).id, (lule as Learner).id])
+        .execute(),
+    );
+    const names = (answer: { students: Array<{ student: { fullname: string } }> }) => answer.students.map((row) => row.student.fullname);
+    const termOne = ok(await grid(head, p3));
+    expect(names(termOne)).toEqual(['Joan Okello', 'Kato Okello']);
+    expect(termOne.students[1].marktypes).toEqual({ [bot.id]: { mark: 61, version: 1 } });
+    // The card lists Kato in P3 East for Term I: his mark there can still be corrected.
+    const corrected = ok(await save(head, { [bot.id]: { [(kato as Learner).id]: 64 } }, { [bot.id]: { [(kato as Learner).id]: 1 } }, p3));
+    expect(corrected.marks[bot.id]).toEqual({ [(kato as Learner).id]: { mark: 64, version: 2 } });
+    // Lule, moved with no mark of the term, is not listed; nor is Kato in another stream of P3, or in a term he has no marks in.
+    expect(names(ok(await grid(head, { ...p3, stream: 'West' })))).toEqual([]);
+    expect(names(ok(await grid(head, { ...p3, year: YEAR - 1 })))).toEqual(['Joan Okello']);
+  });
+});
