@@ -1,6 +1,6 @@
 import { COMMENT_MESSAGES } from './comments/messages.js';
 import { REMARK_MESSAGES } from './comments/remark-messages.js';
-import { GRADING_RULE_MESSAGES } from './grading/engine/rules.js';
+import { GRADING_RULE_MESSAGES } from './grading/engine/rule-messages.js';
 /**
  * The error catalogue (spec §8) and the validation messages (spec §5).
  * The server answers with these texts and the web shows them, so they live here once.
