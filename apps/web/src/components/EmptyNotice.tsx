@@ -1,9 +1,9 @@
 import { Alert, Anchor, Text } from '@mantine/core';
-import { subjects } from '@mustard/shared';
+import { type ResourceDefinition, subjects } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, withQuery } from '../lib/api.js';
 import { useAuth } from '../lib/auth.js';
+import { allRecords, choicesKey } from '../lib/resource-calls.js';
 
 /**
  * An empty screen that says what is missing and links to where it is added (issue 24 point 6):
@@ -26,11 +26,11 @@ export function EmptyNotice({ text, to, link, testId }: { text: string; to: stri
  * True once the school's records of a kind have been read (the query `useChoices` makes for a
  * select of them, shared through its key), so "none yet" is not said while they are loading.
  */
-export function useChoicesKnown(resource: { name: string; path: string }): boolean {
+export function useChoicesKnown(resource: ResourceDefinition): boolean {
   const { session } = useAuth();
   const records = useQuery({
-    queryKey: ['choices', resource.name, session?.tenant?.id],
-    queryFn: async () => (await api.get<Record<string, unknown>>(withQuery(resource.path, { per_page: 1000 }))).data,
+    queryKey: choicesKey(resource, session?.tenant?.id),
+    queryFn: () => allRecords(resource),
     staleTime: 60_000,
   });
   return records.isSuccess;

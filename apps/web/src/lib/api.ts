@@ -160,11 +160,13 @@ export async function callWithHeaders<E extends Endpoint>(
 }
 
 /**
- * Saves what an endpoint answers as a file (a template, a statement, a list with `excel=1`)
- * under the name the server gave it; answers that name.
+ * Saves what an endpoint answers as a file (a template, a statement, a list with `excel=1`, a
+ * grid's sheet to fill) under the name the server gave it; answers that name.
  */
 export function downloadFrom<E extends Endpoint>(endpoint: E, input: EndpointInput<E>): Promise<string> {
   const given = input as Given;
+  // A POST contract (a marks grid's sheet to fill) sends its fields, `excel` among them, as JSON.
+  if (endpoint.method !== 'GET') return download(endpointUrl(endpoint.path, given.params, given.query), given.body ?? {});
   const query = endpoint.spreadsheet ? { ...given.query, excel: 1 } : given.query;
   return download(endpointUrl(endpoint.path, given.params, query));
 }

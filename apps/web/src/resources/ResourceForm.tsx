@@ -2,9 +2,9 @@ import { Button, Group, SimpleGrid, Stack } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { api } from '../lib/api.js';
 import { useSchemaForm } from '../lib/forms.js';
 import { notifyError } from '../lib/notify.js';
+import { type FormBody, type ResourceCalls, resourceCalls } from '../lib/resource-calls.js';
 import { FieldInput } from './FieldInput.js';
 import type { FieldSpec, ScreenDefinition } from './screen.js';
 
@@ -36,7 +36,8 @@ export function ResourceForm<Row extends { id: string }>({
   screen: ScreenDefinition<Row>;
   record: Row | null;
   defaults?: Record<string, unknown>;
-  onSaved(saved: Row, created: boolean): void;
+  /** The record as updated, or what a create answered. */
+  onSaved(answer: { updated: Row } | { created: unknown }): void;
   onCancel(): void;
 }) {
   const { t } = useTranslation();
@@ -78,7 +79,7 @@ export function ResourceForm<Row extends { id: string }>({
   };
 
   // A form with a photo is sent as multipart (spec §7: add and edit a learner with a photo).
-  const body = (values: Record<string, unknown>): unknown => {
+  const body = (values: Record<string, unknown>): FormBody => {
     if (photoFields.length === 0) return values;
     const data = new FormData();
     for (const [name, value] of Object.entries(values)) {
@@ -91,10 +92,11 @@ export function ResourceForm<Row extends { id: string }>({
   const save = form.onSubmit(async (values) => {
     setBusy(true);
     try {
-      const answer = record
-        ? await api.put<Row>(`${resource.path}/${record.id}`, body(values))
-        : await api.post<Row>(resource.path, body(values));
-      onSaved(answer.data, !record);
+      const calls = screen.calls ?? (resourceCalls(resource) as ResourceCalls<Row>);
+      if (record) {
+        const updated = await calls.update?.(record.id, body(values));
+        if (updated) onSaved({ updated });
+      } else onSaved({ created: await calls.create?.(body(values)) });
     } catch (error) {
       if (!showServerErrors(error)) notifyError(error);
     } finally {

@@ -19,7 +19,7 @@ import {
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { RESULT_MESSAGES } from '@mustard/shared';
+import { type ListAnswer, RESULT_MESSAGES } from '@mustard/shared';
 import { IconDots, IconFilter, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable, type DataTableColumn, type DataTableProps } from 'mantine-datatable';
@@ -29,11 +29,11 @@ import { Link, useNavigate } from 'react-router';
 import { AppModal } from '../components/AppModal.js';
 import { PageLoading } from '../components/PageLoading.js';
 import { useAccess } from '../lib/access.js';
-import { api, withQuery } from '../lib/api.js';
 import { useAuth } from '../lib/auth.js';
 import { type CurrentTerm, calendarDefaults, useCurrentTerm } from '../lib/calendar.js';
 import { translateMessage } from '../lib/messages.js';
 import { notifyError, runLongAction } from '../lib/notify.js';
+import { type ResourceCalls, resourceCalls } from '../lib/resource-calls.js';
 import { FieldInput } from './FieldInput.js';
 import { ResourceForm } from './ResourceForm.js';
 import type { ScreenDefinition } from './screen.js';
@@ -172,6 +172,8 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { resource } = screen;
+  // Every call through a contract: the resource's own, or those its screen gives.
+  const calls = screen.calls ?? (resourceCalls(resource) as ResourceCalls<Row>);
   const [draft, setDraft] = useState<Filters>(() => ({
     search: '',
     ...calendarDefaults(screen.filters ?? [], current),
@@ -190,13 +192,12 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
   const { excel: _excel, ...listFilters } = filters;
   const list = useQuery({
     queryKey,
-    queryFn: async () =>
-      (await api.get<Record<string, unknown>>(withQuery(resource.path, { ...listFilters, ...serverPage } as never))).data,
+    queryFn: () => calls.list({ ...listFilters, ...serverPage }),
     placeholderData: keepPreviousData,
   });
-  const answered = (list.data?.[resource.listKey] as Row[] | undefined) ?? [];
+  const answered = list.data?.rows ?? [];
   const rows = screen.tree ? flattenTree(answered) : screen.fetchAll ? answered.slice((page - 1) * perPage, page * perPage) : answered;
-  const total = screen.fetchAll ? answered.length : ((list.data?.totalRecords as number | undefined) ?? 0);
+  const total = screen.fetchAll ? answered.length : (list.data?.totalRecords ?? 0);
   const [dialog, setDialog] = useState<{ label: string; render(close: () => void): ReactNode } | null>(null);
   // Read at the first render, so a phone never draws the table first and then the cards.
   const narrow = useMediaQuery(`(max-width: ${PHONE_WIDTH}px)`, undefined, { getInitialValueInEffect: false }) ?? false;
@@ -227,26 +228,27 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
   const openEdit = async (row: Row) => {
     try {
       // The record is loaded afresh: the list may be minutes old on a slow connection.
-      const { data } = await api.get<unknown>(`${resource.path}/${row.id}`);
-      setEditing({ record: screen.unwrapRecord ? (screen.unwrapRecord(data) as unknown as Row) : (data as Row) });
+      setEditing({ record: calls.read ? await calls.read(row.id) : row });
     } catch (error) {
       notifyError(error);
     }
   };
 
-  const saved = (record: Row, created: boolean) => {
+  const saved = (answer: { updated: Row } | { created: unknown }) => {
     setEditing(null);
+    const created = 'created' in answer;
     const notice = created ? screen.created : undefined;
-    if (notice) setDialog({ label: notice.title, render: () => notice.render(record) });
+    if (notice && 'created' in answer) setDialog({ label: notice.title, render: () => notice.render(answer.created) });
     else notifications.show({ color: 'green', message: translateMessage(created ? RESULT_MESSAGES.created : RESULT_MESSAGES.updated) });
     if (screen.refreshesProfile) void refreshProfile().catch(notifyError);
-    if (created || screen.tree) {
+    if (!('updated' in answer) || screen.tree) {
       refresh();
       return;
     }
+    const record = answer.updated;
     // The row is replaced by the saved record where it stands.
-    queryClient.setQueryData<Record<string, unknown>>(queryKey, (old) =>
-      old ? { ...old, [resource.listKey]: (old[resource.listKey] as Row[]).map((row) => (row.id === record.id ? record : row)) } : old,
+    queryClient.setQueryData<ListAnswer<Row>>(queryKey, (old) =>
+      old ? { ...old, rows: old.rows.map((row) => (row.id === record.id ? record : row)) } : old,
     );
     void queryClient.invalidateQueries({ queryKey: ['choices', resource.name] });
   };
@@ -259,7 +261,7 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
       confirmProps: { color: 'red' },
       onConfirm: async () => {
         try {
-          await api.delete(`${resource.path}/${row.id}`);
+          await calls.remove?.(row.id);
           notifications.show({ color: 'green', message: translateMessage(RESULT_MESSAGES.deleted) });
           refresh();
         } catch (error) {
@@ -269,10 +271,7 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
     });
 
   const downloadExcel = (which: Filters = listFilters) =>
-    runLongAction(
-      api.download(withQuery(resource.path, { ...which, excel: 1 } as never)),
-      translateMessage(RESULT_MESSAGES.excelReady),
-    ).catch(() => undefined);
+    runLongAction(calls.download(which), translateMessage(RESULT_MESSAGES.excelReady)).catch(() => undefined);
 
   const rowMenu = (row: Row): ReactNode => {
     const extra = (screen.rowActions?.(row) ?? []).filter((action) => !action.needs || can(action.needs, resource.subject));

@@ -1,8 +1,9 @@
 import { classOptions, PAPERS, requisitionDefaultsEndpoint, roleChoicesEndpoint, TERMS } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, call, withQuery } from '../lib/api.js';
+import { call } from '../lib/api.js';
 import { useAuth } from '../lib/auth.js';
+import { allRecords, choicesKey } from '../lib/resource-calls.js';
 import type { Choices } from './screen.js';
 
 export interface Choice {
@@ -11,23 +12,20 @@ export interface Choice {
   disabled?: boolean;
 }
 
-/** Every record a school keeps of one kind fits one answer: a school has tens of subjects, not thousands. */
-const ALL = 1000;
-
 /** The choices of a select: fixed values, the school's classes, terms, or another resource's records. */
 export function useChoices(choices: Choices | undefined): Choice[] {
   const { t } = useTranslation();
   const { session } = useAuth();
   const reference = choices && typeof choices === 'object' && 'resource' in choices ? choices : null;
   const records = useQuery({
-    queryKey: ['choices', reference?.resource.name, session?.tenant?.id],
-    queryFn: async () => (await api.get<Record<string, unknown>>(withQuery(reference?.resource.path ?? '', { per_page: ALL }))).data,
+    queryKey: choicesKey({ name: reference?.resource.name ?? '' }, session?.tenant?.id),
+    queryFn: () => (reference ? allRecords(reference.resource) : Promise.resolve({ rows: [], totalRecords: 0 })),
     enabled: reference !== null,
     staleTime: 60_000,
   });
   const teachers = useQuery({
     queryKey: ['choices', 'teachers', session?.tenant?.id],
-    queryFn: async () => (await api.get<{ users: Array<{ id: string; name: string }> }>(requisitionDefaultsEndpoint.path)).data,
+    queryFn: () => call(requisitionDefaultsEndpoint, {}),
     enabled: choices === 'teachers',
     staleTime: 60_000,
   });
@@ -49,8 +47,7 @@ export function useChoices(choices: Choices | undefined): Choice[] {
   if (choices === 'terms') return TERMS.map((term) => ({ value: term, label: term }));
   if (choices === 'papers') return PAPERS.map((paper) => ({ value: paper, label: paper }));
   if ('values' in choices) return choices.values.map((value) => ({ value, label: t(`options.${value}`) }));
-  const rows = (records.data?.[choices.resource.listKey] as Array<Record<string, unknown>> | undefined) ?? [];
-  return rows
+  return (records.data?.rows ?? [])
     .filter((row) => !choices.activeOnly || row.active !== false)
     .map((row) => ({ value: String(row.id), label: String(row[choices.label] ?? '') }));
 }

@@ -2,6 +2,7 @@ import type { ResourceDefinition } from '@mustard/shared';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
 import type { RouteDefinition } from '../lib/pages.js';
+import type { ResourceCalls } from '../lib/resource-calls.js';
 
 /** Where a select's choices come from. */
 export type Choices =
@@ -99,8 +100,11 @@ export interface ScreenDefinition<
   addActions?: ReadonlyArray<{ label: string; to: string }>;
   /** Opening a row goes to this page. */
   rowLink?(row: Row): string;
-  /** The record to edit, from `GET path/:id` (tenants answer `{ tenant }`). */
-  unwrapRecord?(answer: unknown): Row;
+  /**
+   * The calls of a resource whose routes are written by hand (learners, members, schools, marks),
+   * from its module's contracts; without them, the resource's own (`resourceCalls`).
+   */
+  calls?: ResourceCalls<Row>;
   /** A separate title for the edit form (tenants have their own create and edit modals). */
   editTitle?: string;
   /** Parents with their children indented below them (remark types). */

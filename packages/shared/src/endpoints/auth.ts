@@ -1,4 +1,5 @@
 import type { Endpoint } from './definition.js';
+import type { homeEndpoint, homeSetupEndpoint } from './home.js';
 import type {
   acceptInvitationEndpoint,
   authTypeEndpoint,
@@ -45,3 +46,6 @@ export const declineInvitationRoute: EndpointRoute<typeof declineInvitationEndpo
   method: 'POST',
   path: '/auth/invitations/:id/decline',
 };
+/** The dashboard (in its cold load too): the counts, and a new school's setup checklist. */
+export const homeRoute: EndpointRoute<typeof homeEndpoint> = { method: 'GET', path: '/api/home/mustard' };
+export const homeSetupRoute: EndpointRoute<typeof homeSetupEndpoint> = { method: 'GET', path: '/api/home/setup' };

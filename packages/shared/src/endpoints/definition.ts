@@ -89,10 +89,15 @@ export function defineEndpoint<
 
 type InputOf<Schema> = Schema extends z.ZodType ? z.input<Schema> : undefined;
 
-/** What a caller gives: path parameters, query and body, each as its schema takes it. */
+/**
+ * What a caller gives: path parameters, query and body, each as its schema takes it. An endpoint
+ * with a file takes its body as FormData with the file, or as JSON without one.
+ */
 export type EndpointInput<E extends Endpoint> = (E['params'] extends z.ZodType ? { params: InputOf<E['params']> } : Record<never, never>) &
   (E['query'] extends z.ZodType ? { query?: InputOf<E['query']> } : Record<never, never>) &
-  (E['body'] extends z.ZodType ? { body: E['file'] extends FileField ? FormData : InputOf<E['body']> } : Record<never, never>);
+  (E['body'] extends z.ZodType
+    ? { body: E['file'] extends FileField ? FormData | InputOf<E['body']> : InputOf<E['body']> }
+    : Record<never, never>);
 
 /** What the endpoint answers: the parsed JSON, or a file. */
 export type EndpointOutput<E extends Endpoint> = E['response'] extends z.ZodType ? z.output<E['response']> : Blob;

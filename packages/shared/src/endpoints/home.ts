@@ -6,7 +6,7 @@ import { defineEndpoint } from './definition.js';
  * load has a budget, and a module's top-level schemas are all built when it is imported).
  */
 
-/** The dashboard's path alone, for a page that cannot afford the schema library (see HomePage). */
+/** The dashboard's path; the page calls it by `homeRoute` (auth.ts), its cold load having no room for the schemas. */
 export const HOME_PATH = '/api/home/mustard';
 
 /** The dashboard's counts: active learners per class, and stock locations. */
@@ -17,7 +17,7 @@ export const homeEndpoint = defineEndpoint({
   response: HomeResponseSchema,
 });
 
-/** The setup checklist's path alone, for the dashboard (see HOME_PATH). */
+/** The setup checklist's path (the dashboard calls it by `homeSetupRoute`). */
 export const HOME_SETUP_PATH = '/api/home/setup';
 
 /**

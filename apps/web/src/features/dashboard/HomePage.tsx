@@ -1,11 +1,11 @@
 import { Alert, Anchor, Breadcrumbs, Button, Card, Grid, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { HOME_PATH, HOME_SETUP_PATH, type HomeResponse, type HomeSetup } from '@mustard/shared';
+import { type HomeSetup, homeRoute, homeSetupRoute } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BarChart } from '../../components/BarChart.js';
 import { useAccess } from '../../lib/access.js';
-import { api } from '../../lib/api.js';
+import { callRoute } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { isSchool } from '../../lib/navigation.js';
 import { errorText } from '../../lib/notify.js';
@@ -18,11 +18,10 @@ export function HomePage() {
   const tenant = session?.tenant;
   const home = useQuery({
     queryKey: ['home', tenant?.id],
-    // Not through call(homeEndpoint): parsing the answer with its schema brings zod (25 KB
-    // gzipped) into the dashboard's cold load, over its 250 KB budget. The contract still
-    // declares the route (the server registers it from there); issue 11 settles how the web
-    // checks answers within the budget.
-    queryFn: async () => (await api.get<HomeResponse>(HOME_PATH)).data,
+    // By the contract's route (callRoute), the answer typed by the contract but not parsed:
+    // parsing would bring the schema library (25 KB gzipped) into the dashboard's cold load,
+    // over its 250 KB budget. The server answers through the same contract.
+    queryFn: async () => (await callRoute(homeRoute, {})).data,
     enabled: Boolean(tenant),
   });
 
@@ -113,7 +112,7 @@ function SetupChecklist({ tenantId }: { tenantId: string }) {
   const setup = useQuery({
     queryKey: ['home', 'setup', tenantId],
     // As the dashboard's counts: no schema library on the cold load.
-    queryFn: async () => (await api.get<HomeSetup>(HOME_SETUP_PATH)).data,
+    queryFn: async () => (await callRoute(homeSetupRoute, {})).data,
     enabled: mayManage,
   });
   if (!mayManage || !setup.data) return null;

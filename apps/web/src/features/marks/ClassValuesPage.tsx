@@ -19,6 +19,7 @@ import {
   AttendanceRequestSchema,
   attendanceEndpoint,
   classOptions,
+  type EndpointInput,
   type LearnerValuesSaved,
   MarkTargetRequestSchema,
   markTargetGridEndpoint,
@@ -32,7 +33,7 @@ import {
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StreamSelect } from '../../components/StreamSelect.js';
-import { ApiError, api } from '../../lib/api.js';
+import { ApiError, call, downloadFrom } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
@@ -62,7 +63,13 @@ interface ClassValuesKind {
   page: RouteDefinition;
   /** The filter's rule (the request's schema): what the server would refuse is named before sending. */
   schema: typeof AttendanceRequestSchema | typeof MarkTargetRequestSchema;
-  path: string;
+  /**
+   * The page's one contract (POST): the class's learners with their values, or with values a
+   * save, or with a file a filled sheet read back and saved.
+   */
+  send(body: ClassValuesBody | FormData): Promise<ClassValuesAnswer>;
+  /** The sheet to fill, downloaded (`excel=1`). */
+  download(body: ClassValuesBody): Promise<string>;
   /** The field the save sends, by learner id. */
   field: 'daysattended' | 'target';
   /** The value column's heading (i18n key). */
@@ -74,16 +81,36 @@ interface ClassValuesKind {
   loadingText: string;
   uploadLabel: string;
   read: (text: string, total: number) => ReadLearnerValue;
-  /** The answer's learners with their values, and the recorded total. */
-  rowsOf: (answer: unknown) => { learners: Learner[]; values: Record<string, string>; total: number | null };
 }
+
+/** What the filter and a save send: the class, term and year (and subject), and the values by learner. */
+type ClassValuesBody = Record<string, string | Record<string, string>>;
+/** The learners with their values and the recorded total, or what a save or an upload did. */
+type ClassValuesAnswer =
+  | { kind: 'rows'; learners: Learner[]; values: Record<string, string>; total: number | null }
+  | ({ kind: 'saved' } & LearnerValuesSaved);
+type AttendanceBody = EndpointInput<typeof attendanceEndpoint>['body'];
+type TargetsBody = EndpointInput<typeof markTargetGridEndpoint>['body'];
+
+/** What a save or an upload says it did. */
+const savedText = (answer: ClassValuesAnswer) => (answer.kind === 'saved' ? translateMessage(answer.message) : '');
 
 const text = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));
 
 const ATTENDANCE: ClassValuesKind = {
   page: PAGES.attendance,
   schema: AttendanceRequestSchema,
-  path: attendanceEndpoint.path,
+  send: async (body) => {
+    const answer = await call(attendanceEndpoint, { body: body as AttendanceBody });
+    if ('message' in answer) return { kind: 'saved', ...answer };
+    return {
+      kind: 'rows',
+      learners: answer.students.map((row) => row.student),
+      values: Object.fromEntries(answer.students.map((row) => [row.student.id, text(row.daysattended)])),
+      total: answer.totaldays,
+    };
+  },
+  download: (body) => downloadFrom(attendanceEndpoint, { body: { ...body, excel: '1' } as AttendanceBody }),
   field: 'daysattended',
   column: 'classValues.daysAttended',
   withSubject: false,
@@ -92,20 +119,22 @@ const ATTENDANCE: ClassValuesKind = {
   loadingText: 'classValues.loadingLearners',
   uploadLabel: 'marks.uploadFile',
   read: (typed, total) => readDaysAttended(typed, total),
-  rowsOf: (answer) => {
-    const rows = answer as { students: Array<{ student: Learner; daysattended: number | null }>; totaldays: number | null };
-    return {
-      learners: rows.students.map((row) => row.student),
-      values: Object.fromEntries(rows.students.map((row) => [row.student.id, text(row.daysattended)])),
-      total: rows.totaldays,
-    };
-  },
 };
 
 const TARGETS: ClassValuesKind = {
   page: PAGES.createMarkTargets,
   schema: MarkTargetRequestSchema,
-  path: markTargetGridEndpoint.path,
+  send: async (body) => {
+    const answer = await call(markTargetGridEndpoint, { body: body as TargetsBody });
+    if (!Array.isArray(answer)) return { kind: 'saved', ...answer };
+    return {
+      kind: 'rows',
+      learners: answer.map((row) => row.student),
+      values: Object.fromEntries(answer.map((row) => [row.student.id, text(row.targets?.target)])),
+      total: null,
+    };
+  },
+  download: (body) => downloadFrom(markTargetGridEndpoint, { body: { ...body, excel: '1' } as TargetsBody }),
   field: 'target',
   column: 'classValues.target',
   withSubject: true,
@@ -114,14 +143,6 @@ const TARGETS: ClassValuesKind = {
   loadingText: 'classValues.loadingTargets',
   uploadLabel: 'classValues.uploadExcel',
   read: (typed) => readTarget(typed),
-  rowsOf: (answer) => {
-    const rows = answer as Array<{ student: Learner; targets: { target: number } | null }>;
-    return {
-      learners: rows.map((row) => row.student),
-      values: Object.fromEntries(rows.map((row) => [row.student.id, text(row.targets?.target)])),
-      total: null,
-    };
-  },
 };
 
 const SUBJECT_CHOICES = { resource: subjects, label: 'name', activeOnly: true } as const;
@@ -186,8 +207,8 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
 
   const load = async (about: Choices) => {
     setLoading(true);
-    const answer = await api.post<unknown>(kind.path, fieldsOf(about)).finally(() => setLoading(false));
-    const rows = kind.rowsOf(answer.data);
+    const rows = await kind.send(fieldsOf(about)).finally(() => setLoading(false));
+    if (rows.kind !== 'rows') return;
     show({ learners: rows.learners, stored: rows.values }, about);
     setValues(rows.values);
     setTotal(text(rows.total));
@@ -211,10 +232,10 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
         const form = new FormData();
         for (const [name, value] of Object.entries(fieldsOf(choices))) form.set(name, value);
         form.set('file', file, file.name);
-        await runLongAction(api.post<LearnerValuesSaved>(kind.path, form), (answer) => translateMessage(answer.data.message));
+        await runLongAction(kind.send(form), savedText);
         setFile(null);
       } else if (filter.excel) {
-        await runLongAction(api.download(kind.path, { ...fieldsOf(choices), excel: '1' }), translateMessage(RESULT_MESSAGES.excelReady));
+        await runLongAction(kind.download(fieldsOf(choices)), translateMessage(RESULT_MESSAGES.excelReady));
         return;
       }
       await load(choices);
@@ -249,7 +270,7 @@ function ClassValuesPage({ kind }: { kind: ClassValuesKind }) {
         ...(kind.withTotal ? { totaldays: total } : {}),
         [kind.field]: Object.fromEntries(loaded.sheet.learners.map((learner) => [learner.id, (values[learner.id] ?? '').trim()])),
       };
-      await runLongAction(api.post<LearnerValuesSaved>(kind.path, body), (answer) => translateMessage(answer.data.message));
+      await runLongAction(kind.send(body), savedText);
       setErrors({});
       await load(loaded.choices);
     } catch (error) {

@@ -9,6 +9,7 @@ import {
   myAssignmentsEndpoint,
   PAPERS,
   RESULT_MESSAGES,
+  type ResourceDefinition,
   studentCategories,
   subjects,
 } from '@mustard/shared';
@@ -18,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { EmptyNotice } from '../../components/EmptyNotice.js';
 import { StreamSelect } from '../../components/StreamSelect.js';
 import { useAccess } from '../../lib/access.js';
-import { ApiError, api, call, withQuery } from '../../lib/api.js';
+import { ApiError, call, downloadFrom } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { useCurrentTerm, useTermStart } from '../../lib/calendar.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
@@ -26,11 +27,9 @@ import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError, runLongAction } from '../../lib/notify.js';
 import { PAGES } from '../../lib/pages.js';
+import { allRecords, choicesKey } from '../../lib/resource-calls.js';
 import { TermYearFields } from '../reports/report-filter.js';
 import { MarksGrid } from './MarksGrid.js';
-
-/** Every subject, mark type and category of a school fits one answer. */
-const ALL = 1000;
 
 type Filter = {
   form: string | null;
@@ -77,16 +76,17 @@ export function MarksEntryPage() {
   // The term and year start at the school's own current term once its calendar is known.
   const { chosen } = useTermStart((start) => setFilter((now) => ({ ...now, ...start })));
 
-  const list = <T,>(path: string, listKey: string) =>
+  // The same query as a select of these records (useChoices): one answer, and a write refreshes both.
+  const list = <D extends ResourceDefinition>(resource: D) =>
     useQuery({
-      // 'rows' apart from useChoices' key (it keeps the whole answer there); a write still invalidates both.
-      queryKey: ['choices', listKey, session?.tenant?.id, 'rows'],
-      queryFn: async () => ((await api.get<Record<string, unknown>>(withQuery(path, { per_page: ALL }))).data[listKey] ?? []) as T[],
+      queryKey: choicesKey(resource, session?.tenant?.id),
+      queryFn: () => allRecords(resource),
+      select: (answer) => answer.rows,
       staleTime: 60_000,
     });
-  const subjectRows = list<{ id: string; name: string; active: boolean }>(subjects.path, subjects.listKey);
-  const typeRows = list<{ id: string; label: string; status: string }>(markTypes.path, markTypes.listKey);
-  const categoryRows = list<{ id: string; name: string }>(studentCategories.path, studentCategories.listKey);
+  const subjectRows = list(subjects);
+  const typeRows = list(markTypes);
+  const categoryRows = list(studentCategories);
   const mine = useQuery({
     queryKey: ['my-assignments', session?.tenant?.id, filter.term, filter.year],
     queryFn: () => call(myAssignmentsEndpoint, { query: { term: filter.term as MarksGridQuery['term'], year: filter.year } }),
@@ -140,16 +140,21 @@ export function MarksEntryPage() {
         }
         form.set('file', file, file.name);
         // Says what the sheet changed, and when it changed nothing, that too (issue 24 point 6).
-        await runLongAction(api.post<{ message: string; saved: number; unchanged: number }>(marksGridEndpoint.path, form), ({ data }) =>
-          data.saved === 0 ? t('marks.sheetUnchanged') : t('marks.sheetSaved', { saved: data.saved, unchanged: data.unchanged }),
+        await runLongAction(call(marksGridEndpoint, { body: form }), (answer) =>
+          !('saved' in answer) || answer.saved === 0
+            ? t('marks.sheetUnchanged')
+            : t('marks.sheetSaved', { saved: answer.saved, unchanged: answer.unchanged }),
         );
         // Read back and saved: a second Next opens the grid, it does not send the same sheet again.
         set('file', null);
       } else if (filter.excel) {
-        await runLongAction(api.download(marksGridEndpoint.path, { ...sent, excel: '1' }), translateMessage(RESULT_MESSAGES.excelReady));
+        await runLongAction(
+          downloadFrom(marksGridEndpoint, { body: { ...sent, term: parsed.data.term, excel: '1' } }),
+          translateMessage(RESULT_MESSAGES.excelReady),
+        );
         return;
       }
-      const answer = await call(marksGridEndpoint, { body: { ...parsed.data, excel: undefined } as never });
+      const answer = await call(marksGridEndpoint, { body: { ...sent, term: parsed.data.term, excel: '0' } });
       if ('students' in answer) show({ grid: answer, query: parsed.data }, choices);
     } catch (error) {
       if (error instanceof ApiError && error.status === 403)

@@ -1,15 +1,28 @@
 import { Badge, Button, Card, Code, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { type InvitationCreated, invitationsEndpoint, members, type User, withdrawInvitationEndpoint } from '@mustard/shared';
+import {
+  type EndpointInput,
+  type InvitationCreated,
+  invitationsEndpoint,
+  inviteUserEndpoint,
+  members,
+  removeUserEndpoint,
+  type User,
+  updateUserEndpoint,
+  userEndpoint,
+  usersEndpoint,
+  withdrawInvitationEndpoint,
+} from '@mustard/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../lib/access.js';
-import { call } from '../../lib/api.js';
+import { call, downloadFrom } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
 import { PAGES } from '../../lib/pages.js';
+import type { ResourceCalls } from '../../lib/resource-calls.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { defineScreen } from '../../resources/screen.js';
 
@@ -152,6 +165,26 @@ function PendingInvitations() {
   );
 }
 
+type MembersQuery = EndpointInput<typeof usersEndpoint>['query'];
+
+/**
+ * Members have routes of their own: adding one invites them (the answer is the invitation's
+ * code), a read answers `{ user }`, a change touches the roles alone.
+ */
+function memberCalls(): ResourceCalls<User> {
+  return {
+    list: async (query) => {
+      const answer = await call(usersEndpoint, { query: query as MembersQuery });
+      return { rows: answer.users, totalRecords: answer.totalRecords };
+    },
+    download: (query) => downloadFrom(usersEndpoint, { query: query as MembersQuery }),
+    read: async (id) => (await call(userEndpoint, { params: { id } })).user,
+    create: (body) => call(inviteUserEndpoint, { body: body as EndpointInput<typeof inviteUserEndpoint>['body'] }),
+    update: (id, body) => call(updateUserEndpoint, { params: { id }, body: body as EndpointInput<typeof updateUserEndpoint>['body'] }),
+    remove: (id) => call(removeUserEndpoint, { params: { id } }),
+  };
+}
+
 export const membersScreen = defineScreen({
   resource: members,
   page: PAGES.users,
@@ -175,7 +208,7 @@ export const membersScreen = defineScreen({
   addTitle: 'people.addMember',
   editTitle: 'people.changeRoles',
   deleteText: 'people.removeText',
-  unwrapRecord: (answer) => (answer as { user: User }).user,
+  calls: memberCalls(),
   created: { title: 'people.invitationTitle', render: (answer) => <InvitationCode invitation={answer as InvitationCreated} /> },
   footer: () => <PendingInvitations />,
 });

@@ -3,7 +3,9 @@ import {
   aLevelScores,
   autoMarkComments,
   autoReportComments,
+  createTenantEndpoint,
   DISPLAY_TYPES,
+  type EndpointInput,
   INPUT_TYPES,
   locations,
   MARK_TYPE_CATEGORIES,
@@ -20,10 +22,15 @@ import {
   studentCategories,
   subjects,
   TENANT_CATEGORIES,
+  tenantEndpoint,
   tenants,
+  tenantsEndpoint,
+  updateTenantEndpoint,
 } from '@mustard/shared';
 import type { z } from 'zod';
+import { call, downloadFrom } from '../../lib/api.js';
 import { PAGES } from '../../lib/pages.js';
+import type { ResourceCalls } from '../../lib/resource-calls.js';
 import { defineScreen, type FieldSpec, type RowAction } from '../../resources/screen.js';
 import { applyProportionAction, copyTermAction } from './term-settings.js';
 
@@ -88,6 +95,24 @@ export const locationsScreen = defineScreen({
   selectable: true,
 });
 
+type TenantsQuery = EndpointInput<typeof tenantsEndpoint>['query'];
+type NewTenant = EndpointInput<typeof createTenantEndpoint>['body'];
+type TenantChange = EndpointInput<typeof updateTenantEndpoint>['body'];
+
+/** Schools and businesses have routes of their own (a read answers `{ tenant }`): the screen calls their contracts. */
+function tenantCalls(): ResourceCalls<Awaited<ReturnType<typeof call<typeof createTenantEndpoint>>>> {
+  return {
+    list: async (query) => {
+      const answer = await call(tenantsEndpoint, { query: query as TenantsQuery });
+      return { rows: answer.tenants, totalRecords: answer.totalRecords };
+    },
+    download: (query) => downloadFrom(tenantsEndpoint, { query: query as TenantsQuery }),
+    read: async (id) => (await call(tenantEndpoint, { params: { id } })).tenant,
+    create: (body) => call(createTenantEndpoint, { body: body as NewTenant }),
+    update: (id, body) => call(updateTenantEndpoint, { params: { id }, body: body as TenantChange }),
+  };
+}
+
 export const tenantsScreen = defineScreen({
   resource: tenants,
   page: PAGES.businesses,
@@ -124,7 +149,7 @@ export const tenantsScreen = defineScreen({
   ],
   defaults: { category: 'School', schooltype: 'primary', country: 'Uganda', efrist: false },
   pageSizeOptions: [10, 25, 50, 100],
-  unwrapRecord: (answer) => (answer as { tenant: z.infer<typeof tenants.record> }).tenant,
+  calls: tenantCalls(),
   editTitle: 'list.editTenant',
   deletable: false,
 });
