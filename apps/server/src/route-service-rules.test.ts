@@ -33,9 +33,7 @@ const SERVICES_WITH_SQL = new Set([
   'settings/term-settings.service.ts',
   'students/students.service.ts',
   'students/upload.service.ts',
-  'tenants/tenants.service.ts',
   'users/invitations.service.ts',
-  'users/users.service.ts',
 ]);
 
 describe('routes, services and repositories (docs/ARCHITECTURE.md)', () => {

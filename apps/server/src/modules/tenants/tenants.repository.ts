@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { toTenantSummary } from '../../access/membership.repository.js';
 import { newId } from '../../db/ids.js';
 import { containsPattern } from '../../db/search.js';
-import type { Trx } from '../../db/tenant.js';
+import type { TenantTx, Trx } from '../../db/tenant.js';
 import type { TenantRow } from '../../db/types.js';
 
 export function toTenant(row: TenantRow): Tenant {
@@ -92,4 +92,29 @@ export async function updateTenant(trx: Trx, id: string, input: TenantCreate): P
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Writes one role of the tenant with its permissions (`[action, subject]` pairs). */
+export async function insertRole(
+  tx: TenantTx,
+  id: string,
+  name: string,
+  permissions: ReadonlyArray<readonly [string, string]>,
+): Promise<void> {
+  await tx.trx.insertInto('roles').values({ tenant_id: tx.tenantId, id, name }).execute();
+  if (permissions.length === 0) return;
+  await tx.trx
+    .insertInto('role_permissions')
+    .values(permissions.map(([action, subject]) => ({ tenant_id: tx.tenantId, id: newId(), role_id: id, subject_class: subject, action })))
+    .execute();
+}
+
+/** Writes a membership of the tenant with its roles. */
+export async function insertMembership(tx: TenantTx, id: string, userId: string, roleIds: readonly string[]): Promise<void> {
+  await tx.trx.insertInto('memberships').values({ tenant_id: tx.tenantId, id, user_id: userId }).execute();
+  if (roleIds.length === 0) return;
+  await tx.trx
+    .insertInto('membership_roles')
+    .values(roleIds.map((roleId) => ({ tenant_id: tx.tenantId, membership_id: id, role_id: roleId })))
+    .execute();
 }

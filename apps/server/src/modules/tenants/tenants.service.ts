@@ -16,6 +16,8 @@ import { DEFAULT_ROLES } from './default-roles.js';
 import { isDemoTenantCode, refuseDemoCreatingTenant, refuseDemoOutsideDemo } from './demo-confinement.js';
 import {
   findVisibleTenant,
+  insertMembership,
+  insertRole,
   insertTenant,
   listTenants,
   type TenantListQuery,
@@ -37,35 +39,19 @@ export interface Actor {
 
 /** Makes the tenant's default roles; answers role ids by name. Runs with app.tenant_id set. */
 export async function createDefaultRoles(tx: TenantTx): Promise<Map<string, string>> {
-  const { trx, tenantId } = tx;
   const ids = new Map<string, string>();
   for (const role of DEFAULT_ROLES) {
     const id = newId();
     ids.set(role.name, id);
-    await trx.insertInto('roles').values({ tenant_id: tenantId, id, name: role.name }).execute();
-    if (role.permissions.length > 0) {
-      await trx
-        .insertInto('role_permissions')
-        .values(
-          role.permissions.map(([action, subject]) => ({ tenant_id: tenantId, id: newId(), role_id: id, subject_class: subject, action })),
-        )
-        .execute();
-    }
+    await insertRole(tx, id, role.name, role.permissions);
   }
   return ids;
 }
 
 export async function addMember(tx: TenantTx, userId: string, roleIds: string[]): Promise<string> {
   await refuseDemoOutsideDemo(tx, userId);
-  const { trx, tenantId } = tx;
   const membershipId = newId();
-  await trx.insertInto('memberships').values({ tenant_id: tenantId, id: membershipId, user_id: userId }).execute();
-  if (roleIds.length > 0) {
-    await trx
-      .insertInto('membership_roles')
-      .values(roleIds.map((roleId) => ({ tenant_id: tenantId, membership_id: membershipId, role_id: roleId })))
-      .execute();
-  }
+  await insertMembership(tx, membershipId, userId, roleIds);
   return membershipId;
 }
 

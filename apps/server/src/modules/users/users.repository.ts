@@ -128,3 +128,9 @@ export async function permissionsOfRoles(tx: TenantTx, roleIds?: string[]) {
   }
   return [...roles.values()];
 }
+
+/** Ends a membership, with the invitations its member sent: an invitation is only as good as its sender's rights. */
+export async function deleteMembership(tx: TenantTx, membershipId: string, userId: string): Promise<void> {
+  await tx.trx.deleteFrom('memberships').$call(inTenant(tx.tenantId)).where('id', '=', membershipId).execute();
+  await tx.trx.deleteFrom('invitations').$call(inTenant(tx.tenantId)).where('invited_by', '=', userId).execute();
+}

@@ -11,11 +11,18 @@ import {
 } from '@mustard/shared';
 import { recordAudit } from '../../audit/audit.repository.js';
 import type { TenantTx } from '../../db/tenant.js';
-import { inTenant } from '../../db/tenant-filter.js';
 import { forbidden, invalid, notFound, unauthorized } from '../../errors.js';
 import type { ActionContext } from '../../plugins/endpoints.js';
 import { EXPORT_LIMIT, listWorkbook } from '../../resources/resource-routes.js';
-import { findMember, listMembers, permissionsOfRoles, replaceMemberRoles, rolesByName, toUser } from './users.repository.js';
+import {
+  deleteMembership,
+  findMember,
+  listMembers,
+  permissionsOfRoles,
+  replaceMemberRoles,
+  rolesByName,
+  toUser,
+} from './users.repository.js';
 
 /*
  * A school's people (issue 11: one service shape). Each service takes the route's `TenantTx`
@@ -116,7 +123,6 @@ export async function updateMember({ tx, member }: ActionContext, input: UserUpd
  * remove oneself, so a school is never left without the administrator who was acting.
  */
 export async function removeMember({ tx, member }: ActionContext, input: { id: string }) {
-  const { trx, tenantId } = tx;
   const userId = input.id;
   if (userId === member.userId) throw invalid({ id: [USER_MESSAGES.removeSelf] });
   const before = await findMember(tx, userId);
@@ -126,9 +132,8 @@ export async function removeMember({ tx, member }: ActionContext, input: { id: s
     member,
     (before.roles ?? []).map((role) => role.id),
   );
-  await trx.deleteFrom('memberships').$call(inTenant(tenantId)).where('id', '=', before.membership_id).execute();
   // Invitations they sent go with them: an invitation is only as good as its sender's rights.
-  await trx.deleteFrom('invitations').$call(inTenant(tenantId)).where('invited_by', '=', userId).execute();
+  await deleteMembership(tx, before.membership_id, userId);
   await recordAudit(tx, {
     userId: member.userId,
     action: 'delete',
