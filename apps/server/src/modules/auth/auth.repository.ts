@@ -51,3 +51,17 @@ export async function recordAuthEvent(
     .values({ id: newId(), kind, user_id: details.userId ?? null, email: details.email?.slice(0, 254) ?? null, ip: details.ip ?? null })
     .execute();
 }
+
+/** Sets a user's password hash (the caller ends their sessions in the same transaction). */
+export async function setPasswordHash(db: Kysely<DB>, userId: string, hash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: hash, updated_at: new Date() }).where('id', '=', userId).execute();
+}
+
+/** Keeps an address for Coming Soon's "notify me", once whatever its case. */
+export async function insertLaunchInterest(db: Kysely<DB>, email: string): Promise<void> {
+  await db
+    .insertInto('launch_notifications')
+    .values({ email })
+    .onConflict((conflict) => conflict.expression(sql`lower(email)`).doNothing())
+    .execute();
+}

@@ -8,7 +8,7 @@ import {
   permissionsMap,
   USER_MESSAGES,
 } from '@mustard/shared';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { tenantsOfUser, toTenantSummary } from '../../access/membership.repository.js';
 import { createSession, revokeSession, revokeUserSessions } from '../../access/sessions.repository.js';
 import { signToken } from '../../access/token.js';
@@ -17,7 +17,15 @@ import { withUser } from '../../db/tenant.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { SignedInUser, TenantContext } from '../../plugins/access.js';
-import { consumeCode, findUserByEmail, findUserById, insertCode, recordAuthEvent } from './auth.repository.js';
+import {
+  consumeCode,
+  findUserByEmail,
+  findUserById,
+  insertCode,
+  insertLaunchInterest,
+  recordAuthEvent,
+  setPasswordHash,
+} from './auth.repository.js';
 import type { FailureLimiter } from './failure-limiter.js';
 import { hashPassword, verifyPassword } from './password.js';
 
@@ -131,7 +139,7 @@ export async function changePassword(
   limiter.succeed(user.email);
   const hash = await hashPassword(input.password);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: hash, updated_at: new Date() }).where('id', '=', userId).execute();
+    await setPasswordHash(trx, userId, hash);
     await revokeUserSessions(trx, userId);
     await recordAuthEvent(trx, 'password_changed', { userId, email: user.email, ip });
   });
@@ -157,11 +165,7 @@ export function authType(deps: Pick<AuthDeps, 'externalSignInDomains'>, input: {
  * same for a new and a known address, so it tells nobody who asked before.
  */
 export async function noteLaunchInterest(db: Kysely<DB>, input: { email: string }) {
-  await db
-    .insertInto('launch_notifications')
-    .values({ email: input.email })
-    .onConflict((conflict) => conflict.expression(sql`lower(email)`).doNothing())
-    .execute();
+  await insertLaunchInterest(db, input.email);
   return { message: LOGIN_MESSAGES.notifyNoted };
 }
 
