@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Card, Checkbox, Group, Menu, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Card, Group, Menu, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   commentWarnings,
@@ -9,14 +9,13 @@ import {
   type RemarkConflict,
   type RemarkStudent,
   type Remarks,
-  RemarksQuerySchema,
   remarksEndpoint,
   remarkTypes,
   saveRemarksEndpoint,
   type Term,
 } from '@mustard/shared';
 import { IconWand } from '@tabler/icons-react';
-import { type FormEvent, type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { EmptyNotice, useChoicesKnown } from '../../components/EmptyNotice.js';
@@ -24,21 +23,16 @@ import { useAccess } from '../../lib/access.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { draftKey, sendUntilAnswered, useDraft } from '../../lib/drafts.js';
-import { fieldErrorsOfIssues } from '../../lib/forms.js';
-import { FilterFoldButton, LoadedSheet, useLoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
+import { LoadedSheet, useSheetHeading } from '../../lib/loaded-sheet.js';
 import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
 import { PAGES } from '../../lib/pages.js';
 import { ConflictsAlert, DraftFound, SavedTick, type SaveState, SaveStatus } from '../../lib/typing.js';
 import { useChoices } from '../../resources/choices.js';
-import {
-  fieldErrorsOf,
-  RawMarksCheckbox,
-  ReportFilterFields,
-  reportQueryOf,
-  TYPE_KEYS,
-  useReportFilter,
-} from '../reports/report-filter.js';
+import { type OptionSpec, reportFields } from '../report-page/declaration.js';
+import { TYPE_KEYS } from '../report-page/fields.js';
+import { ReportFilterCard } from '../report-page/ReportFilterCard.js';
+import { useSheetFilter } from '../report-page/useSheetFilter.js';
 import {
   applySaved,
   type Cell,
@@ -64,108 +58,52 @@ import {
  */
 
 const REMARK_TYPE_CHOICES = { resource: remarkTypes, label: 'label', activeOnly: true } as const;
+/** The report filter's fields and the remark type (one, or all of the report type). */
+const GRID = reportFields('reportComments.reportType', ['remarktype_id']);
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'rawmark', label: 'reportComments.rawMarks' },
+  { name: 'ta', label: 'reportComments.longText' },
+];
 
 export function ReportCommentsPage() {
   const { t } = useTranslation();
   const { session } = useAuth();
   const [params] = useSearchParams();
   const fromList = params.get('remarktype_id');
-  const { filter, setFilter, set, chosen } = useReportFilter({ remarktype_id: fromList, rawmark: false, ta: fromList !== null });
+  const { loaded, stale, card } = useSheetFilter({
+    endpoint: remarksEndpoint,
+    fields: GRID,
+    options: OPTIONS,
+    initial: { remarktype_id: fromList, ta: fromList !== null },
+    sheetOf: (answer, { form, stream, term, year, category }, values) => ({
+      place: { form, stream: stream ?? null, term, year, category },
+      answer,
+      longText: values.ta,
+    }),
+  });
   const remarkTypeChoices = useChoices(REMARK_TYPE_CHOICES);
   const remarkTypesKnown = useChoicesKnown(remarkTypes);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  // The sheet belongs to the choices it was loaded for (issue 23 item 16).
-  const { loaded, stale, show, clear, fold } = useLoadedSheet<{ place: Place; answer: Remarks; longText: boolean }, typeof filter>(filter);
   const heading = useSheetHeading();
-  const [busy, setBusy] = useState(false);
-
-  const next = async (event: FormEvent) => {
-    event.preventDefault();
-    const query = {
-      ...reportQueryOf(filter),
-      remarktype_id: filter.remarktype_id ?? undefined,
-      rawmark: filter.rawmark ? ('1' as const) : undefined,
-      ta: filter.ta ? ('1' as const) : undefined,
-    };
-    const parsed = RemarksQuerySchema.safeParse(query);
-    // The sheet on screen is of the choices before: whatever this Next does, it goes.
-    clear();
-    if (!parsed.success) {
-      setErrors(fieldErrorsOfIssues(parsed.error));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const answer = await call(remarksEndpoint, { query });
-      const { form, stream, term, year, category } = parsed.data;
-      show({ place: { form, stream: stream ?? null, term, year, category }, answer, longText: filter.ta }, filter);
-    } catch (error) {
-      const named = fieldErrorsOf(error);
-      if (named) setErrors(named);
-      notifications.show({ color: 'red', message: errorText(error) });
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <Stack>
-      <Card withBorder padding="md">
-        <Stack>
-          <Title order={1} size="h3">
-            {t(PAGES.reportComments.title)}
-          </Title>
-          {remarkTypesKnown && remarkTypeChoices.length === 0 && (
+      <ReportFilterCard
+        title={PAGES.reportComments.title}
+        filterName="reportComments.filter"
+        {...card}
+        types={REMARK_REPORT_TYPES}
+        notice={
+          remarkTypesKnown &&
+          remarkTypeChoices.length === 0 && (
             <EmptyNotice
               text={t('empty.noRemarkTypes')}
               to={PAGES.remarkTypes.path}
               link={t('empty.openRemarkTypes')}
               testId="no-remark-types"
             />
-          )}
-          <FilterFoldButton fold={fold} />
-          <form onSubmit={next} aria-label={t('reportComments.filter')} noValidate hidden={fold.folded}>
-            <Stack>
-              <ReportFilterFields
-                filter={filter}
-                change={(fields) => setFilter((now) => ({ ...now, ...fields }))}
-                chosen={chosen}
-                errors={errors}
-                typeLabel={t('reportComments.reportType')}
-                types={REMARK_REPORT_TYPES}
-              >
-                <Select
-                  label={t('reportComments.remarkType')}
-                  data={remarkTypeChoices}
-                  value={filter.remarktype_id}
-                  onChange={(value) => set('remarktype_id', value)}
-                  error={errors.remarktype_id}
-                  placeholder={t('reportComments.allRemarkTypes')}
-                  clearable
-                />
-              </ReportFilterFields>
-              <Group>
-                <RawMarksCheckbox
-                  label={t('reportComments.rawMarks')}
-                  checked={filter.rawmark}
-                  onChange={(checked) => set('rawmark', checked)}
-                />
-                <Checkbox
-                  label={t('reportComments.longText')}
-                  checked={filter.ta}
-                  onChange={(event) => set('ta', event.currentTarget.checked)}
-                />
-              </Group>
-              <Group justify="flex-end">
-                <Button type="submit" loading={busy}>
-                  {t('marks.next')}
-                </Button>
-              </Group>
-            </Stack>
-          </form>
-        </Stack>
-      </Card>
+          )
+        }
+      />
       {loaded && session?.tenant && (
         <LoadedSheet
           stale={stale}

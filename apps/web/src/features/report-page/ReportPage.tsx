@@ -1,0 +1,175 @@
+import { Alert, Button, Card, Checkbox, Group, Progress, Stack, Text } from '@mantine/core';
+import { type Endpoint, reportProgressEndpoint } from '@mustard/shared';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FittedFrame } from '../../components/FittedFrame.js';
+import { call, downloadFrom } from '../../lib/api.js';
+import { fieldErrorsOfIssues } from '../../lib/forms.js';
+import { useFilterFold } from '../../lib/loaded-sheet.js';
+import { runLongAction } from '../../lib/notify.js';
+import { checkedQuery, inputOf, type QueryOf } from './contract.js';
+import {
+  declaredFields,
+  type Output,
+  outputBoxes,
+  previewHtmlOf,
+  type ReportPageDeclaration,
+  startTicks,
+  wantedOutputs,
+} from './declaration.js';
+import { queryOf } from './fields.js';
+import { fieldErrorsOf, ReportFilterCard, useReportFilter } from './ReportFilterCard.js';
+
+/** How often the page asks how far a followed PDF is. */
+const PROGRESS_EVERY_MS = 600;
+/** The preview frame's height on screen (spec: an 800 px frame). */
+const FRAME_HEIGHT = 800;
+
+/**
+ * A report page (issue 25 point 6), drawn from its declaration: the filter card with the declared
+ * fields and report options and the outputs' boxes; Next checks the filter by the endpoint's
+ * contract, then runs what was asked behind one toast ("Please wait..", then the page's ready
+ * words or the server's error, with a refused field named beside it): the preview in a sandboxed
+ * 800 px frame, the PDF and workbook downloaded under the names the server gives. A PDF the
+ * server follows shows how many pages are drawn. On a phone the filter folds once the preview
+ * is on screen.
+ */
+export function ReportPage<E extends Endpoint>({ declaration }: { declaration: ReportPageDeclaration<E> }) {
+  const { t } = useTranslation();
+  const filter = useReportFilter(declaration.initial);
+  const { outputs } = declaration;
+  const [ticked, setTicked] = useState(() => startTicks(outputs));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  /** The preview, with the query it shows: its Download PDF prints that, whatever the filter says now. */
+  const [preview, setPreview] = useState<{ html: string; query: QueryOf<E>; at: number } | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fold = useFilterFold(preview?.at);
+
+  /** The PDF; a followed one with the pages drawn so far asked for while the server draws them. */
+  const downloadPdf = async (query: QueryOf<E>) => {
+    const pdf = { ...query, ...outputs.pdf?.query };
+    if (!outputs.pdf?.followed) {
+      await downloadFrom(declaration.endpoint, inputOf(pdf));
+      return;
+    }
+    const token = crypto.randomUUID();
+    setProgress({ done: 0, total: 0 });
+    const timer = setInterval(() => {
+      call(reportProgressEndpoint, { query: { token } })
+        .then((now) => setProgress((shown) => (shown ? now : shown)))
+        .catch(() => undefined);
+    }, PROGRESS_EVERY_MS);
+    try {
+      await downloadFrom(declaration.endpoint, inputOf({ ...pdf, progress: token }));
+    } finally {
+      clearInterval(timer);
+      setProgress(null);
+    }
+  };
+
+  const run = async (output: Output, query: QueryOf<E>) => {
+    if (output === 'pdf') return downloadPdf(query);
+    const withOutput = { ...query, ...outputs[output]?.query };
+    if (output === 'excel') {
+      await downloadFrom(declaration.endpoint, inputOf(withOutput));
+      return;
+    }
+    const html = previewHtmlOf(await call(declaration.endpoint, inputOf(withOutput)));
+    setPreview(html === null ? null : { html, query, at: Date.now() });
+  };
+
+  const next = async (event: FormEvent) => {
+    event.preventDefault();
+    const checked = checkedQuery(declaration.endpoint, queryOf(declaredFields(declaration), filter.values));
+    if (checked.refused) {
+      setErrors(fieldErrorsOfIssues(checked.refused));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    const work = async () => {
+      for (const output of wantedOutputs(declaration, ticked)) await run(output, checked.query);
+    };
+    try {
+      await runLongAction(work(), t(declaration.ready));
+    } catch (error) {
+      // The toast says what went wrong; a refused field is named beside it too.
+      const named = fieldErrorsOf(error);
+      if (named) setErrors(named);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fromPreview = async (query: QueryOf<E>) => {
+    // The toast says what went wrong.
+    await runLongAction(downloadPdf(query), t(declaration.ready)).catch(() => undefined);
+  };
+
+  return (
+    <Stack>
+      <ReportFilterCard
+        title={declaration.title}
+        filterName={declaration.filterName}
+        fields={declaration.fields}
+        options={declaration.options}
+        types={declaration.types}
+        filter={filter}
+        errors={errors}
+        busy={busy}
+        onNext={next}
+        fold={fold}
+        boxes={outputBoxes(outputs).map(({ output, label }) => (
+          <Checkbox
+            key={output}
+            label={t(label)}
+            checked={ticked[output]}
+            onChange={(event) => {
+              const checked = event.currentTarget.checked;
+              setTicked((now) => ({ ...now, [output]: checked }));
+            }}
+          />
+        ))}
+      />
+      {progress && (
+        <Card withBorder padding="md">
+          <Stack gap={4} data-testid="report-progress">
+            <Text size="sm">
+              {progress.total > 0 ? t('terminalReport.progress', { done: progress.done, total: progress.total }) : t('errors.pleaseWait')}
+            </Text>
+            <Progress value={progress.total > 0 ? (100 * progress.done) / progress.total : 0} animated />
+          </Stack>
+        </Card>
+      )}
+      {preview !== null && outputs.preview && (
+        <Card withBorder padding={0}>
+          {(outputs.preview.hint || outputs.preview.downloadPdf) && (
+            <Alert variant="light" color="gray" radius={0}>
+              <Group justify="space-between" wrap="wrap">
+                {outputs.preview.hint && <Text size="sm">{t(outputs.preview.hint)}</Text>}
+                {outputs.preview.downloadPdf && (
+                  <Button variant="light" loading={progress !== null} onClick={() => void fromPreview(preview.query)}>
+                    {t(outputs.preview.downloadPdf)}
+                  </Button>
+                )}
+              </Group>
+            </Alert>
+          )}
+          {outputs.preview.width ? (
+            // A document of a fixed width (a card, 740 px) fits the width given, a phone's too, scaled down.
+            <FittedFrame title={t(outputs.preview.title)} srcDoc={preview.html} width={outputs.preview.width} height={FRAME_HEIGHT} />
+          ) : (
+            // Sandboxed without scripts: the document needs none, and none of the school's text can run as one.
+            <iframe
+              title={t(outputs.preview.title)}
+              srcDoc={preview.html}
+              sandbox=""
+              style={{ width: '100%', height: FRAME_HEIGHT, border: 0 }}
+            />
+          )}
+        </Card>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,116 @@
+import type { ReportType, Term } from '@mustard/shared';
+
+/*
+ * Every field a report filter may ask (spec §2 "Comments and reports", §7 "Reports"), each
+ * declared once: its value, where it starts and how it goes into an endpoint's query. A page
+ * names the fields it asks (`ReportPageDeclaration.fields`); nothing else about them is written
+ * again. Pure: the unit tests read it without a browser.
+ */
+
+/** The values of every field; a page's filter holds them all and sends the ones it declares. */
+export interface FilterValues {
+  form: string | null;
+  stream: string;
+  studentcategory_id: string | null;
+  term: Term;
+  year: number;
+  /** The report type ("Report Type" on Terminal Reports, "Category" on the mark sheet). */
+  category: ReportType;
+  marktype_ids: string[];
+  /** One learner of the class (none: the whole class). */
+  student_id: string | null;
+  subject_id: string | null;
+  remarktype_id: string | null;
+  /** The title the cards print. */
+  label: string;
+  /** Display raw marks. */
+  rawmark: boolean;
+  /** Seperate mark types (the spec's spelling). */
+  separate: boolean;
+  /** Display Long text. */
+  ta: boolean;
+}
+
+export type FieldName = keyof FilterValues;
+
+/** The report options: boxes in the row under the fields. */
+export const OPTION_NAMES = ['rawmark', 'separate', 'ta'] as const;
+export type OptionName = (typeof OPTION_NAMES)[number];
+
+/** The fields of the filter's grid. */
+export type GridFieldName = Exclude<FieldName, OptionName>;
+
+/** Where every field starts (the term and year then move to the school's current term once its calendar is known). */
+export function startValues(current: { term: Term; year: number }, page: Partial<FilterValues> = {}): FilterValues {
+  return {
+    form: null,
+    stream: '',
+    studentcategory_id: null,
+    term: current.term,
+    year: current.year,
+    category: 'exam',
+    marktype_ids: [],
+    student_id: null,
+    subject_id: null,
+    remarktype_id: null,
+    label: '',
+    rawmark: false,
+    separate: false,
+    ta: false,
+    ...page,
+  };
+}
+
+/** What a field's value is in a query: a flag as '1' or '0', an id not chosen as '' (the contract says whether one is needed). */
+type QueryValue = string | number | undefined;
+
+const id = (value: string | null): QueryValue => value ?? '';
+const flag = (value: boolean): QueryValue => (value ? '1' : '0');
+
+/** How each field goes into a query, and the query names it fills. */
+const TO_QUERY: { [Name in FieldName]: (value: FilterValues[Name]) => QueryValue } = {
+  form: id,
+  stream: (value) => value.trim() || undefined,
+  studentcategory_id: id,
+  term: (value) => value,
+  year: (value) => value,
+  category: (value) => value,
+  // The mark types as one list (the contract reads `a,b` as well as `marktype_ids[]`); none: all of them.
+  marktype_ids: (value) => (value.length > 0 ? value.join(',') : undefined),
+  student_id: id,
+  subject_id: id,
+  remarktype_id: id,
+  label: (value) => value.trim() || undefined,
+  rawmark: flag,
+  separate: flag,
+  ta: flag,
+};
+
+/** The query of the fields a page declares, from the filter's values: nothing of a field the page does not ask. */
+export function queryOf(fields: readonly FieldName[], values: FilterValues): Record<string, string | number | undefined> {
+  const query: Record<string, string | number | undefined> = {};
+  for (const name of fields) query[name] = (TO_QUERY[name] as (value: FilterValues[typeof name]) => QueryValue)(values[name]);
+  return query;
+}
+
+/** What depends on a field: a new class or stream is another list of learners, so the learner chosen goes. */
+const CLEARS: Partial<Record<FieldName, Partial<FilterValues>>> = {
+  form: { student_id: null },
+  stream: { student_id: null },
+};
+
+/** The filter after the person changed `fields`: with what depends on a changed field cleared. */
+export function changeValues(values: FilterValues, fields: Partial<FilterValues>): FilterValues {
+  let cleared: Partial<FilterValues> = {};
+  for (const name of Object.keys(fields) as FieldName[]) if (fields[name] !== values[name]) cleared = { ...cleared, ...CLEARS[name] };
+  return { ...values, ...cleared, ...fields };
+}
+
+/** The locale key of each report type (the spec's values have a space and a dash): `reportFilter.types.<key>`. */
+export const TYPE_KEYS: Record<ReportType, string> = {
+  assesment: 'assesment',
+  exam: 'exam',
+  'mid term': 'midTerm',
+  custom: 'custom',
+  'pre-primary': 'prePrimary',
+};
