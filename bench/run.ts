@@ -36,6 +36,7 @@ import { reportMarksSave } from './marks-save.js';
 import { benchDatabase, POSTGRES, postgresReachable } from './postgres.js';
 import { reportPreview, reportSchoolThroughApi } from './report-api.js';
 import { REPORT_CARDS_EXTRAS, reportReportCards } from './report-cards.js';
+import { reportReportLoader } from './report-loader.js';
 import { reportStudentUpload } from './students-upload.js';
 import { reportUploadMemory } from './upload-memory.js';
 
@@ -108,6 +109,7 @@ try {
 
   await reportMarksSave(quick);
   await reportExamWeek(quick);
+  await reportReportLoader(quick);
   await reportReportCards(quick, [...REPORT_CARDS_EXTRAS, reportPreview]);
   await reportSchoolThroughApi();
 } finally {

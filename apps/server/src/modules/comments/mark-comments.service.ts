@@ -3,7 +3,9 @@ import {
   type Assignments,
   COMMENT_MESSAGES,
   type CommentConflict,
+  classReportScope,
   entryReach,
+  gradeClass,
   isPerPaperForm,
   type MarkComments,
   type MarkCommentsQuery,
@@ -15,13 +17,12 @@ import {
   type ReportSubject,
   shownMarkTypeIds,
   streamsToEnter,
-  TerminalReportQuerySchema,
 } from '@mustard/shared';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { lockInTenant, type TenantTx } from '../../db/tenant.js';
 import { type AboutMessage, AppError, type FieldErrors, invalid } from '../../errors.js';
-import { loadReportInputs } from '../reports/report-data.repository.js';
-import { buildReportModel } from '../reports/report-model.js';
+import { gradingInputsOf, loadGradingInputs } from '../reports/pipeline/loader.js';
+import { shownResult } from '../reports/report-model.js';
 import { assignmentsOf } from '../staff/staff.repository.js';
 import { actingUser } from '../users/users.service.js';
 import {
@@ -41,7 +42,7 @@ import {
 /*
  * Subject comments and generic skills (issue 16 points 1 and 6): one screen, two kinds of
  * text. The load shows each learner's marks, total and grade as the report card computes them
- * (the report model, never a second grading) beside the stored comment and its version; the
+ * (the one grader on the report pipeline's grading inputs, never a second grading) beside the stored comment and its version; the
  * save checks everything first (the subject, the learners, the member's assignments), takes
  * the screen's lock so two saves of it take turns, reads the stored comments under lock, and
  * writes only when no comment changed since it was loaded (else a 409 naming the learners and
@@ -108,50 +109,32 @@ async function screenLearners(tx: TenantTx, target: MarkCommentsQuery, streams: 
   return learners.filter((learner) => taught.has((learner.stream ?? '').trim().toLowerCase()));
 }
 
-/** Whether an error of the report model only says the class has no marks (or learners) yet. */
-function nothingToReport(error: unknown): boolean {
-  if (!(error instanceof AppError) || error.statusCode !== 422) return false;
-  const said = Object.values(error.errors ?? {}).flat();
-  return said.length > 0 && said.every((message) => message === REPORT_MESSAGES.noMarks || message === REPORT_MESSAGES.noLearners);
-}
-
 /**
  * Each learner's result in the subject as the report card has it (marks by mark type label,
- * papers in S5 and S6, total, grade), and the mark types shown. The model is built for the one
- * subject: a subject's total and grade rest on its own marks, grade set and proportions alone.
- * A class without marks yet has no results (its comments can still be written).
+ * papers in S5 and S6, total, grade), and the mark types shown: the class's grading inputs
+ * (the report pipeline's loader, no card sources) graded by the one grader for the one subject
+ * (a subject's total and grade rest on its own marks, grade set and proportions alone). A class
+ * without marks yet has no results (its comments can still be written).
  */
 async function subjectResults(
   tx: TenantTx,
   query: MarkCommentsQuery,
 ): Promise<{ results: Map<string, ReportSubject>; markTypes: Array<{ id: string; label: string }> }> {
-  const ids = shownMarkTypeIds(query);
-  const reportQuery = TerminalReportQuerySchema.parse({
-    form: query.form,
-    term: query.term,
-    year: query.year,
-    category: query.category,
-    marktype_ids: ids.length > 0 ? ids : undefined,
-    rawmark: query.rawmark ? '1' : '0',
-  });
-  let inputs: Awaited<ReturnType<typeof loadReportInputs>>;
-  try {
-    inputs = await loadReportInputs(tx, reportQuery);
-  } catch (error) {
-    if (!nothingToReport(error)) throw error;
-    return { results: new Map(), markTypes: await markTypesByIds(tx, ids) };
-  }
-  const model = buildReportModel({
-    ...inputs,
-    subjects: inputs.subjects.filter((subject) => subject.id === query.subject_id),
-    marks: inputs.marks.filter((mark) => mark.subject_id === query.subject_id),
-  });
+  const load = await loadGradingInputs(tx, classReportScope({ ...query, stream: undefined }));
+  const inputs = load.classes[0];
+  if (!inputs || inputs.marks.length === 0) return { results: new Map(), markTypes: await markTypesByIds(tx, shownMarkTypeIds(query)) };
+  const subjects = inputs.subjects.filter((subject) => subject.id === query.subject_id);
+  const graded = gradeClass(
+    inputs.learners,
+    inputs.marks.filter((mark) => mark.subject_id === query.subject_id),
+    gradingInputsOf(load, { ...inputs, subjects }, { rawmark: query.rawmark || load.settings.layout.markValues !== 'weighted' }),
+  );
   const results = new Map<string, ReportSubject>();
-  for (const learner of model.learners) {
-    const subject = learner.subjects.find((each) => each.subject_id === query.subject_id);
-    if (subject) results.set(learner.id, subject);
+  for (const result of graded.results) {
+    const [subject] = shownResult(result).subjects;
+    if (subject) results.set(result.learner.id, subject);
   }
-  return { results, markTypes: model.markTypes };
+  return { results, markTypes: inputs.markTypes.map(({ id, label }) => ({ id, label })) };
 }
 
 /** The subjects the member may choose for this class and term: the school's active ones, or those assigned. */

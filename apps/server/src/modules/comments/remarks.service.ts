@@ -2,7 +2,9 @@ import {
   type AppAbility,
   type AutoReportComment,
   COMMENT_MESSAGES,
+  classReportScope,
   entryReach,
+  gradeClass,
   idOfKey,
   isHeadTeacherRemark,
   MAX_REMARKS_PER_SAVE,
@@ -22,24 +24,21 @@ import {
   type RemarkTypeNode,
   type ReportModel,
   remarkTypeKey,
-  shownMarkTypeIds,
   streamsToEnter,
   studentKey,
   type TERMS,
-  TerminalReportQuerySchema,
 } from '@mustard/shared';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { lockInTenant, type TenantTx } from '../../db/tenant.js';
 import { type AboutMessage, AppError, type FieldErrors, invalid } from '../../errors.js';
-import { loadReportInputs } from '../reports/report-data.repository.js';
-import { buildReportModel } from '../reports/report-model.js';
+import { gradingInputsOf, loadGradingInputs } from '../reports/pipeline/loader.js';
+import { shownResult } from '../reports/report-model.js';
 import { assignmentsOf } from '../staff/staff.repository.js';
 import {
   activeLearners,
   applyRemarkWrites,
   autoRemarksOf,
   deleteClassRemarks,
-  firstNames,
   learnerExists,
   learnersForClass,
   type RemarkClass,
@@ -53,7 +52,7 @@ import {
 
 /*
  * Report comments (issue 16 points 2 to 5): a class's learners with their results (the report
- * model's, never computed here) and remarks; a save checked whole before anything is written
+ * one grader's, never computed here) and remarks; a save checked whole before anything is written
  * (who may write for the class, the texts, the remark types, the learners, the versions), then
  * written with its history; deletion with the texts kept in the history.
  */
@@ -108,29 +107,40 @@ export function resultOf(
   return learner.average;
 }
 
-/** The class's learners with their results, from the report model; without any mark yet, the learners alone. */
+const sameStream = (a: string | null, b: string) => (a ?? '').toLowerCase() === b.toLowerCase();
+
+/**
+ * The class's learners (a stream, a category) with their results: the class's grading inputs
+ * (the report pipeline's loader, no card sources) graded by the one grader, ranked in the whole
+ * class; without any mark of these learners yet, the learners alone.
+ */
 async function learnersWithResults(tx: TenantTx, query: RemarksQuery) {
-  const reportQuery = TerminalReportQuerySchema.parse({
-    form: query.form,
-    stream: query.stream,
-    studentcategory_id: query.studentcategory_id,
-    term: query.term,
-    year: query.year,
-    category: query.category,
-    marktype_id: query.marktype_id,
-    marktype_ids: shownMarkTypeIds(query),
-    rawmark: query.rawmark ? '1' : '0',
-    json: '1',
-  });
-  try {
-    const model = buildReportModel(await loadReportInputs(tx, reportQuery));
-    return { model, plain: null };
-  } catch (error) {
-    const noMarks =
-      error instanceof AppError && error.statusCode === 422 && error.errors?.marktype_id?.includes(REPORT_MESSAGES.noMarks) === true;
-    if (!noMarks) throw error;
-    return { model: null, plain: await activeLearners(tx, query) };
-  }
+  const load = await loadGradingInputs(tx, classReportScope(query));
+  const inputs = load.classes[0];
+  if (!inputs || inputs.learners.length === 0) throw invalid({ form: [REPORT_MESSAGES.noLearners] });
+  const shown = inputs.learners.filter(
+    (learner) =>
+      (!query.stream || sameStream(learner.stream, query.stream)) &&
+      (!query.studentcategory_id || learner.studentcategory_id === query.studentcategory_id),
+  );
+  if (shown.length === 0) throw invalid({ stream: [REPORT_MESSAGES.noLearners] });
+  const ids = new Set(shown.map((learner) => learner.id));
+  if (!inputs.marks.some((mark) => ids.has(mark.student_id))) return { graded: null, plain: await activeLearners(tx, query) };
+  const graded = gradeClass(
+    inputs.learners,
+    inputs.marks,
+    gradingInputsOf(load, inputs, { rawmark: query.rawmark || load.settings.layout.markValues !== 'weighted' }),
+  );
+  return {
+    graded: {
+      level: inputs.level,
+      markTypes: inputs.markTypes.map(({ id, label }) => ({ id, label })),
+      learners: graded.results
+        .filter((result) => ids.has(result.learner.id))
+        .map((result) => ({ ...result.learner, ...shownResult(result) })),
+    },
+    plain: null,
+  };
 }
 
 /**
@@ -140,20 +150,14 @@ async function learnersWithResults(tx: TenantTx, query: RemarksQuery) {
  */
 export async function loadRemarks(tx: TenantTx, query: RemarksQuery): Promise<Remarks> {
   const remarktypes = shownRemarkTypes(await schoolRemarkTypes(tx), query);
-  const { model, plain } = await learnersWithResults(tx, query);
-  const level = model?.report.level ?? 'plain';
-  const names = model
-    ? await firstNames(
-        tx,
-        model.learners.map((learner) => learner.id),
-      )
-    : new Map<string, string>();
-  const learners: Array<Omit<RemarkStudent, 'suggestions'>> = model
-    ? model.learners.map((learner) => ({
+  const { graded, plain } = await learnersWithResults(tx, query);
+  const level = graded?.level ?? 'plain';
+  const learners: Array<Omit<RemarkStudent, 'suggestions'>> = graded
+    ? graded.learners.map((learner) => ({
         id: learner.id,
         studentid: learner.studentid,
         fullname: learner.fullname,
-        firstname: names.get(learner.id) ?? learner.fullname.split(' ')[0] ?? '',
+        firstname: learner.firstname,
         gender: learner.gender,
         stream: learner.stream,
         marks: learner.subjects.map((subject) => ({
@@ -206,7 +210,7 @@ export async function loadRemarks(tx: TenantTx, query: RemarksQuery): Promise<Re
     students,
     remarktypes,
     autocomments: autos.map((auto) => ({ remarktype_id: auto.remarktype_id, score: auto.score, upper: auto.upper, comment: auto.comment })),
-    marktypes: model?.markTypes ?? [],
+    marktypes: graded?.markTypes ?? [],
   };
 }
 

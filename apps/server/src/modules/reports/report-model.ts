@@ -1,5 +1,4 @@
 import {
-  classMeans,
   exact,
   exactSum,
   explanation,
@@ -9,18 +8,15 @@ import {
   type GradingMarkType,
   type GradingRules,
   type GradingSubject,
-  gradeLearner,
+  gradeClass,
   gradeSetProblems,
-  indexMarks,
-  learnerPositions,
+  type LearnerResult,
   printedNumber,
   REPORT_WORDS,
   type ReportLayout,
   type ReportLearner,
-  type ReportLevel,
   type ReportModel,
   type ReportSubject,
-  type ReportType,
   reportKeyLines,
   toNumber,
 } from '@mustard/shared';
@@ -101,7 +97,7 @@ export interface ReportInputs {
 const round2 = <T extends number | null>(value: T): T => (value === null ? value : (printedNumber(value) as T));
 
 /** A subject as the model hands it out: every number cut to 2 decimals. */
-function roundedSubject(subject: ReportSubject): ReportSubject {
+export function roundedSubject(subject: ReportSubject): ReportSubject {
   return {
     ...subject,
     marks: Object.fromEntries(
@@ -112,12 +108,23 @@ function roundedSubject(subject: ReportSubject): ReportSubject {
   };
 }
 
-/** How a class is graded: PLE in a primary school, UACE in S5 and S6, UCE in the rest of secondary. */
-export function reportLevel(schooltype: string, category: ReportType, perPaper: boolean): ReportLevel {
-  if (category === 'pre-primary') return 'plain';
-  if (schooltype === 'primary') return 'primary';
-  return perPaper ? 'alevel' : 'olevel';
+/**
+ * A learner's graded result as every screen shows it (the card, the mark sheet, the comments
+ * screens): subjects, total, average, aggregate, division and points, numbers cut as printed.
+ */
+export function shownResult(result: LearnerResult) {
+  return {
+    subjects: result.subjects.map((subject) => roundedSubject(subject.row)),
+    total: round2(toNumber(result.total.value)),
+    average: round2(toNumber(result.average.value)),
+    aggregate: result.aggregate?.value ?? null,
+    division: result.division?.value ?? null,
+    points: result.points?.value ?? null,
+  };
 }
+
+/** How a class is graded (the loader decides it per class; here for the seeds and defaults that knew it here). */
+export { reportLevel } from './pipeline/loader.js';
 
 /** What the shared grader needs of the report's inputs. */
 export function gradingInputs(inputs: ReportInputs): GradingInputs {
@@ -210,21 +217,10 @@ function signatureLines(footers: ReportInputs['footers']): string[] {
   ];
 }
 
-/** The report model of the inputs' class: every learner computed, the printed ones returned. */
+/** The report model of the inputs' class: the class graded (gradeClass), the printed learners decorated as a card prints them. */
 export function buildReportModel(inputs: ReportInputs): ReportModel {
-  const grading = gradingInputs(inputs);
-  const marks = indexMarks(inputs.marks);
-  const computed = inputs.learners.map((learner) => gradeLearner(learner, marks, grading));
-  const positions = learnerPositions(computed, grading);
-  const means = classMeans(computed.map((each) => ({ stream: each.learner.stream ?? '', score: each.average.value })));
-  // "x out of n": n counts the learners ranked, in the class and in each stream.
-  const classSize = [...positions.values()].filter((each) => each.class.value !== null).length;
-  const streamSizes = new Map<string, number>();
-  for (const each of computed) {
-    if (positions.get(each.learner.id)?.stream.value == null) continue;
-    const stream = each.learner.stream ?? '';
-    streamSizes.set(stream, (streamSizes.get(stream) ?? 0) + 1);
-  }
+  const graded = gradeClass(inputs.learners, inputs.marks, gradingInputs(inputs));
+  const { results: computed, positions, means } = graded;
 
   const learners: ReportLearner[] = computed
     .filter((each) => inputs.printed === null || inputs.printed.has(each.learner.id))
@@ -235,17 +231,12 @@ export function buildReportModel(inputs: ReportInputs): ReportModel {
         ...each.learner,
         lin: each.learner.lin ?? null,
         photo: inputs.layout.showPhoto ? each.learner.photo : null,
-        subjects: each.subjects.map((subject) => roundedSubject(subject.row)),
-        total: round2(toNumber(each.total.value)),
-        average: round2(toNumber(each.average.value)),
-        aggregate: each.aggregate?.value ?? null,
-        division: each.division?.value ?? null,
-        points: each.points?.value ?? null,
+        ...shownResult(each),
         position: {
           stream: position?.stream.value?.rank ?? null,
           class: position?.class.value?.rank ?? null,
-          of: classSize,
-          streamOf: streamSizes.get(each.learner.stream ?? '') ?? 0,
+          of: graded.ranked.class,
+          streamOf: graded.ranked.streams.get(each.learner.stream ?? '') ?? 0,
         },
         attendance: inputs.attendance.get(each.learner.id) ?? null,
         remarks: remarksOf(each.learner.id, inputs),

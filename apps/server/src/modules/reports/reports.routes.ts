@@ -1,71 +1,37 @@
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import {
-  type ReportModel,
   removeSchoolLogoEndpoint,
-  renderReportHtml,
   reportProgressEndpoint,
   reportSampleEndpoint,
   schoolLogoEndpoint,
   TerminalReportQuerySchema,
-  terminalReportEndpoint,
   uploadSchoolLogoEndpoint,
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { renderDocument } from '../../documents/pool.js';
 import { notFound } from '../../errors.js';
 import { tenantScope } from '../../plugins/access.js';
 import { endpointRoute, FileAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
 import { photoFile, removePhoto } from '../students/photos.js';
 import { imagesForPrint } from './pdf/images.js';
+import { reportKindRoute } from './pipeline/kind.js';
 import { latestMarkedLearner, loadReportInputs } from './report-data.repository.js';
 import { reportImages, withInlinePhotos } from './report-images.js';
 import { buildReportModel } from './report-model.js';
 import { logoPath, setLogo, storeLogo } from './school-logo.js';
+import { terminalReportKind } from './terminal-report.kind.js';
 
-/** A part of a file name: letters, digits, dashes and underscores only (a class "S.5" is "S_5"). */
-const namePart = (value: string) => value.replace(/[^A-Za-z0-9_-]+/g, '_');
-
-/** `report-<class>-<stream>-<year>-<term>.pdf` (spec §9); a whole class of several streams is "all". */
-export function reportFileName(report: { form: string; stream: string | null; year: number; term: string }): string {
-  return `report-${namePart(report.form)}-${namePart(report.stream ?? 'all')}-${report.year}-${report.term}.pdf`;
-}
+/** The report cards' file name (the terminal report kind's). */
+export { reportFileName } from './terminal-report.kind.js';
 
 /**
- * Report cards (issue 15): the model read and computed in the request's one transaction; the
- * photos, the preview and the PDF after it, so no connection waits on files or drawing. The PDF
- * is drawn in the one document pool (documents/), its progress kept in the database, once the
- * document queue admits it (a bound per school and in all) and its turn comes.
+ * Report cards (issue 15): the terminal report is a report kind (terminal-report.kind.ts) served
+ * by the pipeline's route helper: read in the action's one transaction, built and rendered
+ * after it; a PDF through the document queue and the one document pool. Beside it, the layout
+ * screen's sample card, the progress of a PDF, and the school's badge.
  */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
-  endpointRoute(app, terminalReportEndpoint, async ({ query }, request, reply) => {
-    const scope = tenantScope(request);
-    const read = () =>
-      withRequestTx(app, request, async (tx) => {
-        const inputs = await loadReportInputs(tx, query);
-        return { model: buildReportModel(inputs), layout: inputs.layout, photoFiles: inputs.photoFiles, logoFile: inputs.logoFile };
-      });
-    // Photos shrunk to what a card prints (a stored photo is larger than its 2 cm frame).
-    const printImages = async (model: ReportModel, photoFiles: ReadonlyMap<string, string>, logoFile: string | null | undefined) =>
-      imagesForPrint(await reportImages(app.config.dataDir, scope.tenantId, model, photoFiles, logoFile));
-    if (query.json) return (await read()).model;
-    if (query.html) {
-      const { model, layout, photoFiles, logoFile } = await read();
-      return { html: renderReportHtml(withInlinePhotos(model, await printImages(model, photoFiles, logoFile)), layout) };
-    }
-    // A PDF is admitted before anything is read, and drawn in its turn by the one document pool
-    // (documents/); its progress kept in the database, so any server answers for it.
-    return app.documents.serve(scope.tenantId, reply, async (draw) => {
-      const { model, layout, photoFiles, logoFile } = await read();
-      const images = await printImages(model, photoFiles, logoFile);
-      const progress = query.progress
-        ? await app.documents.progress.start({ ...scope, token: query.progress }, model.learners.length)
-        : null;
-      const pdf = await draw(() => renderDocument('report-cards', { model, layout, images }, progress?.update));
-      await progress?.finish();
-      return new FileAnswer(reportFileName(model.report), 'application/pdf', pdf);
-    });
-  });
+  reportKindRoute(app, terminalReportKind);
 
   // The layout screen's sample: photos shown whatever the saved layout says, the screen's layout decides.
   endpointRoute(app, reportSampleEndpoint, async ({ query }, request) => {

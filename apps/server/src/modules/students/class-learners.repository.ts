@@ -2,7 +2,6 @@ import { MAX_REPORT_LEARNERS, REPORT_MESSAGES } from '@mustard/shared';
 import { sql } from 'kysely';
 import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
-import { inTenant } from '../../db/tenant-filter.js';
 import { invalid } from '../../errors.js';
 
 /*
@@ -47,6 +46,24 @@ export interface ClassLearner {
 /** The key of a class in a term: the class compared without case, as every class query does. */
 export const classTermKey = (where: ClassTerm) => `${where.form.trim().toLowerCase()}|${where.term}|${where.year}`;
 
+interface PlacedRow {
+  id: string;
+  studentid: string;
+  firstname: string;
+  othername: string | null;
+  lastname: string;
+  gender: 'F' | 'M' | null;
+  lin: string | null;
+  studentcategory_id: string | null;
+  photo_path: string | null;
+  form: string;
+  stream: string | null;
+  class_form: string;
+  term: string;
+  year: number;
+  marks_stream: string | null;
+}
+
 export interface ClassLearnersOptions {
   /** Also those with a subject comment of the term (the comments screens keep a moved learner's comments). */
   commented?: boolean;
@@ -69,41 +86,48 @@ export async function classLearners(
   if (unique.size === 0 || options.ids?.length === 0) return [];
   const limit = options.limit ?? MAX_REPORT_LEARNERS;
   const tenantId = tx.tenantId;
-  const keys = sql.join(
-    [...unique.values()].map((each) => sql`(${each.form.trim().toLowerCase()}::text, ${each.term}::text, ${each.year}::int)`),
-  );
-  const byMarks = sql`SELECT m.student_id, k.form, k.term, k.year, min(m.stream) AS stream
-    FROM k JOIN marks m ON m.tenant_id = ${tenantId} AND lower(m.form) = k.form AND m.term = k.term AND m.year = k.year
-    GROUP BY m.student_id, k.form, k.term, k.year`;
+  const asked = [...unique.values()];
+  const keys = sql.join(asked.map((each) => sql`(${each.form.trim().toLowerCase()}::text, ${each.term}::text, ${each.year}::int)`));
+  // ANY lists let the class indexes (lower(form), year, term) find the rows; `k` keeps the exact pairs asked.
+  const forms = sql`ANY(${sql.val([...new Set(asked.map((each) => each.form.trim().toLowerCase()))])}::text[])`;
+  const terms = sql`ANY(${sql.val([...new Set(asked.map((each) => each.term))])}::text[])`;
+  const years = sql`ANY(${sql.val([...new Set(asked.map((each) => each.year))])}::int[])`;
   const byComments = options.commented
-    ? sql` UNION SELECT c.student_id, k.form, k.term, k.year, NULL AS stream
-        FROM k JOIN mark_comments c ON c.tenant_id = ${tenantId} AND lower(c.form) = k.form AND c.term = k.term AND c.year = k.year`
+    ? sql` UNION ALL SELECT c.student_id, lower(c.form), c.term, c.year, NULL FROM mark_comments c
+        WHERE c.tenant_id = ${tenantId} AND lower(c.form) = ${forms} AND c.term = ${terms} AND c.year = ${years}`
     : sql``;
-  // Each (learner, class, term) once: in the class now, else placed by marks (their stream) or comments.
-  const placed = sql<{ student_id: string; class_form: string; term: string; year: number; marks_stream: string | null }>`(
+  const onlyIds = options.ids ? sql` AND s.id = ANY(${sql.val([...options.ids])}::uuid[])` : sql``;
+  // Each (learner, class, term) once: in the class now, or placed by the term's marks (their stream) or
+  // comments; then each place's learner by the whole key (tenant, id), LATERAL so the plan stays an index
+  // look-up per place whatever the planner's estimates (a fresh import has none).
+  const placed = sql<PlacedRow>`(
     WITH k(form, term, year) AS (VALUES ${keys}),
-    marked AS (${byMarks}),
-    placed AS (SELECT student_id, form, term, year, max(stream) AS stream FROM (
-      SELECT s.id AS student_id, k.form, k.term, k.year, NULL::text AS stream
-        FROM k JOIN students s ON s.tenant_id = ${tenantId} AND lower(s.form) = k.form AND s.status = 'active'
-      UNION ALL SELECT * FROM marked${byComments}
-    ) every_place GROUP BY student_id, form, term, year)
-    SELECT student_id, form AS class_form, term, year, stream AS marks_stream FROM placed
+    placed AS MATERIALIZED (
+      SELECT e.student_id, e.form, e.term, e.year, max(e.stream) AS stream FROM (
+        SELECT s.id AS student_id, lower(s.form) AS form, k.term, k.year, NULL::text AS stream
+          FROM students s JOIN k ON lower(s.form) = k.form
+          WHERE s.tenant_id = ${tenantId} AND s.status = 'active' AND lower(s.form) = ${forms}
+        UNION ALL SELECT m.student_id, lower(m.form), m.term, m.year, m.stream FROM marks m
+          WHERE m.tenant_id = ${tenantId} AND lower(m.form) = ${forms} AND m.term = ${terms} AND m.year = ${years}${byComments}
+      ) e
+      WHERE (e.form, e.term, e.year) IN (SELECT form, term, year FROM k)
+      GROUP BY e.student_id, e.form, e.term, e.year
+    )
+    SELECT s.id, s.studentid, s.firstname, s.othername, s.lastname, s.gender, s.lin, s.studentcategory_id, s.photo_path,
+      s.form, s.stream, p.form AS class_form, p.term, p.year, p.stream AS marks_stream
+    FROM placed p CROSS JOIN LATERAL (
+      SELECT * FROM students s WHERE s.tenant_id = ${tenantId} AND s.id = p.student_id${onlyIds}
+    ) s
   )`;
-  let query = tx.trx
+  const ordered = tx.trx
     .selectFrom(placed.as('p'))
-    .innerJoin('students as s', 's.id', 'p.student_id')
-    .select(['s.id', 's.studentid', 's.firstname', 's.othername', 's.lastname', 's.gender', 's.lin', 's.studentcategory_id'])
-    .select(['s.photo_path', 's.form', 's.stream', 'p.class_form', 'p.term', 'p.year', 'p.marks_stream'])
-    .$call(inTenant(tenantId, 's.tenant_id'));
-  if (options.ids) query = query.where('s.id', 'in', [...options.ids]);
-  const rows = await query
+    .selectAll()
     .orderBy('p.year')
     .orderBy('p.term')
     .orderBy('p.class_form')
-    .$call(byLearnerName('s'))
-    .limit(limit + 1)
-    .execute();
+    .$call(byLearnerName('p'))
+    .limit(limit + 1);
+  const rows = await ordered.execute();
   if (rows.length > limit) throw invalid({ form: [REPORT_MESSAGES.tooManyLearners] });
   return rows.map((row) => {
     const asked = unique.get(`${row.class_form}|${row.term}|${row.year}`);

@@ -1,27 +1,38 @@
 import {
   ALEVEL_LETTERS,
+  classReportScope,
+  type MarksheetCounts,
   type MarksheetOrder,
   type MarksheetQuerySchema,
+  type MarksheetTable,
+  marksheetCounts,
+  marksheetEndpoint,
+  marksheetFileName,
+  marksheetTable,
   type ReportModel,
   type TerminalReportQuery,
 } from '@mustard/shared';
 import type { z } from 'zod';
-import type { TenantTx } from '../../../db/tenant.js';
-import { loadReportInputs } from '../report-data.repository.js';
+import { renderDocument } from '../../../documents/pool.js';
+import { FileAnswer, spreadsheetAnswer } from '../../../plugins/endpoints.js';
+import type { KindRead, ReportKind } from '../pipeline/kind.js';
+import type { SourceName } from '../pipeline/sources.js';
 import { buildReportModel, type ReportInputs } from '../report-model.js';
+import { terminalReportInputs } from '../terminal-report.kind.js';
+import { renderMarksheetHtml } from './html.js';
+import { marksheetWorkbook } from './workbook.js';
 
 /*
- * The mark sheet's reading (issue 15 point 7): the report model of the class, read and computed
- * by the report cards' own repository and engine in the request's one transaction, and the
- * school's order of grades and divisions for the counts. Nothing here grades or ranks.
+ * The mark sheet as a report kind: the report cards' inputs and model (one grading path), the
+ * school's order of grades and divisions for the counts, and its three renderers. Nothing here
+ * grades or ranks.
  */
 
-export type MarksheetQuery = z.output<typeof MarksheetQuerySchema>;
+/** The one source the sheet prints beside its grading: the class's grade key. */
+export const MARKSHEET_SOURCES = ['gradeKey'] as const satisfies ReadonlyArray<SourceName>;
+type MarksheetSource = (typeof MARKSHEET_SOURCES)[number];
 
-export interface MarksheetData {
-  model: ReportModel;
-  order: MarksheetOrder;
-}
+export type MarksheetQuery = z.output<typeof MarksheetQuerySchema>;
 
 /** The report's filter for the sheet's: the class's learners with their totals, weighted as the report cards are. */
 export function reportQueryOf(query: MarksheetQuery): TerminalReportQuery {
@@ -69,8 +80,36 @@ export function marksheetOrder(inputs: ReportInputs): MarksheetOrder {
   return { grades: gradeLabels };
 }
 
-/** The class's model and the order of its counts, in the caller's transaction. */
-export async function readMarksheet(tx: TenantTx, query: MarksheetQuery): Promise<MarksheetData> {
-  const inputs = await loadReportInputs(tx, reportQueryOf(query));
-  return { model: buildReportModel(inputs), order: marksheetOrder(inputs) };
+/** The built sheet: the class's model, its table and its counts. */
+export interface Marksheet {
+  model: ReportModel;
+  table: MarksheetTable;
+  counts: MarksheetCounts;
 }
+
+const fileName = (model: ReportModel, extension: string) => `${marksheetFileName(model.report)}.${extension}`;
+
+/**
+ * The mark sheet kind (issue 15 point 7, issue 25 point 4): the class's graded results as the
+ * cards have them, with the one source it prints (the grade key): no remarks, footers,
+ * attendance, photos or fees are read. The preview (`html=1`), the PDF (`pdf=1`, the one
+ * document pool) or else the workbook, each named `marksheet-<class>-<stream>-<year>-<term>`.
+ */
+export const marksheetKind = {
+  name: 'marksheet',
+  endpoint: marksheetEndpoint,
+  scope: classReportScope,
+  sources: MARKSHEET_SOURCES,
+  build(read: KindRead<MarksheetQuery, MarksheetSource>): Marksheet {
+    const inputs = terminalReportInputs({ ...read, query: reportQueryOf(read.query) });
+    const model = buildReportModel(inputs);
+    return { model, table: marksheetTable(model), counts: marksheetCounts(model, marksheetOrder(inputs)) };
+  },
+  output: (query) => (query.pdf && !query.html ? 'pdf' : query.html ? 'html' : 'xlsx'),
+  render: {
+    html: async ({ model, table, counts }) => ({ html: renderMarksheetHtml(model, table, counts) }),
+    xlsx: async ({ model, table, counts }) => spreadsheetAnswer(fileName(model, 'xlsx'), await marksheetWorkbook(model, table, counts)),
+    pdf: async ({ model, table, counts }, _context, draw) =>
+      new FileAnswer(fileName(model, 'pdf'), 'application/pdf', await draw(() => renderDocument('marksheet', { model, table, counts }))),
+  },
+} satisfies ReportKind<typeof marksheetEndpoint, Marksheet, MarksheetSource>;

@@ -1,0 +1,86 @@
+import type { Endpoint, ReportScope } from '@mustard/shared';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { TenantTx } from '../../../db/tenant.js';
+import { tenantScope } from '../../../plugins/access.js';
+import { type Answer, type EndpointRequestInput, endpointRoute, withAction } from '../../../plugins/endpoints.js';
+import { type GradingLoad, loadGradingInputs } from './loader.js';
+import { type LoadedSources, loadSources, type SourceName } from './sources.js';
+
+/*
+ * A report kind (issue 25 point 4): what a report screen declares instead of writing its own
+ * queries and route. Its query contract (the endpoint), how the query maps to a scope, the
+ * sources it prints, a pure build step (a model or tables), and its renderers. `reportKindRoute`
+ * serves it: scope, loader and sources inside the action's one tenant transaction; build and
+ * render after it, so no connection waits on drawing; a PDF through the document queue.
+ */
+
+export type Output = 'json' | 'html' | 'pdf' | 'xlsx';
+
+/** Draws in the document's turn of the queue (app.documents.serve hands it). */
+export type DocumentDraw = <T>(render: () => Promise<T>) => Promise<T>;
+
+/** What a kind's build step reads: the grading inputs of its scope, its sources, and its query. */
+export interface KindRead<Query, Names extends SourceName> {
+  query: Query;
+  load: GradingLoad;
+  sources: LoadedSources<Names>;
+}
+
+/** What a renderer has besides the built report: the server (its data directory), the school and member, the query. */
+export interface RenderContext<Query> {
+  app: FastifyInstance;
+  tenantId: string;
+  userId: string;
+  query: Query;
+}
+
+export interface ReportKind<E extends Endpoint, Built, Names extends SourceName> {
+  /** A name for logs and the registry. */
+  name: string;
+  /** The query contract: the endpoint the web calls. */
+  endpoint: E;
+  scope(query: z.output<E['query'] & z.ZodType>): ReportScope;
+  /** The sources the kind prints, loaded by name (sources.ts); nothing else is read. */
+  sources: readonly Names[];
+  /** Pure: the report from what was read (refuses with a 422 what cannot make one). */
+  build(read: KindRead<z.output<E['query'] & z.ZodType>, Names>): Built;
+  /** Which renderer a query asks for. */
+  output(query: z.output<E['query'] & z.ZodType>): Output;
+  /** The renderers; `pdf` draws in its turn of the document queue through `draw`. */
+  render: Partial<
+    Record<Exclude<Output, 'pdf'>, (built: Built, context: RenderContext<z.output<E['query'] & z.ZodType>>) => Promise<Answer<E>>> & {
+      pdf: (built: Built, context: RenderContext<z.output<E['query'] & z.ZodType>>, draw: DocumentDraw) => Promise<Answer<E>>;
+    }
+  >;
+}
+
+/** Reads a kind's scope, grading inputs and sources in the caller's transaction (a service or test runs a kind without a route). */
+export async function readKind<Query, Names extends SourceName>(
+  tx: TenantTx,
+  kind: { scope(query: Query): ReportScope; sources: readonly Names[] },
+  query: Query,
+): Promise<KindRead<Query, Names>> {
+  const load = await loadGradingInputs(tx, kind.scope(query));
+  return { query, load, sources: await loadSources(tx, load, kind.sources) };
+}
+
+/** Serves a report kind at its endpoint: read in the action's one transaction, built and rendered after it. */
+export function reportKindRoute<E extends Endpoint, Built, Names extends SourceName>(
+  app: FastifyInstance,
+  kind: ReportKind<E, Built, Names>,
+): void {
+  endpointRoute(app, kind.endpoint, async ({ query }: EndpointRequestInput<E>, request, reply) => {
+    const typed = query as z.output<E['query'] & z.ZodType>;
+    const { tenantId, userId } = tenantScope(request);
+    const context: RenderContext<typeof typed> = { app, tenantId, userId: userId ?? '', query: typed };
+    const build = async () => kind.build(await withAction(app, request, ({ tx }) => readKind(tx, kind, typed)));
+    const output = kind.output(typed);
+    const pdf = kind.render.pdf;
+    // A PDF is admitted before anything is read, and drawn in its turn (the document queue).
+    if (output === 'pdf' && pdf) return app.documents.serve(tenantId, reply, async (draw) => pdf(await build(), context, draw));
+    const render = output === 'pdf' ? undefined : kind.render[output];
+    if (!render) throw new Error(`The report kind ${kind.name} has no ${output} renderer`);
+    return render(await build(), context);
+  });
+}
