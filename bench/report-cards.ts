@@ -8,9 +8,8 @@
  *       table, wrapping or images). Targets: <= 0.25 s and <= 0.3 MB (the school's logo, no
  *       learner photos). For the record, the same stream with each learner's own photo, as
  *       stored (up to 600 px) and made print size (`imagesForPrint`).
- *   (b) A whole school: 1,000 cards in six classes (P5 to P7, S5 and S6), every class one file,
- *       all asked at once through the worker pool (`renderReportPdf`), learners' photos at print
- *       size. Target: < 10 s. The pool's cold start (its first file) is shown apart.
+ *   (b) The whole school through the one document pool, and another school's card meanwhile:
+ *       documents.ts (an extra, below), with this run's baseline.
  *
  * Other measurements of printing (the HTML preview, the API's p95 while cards render) join
  * this report as extras: `reportReportCards(quick, [...REPORT_CARDS_EXTRAS, yourExtra])`, or
@@ -22,27 +21,17 @@
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_REPORT_LAYOUT, type ReportLayout, type ReportModel, reportNumber, REPORT_WORDS as W } from '@mustard/shared';
 import PDFDocument from 'pdfkit';
+import { closeDocumentPool } from '../apps/server/src/documents/pool.js';
 import { drawReportPdf, type ReportImages, subjectColumns, useReportFonts } from '../apps/server/src/modules/reports/pdf/draw.js';
 import { fixtureImages, fixtureLogo, fixturePhoto, reportFixture } from '../apps/server/src/modules/reports/pdf/fixture.js';
 import { imagesForPrint } from '../apps/server/src/modules/reports/pdf/images.js';
-import { closeReportPdfPool, REPORT_PDF_THREADS, renderReportPdf } from '../apps/server/src/modules/reports/pdf/index.js';
+import { reportDocuments } from './documents.js';
 import { percentile } from './latency.js';
 
 /** Rounds not counted: the first files warm up the JIT, the fonts and their layouts. */
 const WARM_UP = 3;
 const TARGET_STREAM_SECONDS = 0.25;
 const TARGET_STREAM_MB = 0.3;
-const TARGET_SCHOOL_SECONDS = 10;
-const SCHOOL_CLASSES = [
-  { form: 'P5', level: 'primary', learners: 170 },
-  { form: 'P6', level: 'primary', learners: 170 },
-  { form: 'P7', level: 'primary', learners: 170 },
-  { form: 'S5', level: 'alevel', learners: 160 },
-  { form: 'S6', level: 'alevel', learners: 160 },
-  { form: 'P4', level: 'primary', learners: 170 },
-] as const;
-/** Distinct photos made for the school (learners share them in turn; each learner's URL is still their own). */
-const SCHOOL_PHOTOS = 24;
 
 export interface ReportCardsClass {
   model: ReportModel;
@@ -55,16 +44,14 @@ export interface ReportCardsContext {
   layout: ReportLayout;
   /** One stream of 60 P7 learners, the logo, no photos (measurement a). */
   stream: ReportCardsClass;
-  /** The 1,000 learners of measurement b, a class a file. */
-  school: ReportCardsClass[];
   /** The baseline of (a): pdfkit putting the same strings on the pages, median ms. */
   baselineMs: number;
 }
 
 export type ReportCardsExtra = (context: ReportCardsContext) => Promise<void>;
 
-/** Extras run after the PDF's own lines (the HTML preview, the API's p95 during rendering, …). */
-export const REPORT_CARDS_EXTRAS: ReportCardsExtra[] = [];
+/** Extras run after the PDF's own lines (the document pool's, documents.ts; the HTML preview, the API's p95 during rendering, …). */
+export const REPORT_CARDS_EXTRAS: ReportCardsExtra[] = [reportDocuments];
 
 /** The strings a card prints, in reading order (for the baseline). */
 function cardStrings(model: ReportModel, layout: ReportLayout): string[][] {
@@ -194,36 +181,11 @@ export async function reportReportCards(quick: boolean, extras: ReportCardsExtra
       `${mb(cards.bytes)} MB (target <= ${TARGET_STREAM_MB} MB: ${met(cards.bytes / 1024 / 1024 <= TARGET_STREAM_MB)})`,
   );
 
-  // (b) The whole school through the pool.
-  const photos = (await imagesForPrint(new Map(stored.slice(0, SCHOOL_PHOTOS).map((bytes, index) => [String(index), bytes])))).values();
-  const printPhotos = [...photos];
-  const school = SCHOOL_CLASSES.map((each, index) =>
-    withOwnPhotos(reportFixture({ ...each, streams: ['East', 'West', 'North'], photos: 'none', seed: index + 2 }), printPhotos, logo),
-  );
-  const total = school.reduce((sum, each) => sum + each.model.learners.length, 0);
   try {
-    const coldStarted = performance.now();
-    await renderReportPdf({ model: { ...model, learners: model.learners.slice(0, 1) }, layout, images });
-    const coldMs = performance.now() - coldStarted;
-    let done = 0;
-    const started = performance.now();
-    const files = await Promise.all(school.map((each) => renderReportPdf({ ...each, layout }, () => done++)));
-    const seconds = (performance.now() - started) / 1000;
-    if (done !== total) throw new Error(`progress counted ${done} cards of ${total}`);
-    const bytes = files.reduce((sum, file) => sum + file.length, 0);
-    console.log(
-      `\nA whole school: ${total} cards in ${school.length} classes (a file each), through the pool of ${REPORT_PDF_THREADS} worker(s)`,
-    );
-    console.log(`${"the pool's cold start (its first file, one card)".padEnd(58)} ${coldMs.toFixed(0).padStart(5)} ms`);
-    console.log(
-      `${`${total} cards, photos at print size, all asked at once`.padEnd(58)} ${(seconds * 1000).toFixed(0).padStart(5)} ms  ${mb(bytes).padStart(5)} MB  (${((seconds * 1000) / total).toFixed(1)} ms a card)`,
-    );
-    console.log(`\n${total} cards: ${seconds.toFixed(2)} s (target < ${TARGET_SCHOOL_SECONDS} s: ${met(seconds < TARGET_SCHOOL_SECONDS)})`);
-
-    const context: ReportCardsContext = { quick, layout, stream: { model, images }, school, baselineMs: baseline.ms };
+    const context: ReportCardsContext = { quick, layout, stream: { model, images }, baselineMs: baseline.ms };
     for (const extra of extras) await extra(context);
   } finally {
-    await closeReportPdfPool();
+    await closeDocumentPool();
   }
 }
 

@@ -680,14 +680,14 @@ class Card {
 /** Registers the documents' fonts with a pdfkit document (the one PDF set-up, documents/pdf.ts); their names. */
 export const useReportFonts = useDocumentFonts;
 
-/** Learners drawn between two turns of the thread's other documents (documents/pool.ts): a few tens of milliseconds. */
-const LEARNERS_A_TURN = 8;
+/** How long a class is drawn before the thread's other documents have a turn (documents/pool.ts). */
+const TURN_MS = 10;
 
 /**
  * A class's report cards as one PDF: every learner of the model in order, each from a new A4
  * page. `images` gives the bytes of the logo and photos the model names (those missing or not
- * JPEG/PNG are left out); `onLearnerDone` is called after each card. Every LEARNERS_A_TURN
- * cards it lets the thread's other documents draw a while.
+ * JPEG/PNG are left out); `onLearnerDone` is called after each card. After TURN_MS of drawing
+ * it lets the thread's other documents draw a while (another school's single card).
  */
 export async function drawReportPdf(
   model: ReportModel,
@@ -706,10 +706,14 @@ export async function drawReportPdf(
   const total = model.learners.length;
   // No learner still makes a valid file: one page with the school's header.
   if (total === 0) card.draw(null);
+  let turn = performance.now();
   for (const [index, learner] of model.learners.entries()) {
     card.draw(learner);
     onLearnerDone?.(index + 1, total);
-    if ((index + 1) % LEARNERS_A_TURN === 0 && index + 1 < total) await yieldToOtherDocuments();
+    if (performance.now() - turn >= TURN_MS && index + 1 < total) {
+      await yieldToOtherDocuments();
+      turn = performance.now();
+    }
   }
   doc.end();
   return bytes;
