@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs';
 import net from 'node:net';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -10,8 +9,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * skipped with a notice, except in CI, where a missing server fails the run.
  *
  * CI (`npm run test:ci`, MUSTARD_PGLITE_TESTS=ci) runs every API test on PostgreSQL and, on the
- * embedded database, PGLITE_IN_CI below: what only the embedded database does, what differs on
- * it, and each module's own test file.
+ * embedded database, PGLITE_IN_CI below: what only the embedded database does and what differs
+ * on it, listed file by file with the reason.
+ *
+ * The API projects run two test files at a time (API_WORKERS; MUSTARD_TEST_WORKERS=1 for one):
+ * on a 2-core machine a file waiting on PostgreSQL or on a child server leaves the other core to
+ * the next file. The browser tests share one server and browser and run alone, after them
+ * (sequence.groupOrder). docs/ARCHITECTURE.md, "Keeping the test suite fast", has the numbers.
  */
 const postgresUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 
@@ -39,6 +43,8 @@ const NO_DATABASE = server([
   'plugins/web.test.ts',
   'modules/reports/report-model.test.ts',
   'modules/students/upload-register.test.ts',
+  // The rules between routes, services and repositories: it reads the source files.
+  'route-service-rules.test.ts',
 ]);
 /** Of the embedded database alone: its data directory, the command and the server on it, migrations over old data. */
 const PGLITE_ONLY = server([
@@ -55,43 +61,59 @@ const POSTGRES_ONLY = server([
   'operations/two-servers.test.ts',
 ]);
 /**
- * Each module's own test file, modules/<name>/<name>.test.ts, or all of a module's test files
- * when it has no such file: every module with tests runs on both databases in CI.
- */
-const MODULES = new URL('apps/server/src/modules/', import.meta.url);
-const MODULE_FILES = readdirSync(MODULES, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .flatMap(({ name }) => {
-    const files = readdirSync(new URL(`${name}/`, MODULES)).filter((file) => file.endsWith('.test.ts'));
-    return (files.includes(`${name}.test.ts`) ? [`${name}.test.ts`] : files).map((file) => `apps/server/src/modules/${name}/${file}`);
-  });
-/**
- * The embedded database's part of CI: the files of it alone, the demo seed every empty embedded
- * database gets, the tests of what differs there (the sign-in cache, on by default: tokens,
- * access; the role it works as and row-level security: catalog, tenant isolation, every route's isolation; its one
- * connection under parallel requests and locks: rate limit, upload, promotion), and each
- * module's own file. `npm test` runs every file.
+ * The embedded database's part of CI (`npm run test:ci`), by what differs there; every API test
+ * runs on PostgreSQL, and `npm test` runs every file on both. A file joins this list for a reason
+ * below, not for its name: a new module's tests run on PostgreSQL only unless they test one of
+ * these. (It replaced "each module's own test file", which ran files that test nothing of the
+ * embedded database and left out ones that do.)
  */
 const PGLITE_IN_CI = [
+  // Of the embedded database alone.
   ...PGLITE_ONLY,
   ...server([
+    // The demo seed, which every empty embedded database gets on its first start, and the seeded
+    // copy the tests that read the demo start from (a data directory there, a database here).
     'operations/demo-seed.test.ts',
+    'test/demo-template.test.ts',
+    // The sign-in cache, on by default there (no database notices to keep it exact elsewhere).
     'security/tokens.test.ts',
     'security/access.test.ts',
     'security/sign-in-state.test.ts',
+    // The role it works as (SET ROLE on its one session) and row-level security under it; every
+    // route once, where a query outside the request's transaction would wait on the one
+    // connection for ever instead of taking a second one.
     'security/catalog.test.ts',
     'security/tenant-isolation.test.ts',
     'security/route-isolation.test.ts',
-    'security/rate-limit.test.ts',
     // Which database errors are outages: PGlite raises its own, and must be read as PostgreSQL's are.
     'plugins/errors.test.ts',
+    // Its one connection under parallel requests and locks: the same save twice at once, big
+    // uploads and writes in one transaction, the rate limit's counters.
+    'security/rate-limit.test.ts',
     'modules/students/upload.test.ts',
     'modules/students/upload-mapping.test.ts',
     'modules/students/promotion.test.ts',
+    'modules/marks/entry.test.ts',
+    'modules/marks/bulk-writes.test.ts',
+    'modules/comments/attack.test.ts',
+    'modules/users/users.test.ts',
+    // Values as its own parsers answer them: days (birth dates, term dates, payment dates) as
+    // strings, marks with decimals, counts, JSON settings. The report and mark sheet numbers are
+    // summed and ranked in SQL.
+    'modules/students/students.test.ts',
+    'modules/settings/calendar.test.ts',
+    'modules/settings/settings.test.ts',
+    'modules/fees/fees.test.ts',
+    'modules/report-settings/report-settings.test.ts',
+    'modules/reports/reports.test.ts',
     'modules/reports/marksheet/marksheet.test.ts',
+    // The set-based loader of every report (issue 25 point 1), asked of both databases.
+    'modules/reports/pipeline/loader.test.ts',
   ]),
-  ...MODULE_FILES,
 ];
+
+/** Test files of the unit and API projects run at once (MUSTARD_TEST_WORKERS overrides). */
+const API_WORKERS = Number(process.env.MUSTARD_TEST_WORKERS) || 2;
 
 export default defineConfig(async () => {
   const postgres = await reachable(postgresUrl.hostname, Number(postgresUrl.port || 5432));
@@ -103,7 +125,10 @@ export default defineConfig(async () => {
   const api = {
     include: ['apps/server/src/**/*.test.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // The first file that reads the demo seeds it for the run in its beforeAll (test-database.ts).
+    hookTimeout: 120_000,
+    maxWorkers: API_WORKERS,
+    sequence: { groupOrder: 0 },
   };
   return {
     test: {
@@ -111,7 +136,9 @@ export default defineConfig(async () => {
         {
           test: {
             name: 'unit',
-            include: ['packages/shared/src/**/*.test.ts', 'apps/web/src/**/*.test.ts', ...NO_DATABASE],
+            include: ['packages/shared/src/**/*.test.ts', 'apps/web/src/**/*.test.ts', 'bench/**/*.test.ts', ...NO_DATABASE],
+            maxWorkers: API_WORKERS,
+            sequence: { groupOrder: 0 },
           },
         },
         {
@@ -135,6 +162,8 @@ export default defineConfig(async () => {
             // run one after another in one process, which e2e/environment.ts closes it with.
             fileParallelism: false,
             isolate: false,
+            // After the unit and API files, alone: two workers beside the browser would starve it.
+            sequence: { groupOrder: 1 },
             environment: './e2e/environment.ts',
             setupFiles: ['e2e/setup.ts'],
           },

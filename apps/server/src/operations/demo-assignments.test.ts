@@ -1,7 +1,7 @@
 import { defaultTermDates, localDay, MARK_MESSAGES, type MyAssignments, TERMS } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../db/tenant.js';
-import { DEMO_TEACHER_EMAIL, seedDemo } from '../seed/demo.js';
+import { DEMO_TEACHER_EMAIL } from '../seed/demo.js';
 import { marksTerm } from '../seed/demo-marks.js';
 import { DEMO_STAFF, staffEmail } from '../seed/demo-staff.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/test-app.js';
@@ -41,8 +41,7 @@ const mine = async (who: Caller, term: string): Promise<MyAssignments> => {
 };
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  await seedDemo(t.database, t.config.demoPassword);
+  t = await buildTestApp({}, { demo: true });
   teacher = caller(t.app, await login(t.app, DEMO_TEACHER_EMAIL, t.config.demoPassword));
   subjectIds = { 'demo-primary': await subjectsOf('demo-primary'), 'demo-secondary': await subjectsOf('demo-secondary') };
 });

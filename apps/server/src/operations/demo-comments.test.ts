@@ -11,7 +11,7 @@ import {
 } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../db/tenant.js';
-import { DEMO_ADMIN_EMAIL, seedDemo } from '../seed/demo.js';
+import { DEMO_ADMIN_EMAIL } from '../seed/demo.js';
 import { commentedForms } from '../seed/demo-comments.js';
 import { marksTerm } from '../seed/demo-marks.js';
 import { CLASS_TEACHER_REMARK, HEAD_TEACHER_REMARK } from '../seed/demo-settings.js';
@@ -35,8 +35,7 @@ const CLASSES = {
 type School = keyof typeof CLASSES;
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  await seedDemo(t.database, t.config.demoPassword);
+  t = await buildTestApp({}, { demo: true });
   admin = caller(t.app, await login(t.app, DEMO_ADMIN_EMAIL, t.config.demoPassword));
 });
 afterAll(() => t?.close());

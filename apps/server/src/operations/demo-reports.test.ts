@@ -1,6 +1,6 @@
 import { defaultTermDates, localDay, type ReportModel } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN_EMAIL, seedDemo } from '../seed/demo.js';
+import { DEMO_ADMIN_EMAIL } from '../seed/demo.js';
 import { marksTerm } from '../seed/demo-marks.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/test-app.js';
 
@@ -14,8 +14,7 @@ let admin: Caller;
 const { term, year } = marksTerm(localDay(), defaultTermDates);
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  await seedDemo(t.database, t.config.demoPassword);
+  t = await buildTestApp({}, { demo: true });
   admin = caller(t.app, await login(t.app, DEMO_ADMIN_EMAIL, t.config.demoPassword));
 });
 afterAll(() => t?.close());

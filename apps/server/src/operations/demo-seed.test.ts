@@ -9,7 +9,7 @@ import type { Database } from '../db/connect.js';
 import { newId } from '../db/ids.js';
 import type { Trx } from '../db/tenant.js';
 import { withTenant } from '../db/tenant.js';
-import { DEMO_ADMIN_EMAIL, DEMO_STAFF_EMAILS, DEMO_TEACHER_EMAIL, type DemoSummary, seedDemo } from '../seed/demo.js';
+import { DEMO_ADMIN_EMAIL, DEMO_STAFF_EMAILS, DEMO_TEACHER_EMAIL, type DemoSummary, demoAccounts, seedDemo } from '../seed/demo.js';
 import { eotForms, marksTerm, schoolDays, TARGET_FORMS } from '../seed/demo-marks.js';
 import { A_LEVEL_COMBINATIONS, CLASS_TEACHER_REMARK, HEAD_TEACHER_REMARK, O_LEVEL_CORE } from '../seed/demo-settings.js';
 import { DEMO_STAFF, staffEmail } from '../seed/demo-staff.js';
@@ -99,24 +99,24 @@ const YEAR = new Date().getFullYear();
 let database: TestDatabase;
 let app: FastifyInstance;
 let config: Config;
-let firstRun: DemoSummary;
 let secondRun: DemoSummary;
 let before: Record<string, TableSnapshot>;
 let after: Record<string, TableSnapshot>;
 let peopleBefore: Awaited<ReturnType<typeof people>>;
 let peopleAfter: Awaited<ReturnType<typeof people>>;
 
+// The first run is the run's seeded demo (test-database.ts: seedDemo on an empty database, once per
+// run, which this file's copy starts from); the second is this file's own.
 beforeAll(async () => {
   config = testConfig();
-  database = await openTestDatabase();
+  database = await openTestDatabase({ demo: true });
   app = await buildApp(config, database, { logger: false });
-  firstRun = await seedDemo(database, config.demoPassword);
   before = await snapshot(database);
   peopleBefore = await people(database);
   secondRun = await seedDemo(database, config.demoPassword);
   after = await snapshot(database);
   peopleAfter = await people(database);
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await app?.close();
   await database?.close();
@@ -155,12 +155,11 @@ describe('seeding the demo twice', () => {
     expect(peopleAfter).toEqual(peopleBefore);
   });
 
-  it('answers the same summary both times', () => {
-    expect(secondRun).toEqual(firstRun);
-    expect(firstRun.tenants).toEqual(['demo-primary', 'demo-secondary', 'demo-shop']);
+  it('answers the summary the start prints, the second time as the first', () => {
+    expect(secondRun).toEqual({ tenants: ['demo-primary', 'demo-secondary', 'demo-shop'], accounts: demoAccounts(config.demoPassword) });
     // The staff in one line, so the start's list of accounts stays short.
-    expect(firstRun.accounts.map((account) => account.email)).toEqual([DEMO_ADMIN_EMAIL, DEMO_TEACHER_EMAIL, DEMO_STAFF_EMAILS]);
-    expect(firstRun.accounts.every((account) => account.password === config.demoPassword)).toBe(true);
+    expect(secondRun.accounts.map((account) => account.email)).toEqual([DEMO_ADMIN_EMAIL, DEMO_TEACHER_EMAIL, DEMO_STAFF_EMAILS]);
+    expect(secondRun.accounts.every((account) => account.password === config.demoPassword)).toBe(true);
   });
 
   it('adds no staff assignment, mark, attendance or target the second time, and the first time added some to every such table', () => {

@@ -9,7 +9,7 @@ import { AccessChangeTracker } from '../db/change-tracker.js';
 import type { Database } from '../db/connect.js';
 import type { DB } from '../db/types.js';
 import { loggerOptions } from '../logger.js';
-import { openTestDatabase, type TestDatabase } from './test-database.js';
+import { DEMO_TEST_PASSWORD, openTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_PASSWORD = 'Correct-Horse-9!';
 
@@ -22,7 +22,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseMigrateUrl: undefined,
     jwtSecret: new Uint8Array(randomBytes(32)),
     sessionTtlSeconds: 3600,
-    demoPassword: 'Mustard@2026',
+    demoPassword: DEMO_TEST_PASSWORD,
     seedDemo: false,
     externalSignInDomains: new Map(),
     authRateLimitPerMinute: 10_000,
@@ -69,12 +69,21 @@ export interface TestAppOptions {
   captureLogs?: boolean;
   /** For a test that needs no database: the app gets `noDatabase()` instead of a fresh one. */
   noDatabase?: boolean;
+  /**
+   * A copy of the demo (seeded once per run, test-database.ts) instead of an empty database: for
+   * a test that reads the demo, not one of seeding it. Its accounts' password is the config's
+   * demoPassword, which must then be the default.
+   */
+  demo?: boolean;
 }
 
 /** The real app on a fresh real database (or none, when asked), driven through app.inject(). */
 export async function buildTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const config = testConfig(overrides);
-  const database: TestDatabase = options.noDatabase ? noDatabase() : await openTestDatabase();
+  if (options.demo && config.demoPassword !== DEMO_TEST_PASSWORD) {
+    throw new Error(`The seeded demo's password is ${DEMO_TEST_PASSWORD}: a test with another demoPassword seeds its own.`);
+  }
+  const database: TestDatabase = options.noDatabase ? noDatabase() : await openTestDatabase({ demo: options.demo });
   const logs: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -7,6 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, openDatabase } from '../db/connect.js';
 import { APP_ROLE, migrateToLatest } from '../db/migrate.js';
+import { seedDemo } from '../seed/demo.js';
 
 /**
  * Tests run against a real database: the embedded PGlite by default, or the PostgreSQL server
@@ -14,6 +15,10 @@ import { APP_ROLE, migrateToLatest } from '../db/migrate.js';
  * per run: on PostgreSQL a database created from a template database, on PGlite a data
  * directory copied from a migrated one (pglite-global-setup.ts) and opened as the server opens
  * its own. Either way the app works as the app role, never as a superuser.
+ *
+ * A test that reads the demo (`openTestDatabase({ demo: true })`, `buildTestApp(..., { demo: true })`)
+ * gets a copy of a second template, the migrated one with the demo seeded, made once per run by
+ * the first test file that asks for it: seeding the demo takes seconds, copying it a fraction.
  */
 export type TestDatabaseKind = 'pglite' | 'postgres';
 
@@ -28,6 +33,20 @@ const DATABASE_PREFIX = 'mustard_t_';
 const STALE_RUN_SECONDS = 6 * 3600;
 
 export const templateDatabase = (run: string) => `${DATABASE_PREFIX}${run}_tpl`;
+/** The migrated template with the demo seeded, made by the first test file that reads the demo. */
+export const demoTemplateDatabase = (run: string) => `${DATABASE_PREFIX}${run}_demo`;
+
+/** The password of the demo accounts in the seeded template: testConfig()'s demoPassword. */
+export const DEMO_TEST_PASSWORD = 'Mustard@2026';
+
+export interface OpenTestDatabaseOptions {
+  /**
+   * A copy of the demo, as `seedDemo(database, DEMO_TEST_PASSWORD)` leaves an empty database,
+   * seeded once per run instead of once per test file. The copy is the test file's own: it may
+   * change what it likes.
+   */
+  demo?: boolean;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -86,11 +105,12 @@ export interface TestDatabase extends Database {
   appUrl?: string;
 }
 
-export async function openTestDatabase(): Promise<TestDatabase> {
-  if (testDatabaseKind === 'pglite') return openPgliteTestDatabase();
+export async function openTestDatabase(options: OpenTestDatabaseOptions = {}): Promise<TestDatabase> {
+  if (testDatabaseKind === 'pglite') return openPgliteTestDatabase(options);
   const run = inject('postgresTestRun');
+  const template = options.demo ? await postgresDemoTemplate(run) : templateDatabase(run);
   const name = `${DATABASE_PREFIX}${run}_${randomBytes(6).toString('hex')}`;
-  await withAdmin((admin) => sql.raw(`CREATE DATABASE ${name} TEMPLATE ${templateDatabase(run)}`).execute(admin));
+  await withAdmin((admin) => sql.raw(`CREATE DATABASE ${name} TEMPLATE ${template}`).execute(admin));
   const appUrl = databaseUrl(POSTGRES_ADMIN_URL, name, APP_ROLE);
   const database = await openDatabase({ dataDir: '', databaseUrl: appUrl, databaseMigrateUrl: undefined }, { migrate: false });
   return {
@@ -103,14 +123,68 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-async function openPgliteTestDatabase(): Promise<TestDatabase> {
+/**
+ * The run's seeded demo template on PostgreSQL, made by the first test file that asks: the test
+ * processes take turns under an advisory lock, and the others find it made. Seeded under another
+ * name and renamed when complete, so a seed that failed is never cloned.
+ */
+async function postgresDemoTemplate(run: string): Promise<string> {
+  const name = demoTemplateDatabase(run);
+  // One connection for the lock and all under it: the pool would close an idle one mid-seed, and
+  // the lock with it.
+  await withAdmin((pool) =>
+    pool.connection().execute(async (admin) => {
+      await sql`SELECT pg_advisory_lock(hashtext(${name}))`.execute(admin);
+      try {
+        const { rows } = await sql`SELECT 1 FROM pg_database WHERE datname = ${name}`.execute(admin);
+        if (rows.length > 0) return;
+        const seeding = `${name}_seeding`;
+        await sql.raw(`DROP DATABASE IF EXISTS ${seeding} WITH (FORCE)`).execute(admin);
+        await sql.raw(`CREATE DATABASE ${seeding} TEMPLATE ${templateDatabase(run)}`).execute(admin);
+        const database = await openDatabase(
+          { dataDir: '', databaseUrl: databaseUrl(POSTGRES_ADMIN_URL, seeding, APP_ROLE), databaseMigrateUrl: undefined },
+          { migrate: false, listen: false },
+        );
+        try {
+          await seedDemo(database, DEMO_TEST_PASSWORD);
+        } finally {
+          await database.close();
+        }
+        // A database is renamed (and later cloned) only with no one connected: the server ends
+        // the closed connections' sessions a moment after they close.
+        for (let tries = 0; ; tries++) {
+          const { rows: sessions } = await sql`SELECT 1 FROM pg_stat_activity WHERE datname = ${seeding}`.execute(admin);
+          if (sessions.length === 0) break;
+          if (tries > 200) throw new Error(`${seeding} still has ${sessions.length} sessions after it was closed.`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await sql.raw(`ALTER DATABASE ${seeding} RENAME TO ${name}`).execute(admin);
+      } finally {
+        await sql`SELECT pg_advisory_unlock(hashtext(${name}))`.execute(admin);
+      }
+    }),
+  );
+  return name;
+}
+
+async function openPgliteTestDatabase(options: OpenTestDatabaseOptions): Promise<TestDatabase> {
   const template = inject('pgliteTemplate');
   // Without the run's template (a test run outside this project's setup), a fresh one in memory.
   if (!template) {
-    return openDatabase({ dataDir: '', databaseUrl: undefined, databaseMigrateUrl: undefined }, { migrate: true, inMemory: true });
+    const database = await openDatabase(
+      { dataDir: '', databaseUrl: undefined, databaseMigrateUrl: undefined },
+      { migrate: true, inMemory: true },
+    );
+    if (options.demo) await seedDemo(database, DEMO_TEST_PASSWORD);
+    return database;
   }
+  return openPgliteCopy(options.demo ? await pgliteDemoTemplate(template) : template);
+}
+
+/** A fresh embedded database in a data directory of its own, copied from `source`'s. */
+async function openPgliteCopy(source: string): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mustard-test-'));
-  cpSync(path.join(template, 'pgdata'), path.join(dataDir, 'pgdata'), { recursive: true });
+  cpSync(path.join(source, 'pgdata'), path.join(dataDir, 'pgdata'), { recursive: true });
   try {
     // migrate: true, as the server opens its data directory; the copy has nothing left to apply.
     const database = await openDatabase({ dataDir, databaseUrl: undefined, databaseMigrateUrl: undefined }, { migrate: true });
@@ -123,6 +197,59 @@ async function openPgliteTestDatabase(): Promise<TestDatabase> {
     };
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+const DEMO_SEED_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * The run's seeded demo data directory on the embedded database, `<template>/demo`, made by the
+ * first test file that asks: it takes `<template>/demo.lock` (mkdir either makes it or finds it
+ * taken, whichever process asks), seeds a copy of the template in `<template>/demo.seeding` and
+ * renames it into place when complete. The others wait for it to appear; if its maker failed,
+ * the lock is gone and the next one tries.
+ */
+async function pgliteDemoTemplate(template: string): Promise<string> {
+  const demo = path.join(template, 'demo');
+  const lock = path.join(template, 'demo.lock');
+  const deadline = Date.now() + DEMO_SEED_TIMEOUT_MS;
+  while (!existsSync(demo)) {
+    if (Date.now() > deadline) throw new Error(`The seeded demo at ${demo} did not appear within ${DEMO_SEED_TIMEOUT_MS / 1000} s.`);
+    let mine = false;
+    try {
+      mkdirSync(lock);
+      mine = true;
+    } catch {
+      // Another test process is seeding it: wait for it below.
+    }
+    if (!mine) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
+    try {
+      if (!existsSync(demo)) await seedPgliteDemo(template, demo);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return demo;
+}
+
+async function seedPgliteDemo(template: string, demo: string): Promise<void> {
+  const seeding = `${demo}.seeding`;
+  rmSync(seeding, { recursive: true, force: true });
+  cpSync(path.join(template, 'pgdata'), path.join(seeding, 'pgdata'), { recursive: true });
+  try {
+    const database = await openDatabase({ dataDir: seeding, databaseUrl: undefined, databaseMigrateUrl: undefined }, { migrate: true });
+    try {
+      await seedDemo(database, DEMO_TEST_PASSWORD);
+    } finally {
+      await database.close();
+    }
+    renameSync(seeding, demo);
+  } catch (error) {
+    rmSync(seeding, { recursive: true, force: true });
     throw error;
   }
 }
