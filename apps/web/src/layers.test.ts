@@ -50,12 +50,6 @@ const MAY_IMPORT: Record<string, string[]> = {
 const FILES = sources(SRC);
 const rel = (file: string) => path.relative(SRC, file).split(path.sep).join('/');
 
-/**
- * Files of the report page shell (another part of issue 25) that still hold an `as never` or a
- * raw call while that part lands; each entry goes when its file is moved onto the contracts.
- */
-const NOT_YET_ON_CONTRACTS: ReadonlyArray<string> = ['features/comments/DeleteCommentsPage.tsx', 'features/reports/TerminalReportPage.tsx'];
-
 describe('the web app’s layers', () => {
   it('finds the sources it checks', () => {
     expect(FILES.length).toBeGreaterThan(50);
@@ -75,16 +69,14 @@ describe('the web app’s layers', () => {
   });
 
   it('calls the API through contracts only: no raw api.get/post/put/delete/download outside lib/api.ts', () => {
-    const raw = FILES.filter((file) => rel(file) !== 'lib/api.ts' && !NOT_YET_ON_CONTRACTS.includes(rel(file))).filter((file) =>
+    const raw = FILES.filter((file) => rel(file) !== 'lib/api.ts').filter((file) =>
       /\bapi\s*\.\s*(get|post|put|delete|download)\s*[<(]/.test(readFileSync(file, 'utf8')),
     );
     expect(raw.map(rel)).toEqual([]);
   });
 
   it('forces no call through with `as never`', () => {
-    const forced = FILES.filter((file) => !NOT_YET_ON_CONTRACTS.includes(rel(file))).filter((file) =>
-      /\bas\s+never\b/.test(readFileSync(file, 'utf8')),
-    );
+    const forced = FILES.filter((file) => /\bas\s+never\b/.test(readFileSync(file, 'utf8')));
     expect(forced.map(rel)).toEqual([]);
   });
 });
