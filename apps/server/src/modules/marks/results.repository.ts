@@ -1,25 +1,24 @@
 import {
-  type GradeBand,
   type GradingMark,
-  type GradingRules,
   genericDescriptor,
-  gradeLearner,
-  indexMarks,
+  gradeClass,
   isPerPaperForm,
+  learnerHistoryScope,
   printedNumber,
   type StudentResults,
   type SubjectResult,
 } from '@mustard/shared';
 import { sql } from 'kysely';
-import type { TenantTx, Trx } from '../../db/tenant.js';
+import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
-import { readReportSettings } from '../reports/report-settings.repository.js';
+import { type GradingLoad, gradingInputsOf, loadGradingInputs } from '../reports/pipeline/loader.js';
+import { classTermKey } from '../students/class-learners.repository.js';
 
 /**
  * A learner's academic records: one per class, term and year in which they have marks, newest
  * first; in each, the exams (mark types) and for each subject the mark as entered and the grade
- * the report card gives that exam: the one grader (`gradeLearner`, packages/shared
- * reports/graded-results.ts) under the school's grading rules, so a 40 out of 50 is 80% and D1
+ * the report card gives that exam: the one grader (`gradeClass`, packages/shared reports) on
+ * the report pipeline's grading inputs (its loader, one query per table), so a 40 out of 50 is 80% and D1
  * here as on the card. S5 and S6 show each paper with its grade, and the subject's total and
  * letter as the card has them (the mean of the papers out of 100). Marks of a competency (topic)
  * are the new curriculum's: per subject, each topic's score with its generic descriptor, and the
@@ -61,8 +60,8 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
     .orderBy('m.paper')
     .orderBy(sql`c.created_at`, (order) => order.asc().nullsFirst())
     .execute();
-  const gradeSets = await gradeSetsOfMarks(trx, tenantId, studentId);
-  const { rules } = await readReportSettings(tx);
+  // The grading inputs of every class and term of the learner's marks, one query per table (the report pipeline's loader).
+  const load = await loadGradingInputs(tx, learnerHistoryScope(studentId));
   /** Each exam's marks, to grade once its subjects are known. */
   const examMarks = new Map<object, { form: string; term: string; year: number; outof: number; marks: GradingMark[] }>();
 
@@ -119,7 +118,7 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
   for (const record of results) {
     for (const exam of record.exams) {
       const of = examMarks.get(exam);
-      if (of) gradeExam(exam, of, rules, gradeSets);
+      if (of) gradeExam(exam, of, load);
     }
   }
 
@@ -142,34 +141,34 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
 }
 
 /**
- * Grades one exam of a record as a report card of that one mark type grades it: each subject's
- * mark out of the mark type's maximum through the subject's grade set, each paper of S5 and S6
- * graded and the subject's letter from its papers.
+ * Grades one exam of a record as a report card of that one mark type grades it (the one grader,
+ * gradeClass, on the class and term's grading inputs): each subject's mark out of the mark
+ * type's maximum through the subject's grade set, each paper of S5 and S6 graded and the
+ * subject's letter from its papers.
  */
 function gradeExam(
   exam: StudentResults['results'][number]['exams'][number],
   of: { form: string; term: string; year: number; outof: number; marks: GradingMark[] },
-  rules: GradingRules,
-  gradeSets: ReadonlyMap<string, GradeBand[]>,
+  load: GradingLoad,
 ) {
+  const inputs = load.classes.find((each) => classTermKey(each) === classTermKey(of));
+  if (!inputs) return;
   const subjects = exam.subjects.map((subject) => ({
     id: subject.subject_id,
     name: subject.subject,
     code: null,
     category: subject.category,
   }));
-  const graded = gradeLearner({ id: of.marks[0]?.student_id ?? '', stream: null }, indexMarks(of.marks), {
+  const [graded] = gradeClass([{ id: of.marks[0]?.student_id ?? '', stream: null }], of.marks, {
+    ...gradingInputsOf(load, inputs, { rawmark: true }),
     level: isPerPaperForm(of.form) ? 'alevel' : 'plain',
-    rawmark: true,
-    rules,
     markTypes: [{ id: exam.marktype_id, label: exam.marktype, outof: of.outof }],
-    markTypeLabels: new Map([[exam.marktype_id, exam.marktype]]),
     subjects,
-    bands: new Map(subjects.map((subject) => [subject.id, gradeSets.get(gradeSetKey({ subject_id: subject.id, ...of })) ?? []])),
+    // One exam alone: its mark out of the mark type's maximum, unweighted.
     proportions: new Map(),
-  });
+  }).results;
   for (const subject of exam.subjects) {
-    const result = graded.subjects.find((each) => each.row.subject_id === subject.subject_id)?.row;
+    const result = graded?.subjects.find((each) => each.row.subject_id === subject.subject_id)?.row;
     if (!result) continue;
     subject.score = result.grade;
     if (subject.papers) {
@@ -178,54 +177,4 @@ function gradeExam(
       for (const paper of subject.papers) paper.score = result.papers?.find((each) => each.paper === paper.paper)?.grade ?? null;
     }
   }
-}
-
-interface GradeSetKey {
-  subject_id: string;
-  form: string;
-  term: string;
-  year: number;
-}
-
-/** A grade set is the bands of one subject, class, term and year. */
-const gradeSetKey = (key: GradeSetKey) => `${key.subject_id}|${key.form}|${key.term}|${key.year}`;
-
-/**
- * The grade sets the learner's marks are graded by, in one query: every band of a subject,
- * class, term and year in which the learner has a mark, keyed by gradeSetKey.
- */
-async function gradeSetsOfMarks(trx: Trx, tenantId: string, studentId: string): Promise<Map<string, GradeBand[]>> {
-  const bands = await trx
-    .selectFrom('grades as g')
-    .select([
-      'g.subject_id',
-      'g.form',
-      'g.term',
-      'g.year',
-      'g.grade',
-      sql<number>`g.lower::float8`.as('lower'),
-      sql<number>`g.upper::float8`.as('upper'),
-    ])
-    .$call(inTenant(tenantId, 'g.tenant_id'))
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('marks as m')
-          .select(sql`1`.as('one'))
-          .whereRef('m.tenant_id', '=', 'g.tenant_id')
-          .whereRef('m.subject_id', '=', 'g.subject_id')
-          .whereRef('m.form', '=', 'g.form')
-          .whereRef('m.term', '=', 'g.term')
-          .whereRef('m.year', '=', 'g.year')
-          .where('m.student_id', '=', studentId),
-      ),
-    )
-    .execute();
-  const sets = new Map<string, GradeBand[]>();
-  for (const band of bands) {
-    const key = gradeSetKey(band);
-    const set = sets.get(key);
-    if (set) set.push(band);
-    else sets.set(key, [band]);
-  }
-  return sets;
 }

@@ -92,11 +92,12 @@ export async function classLearners(
   const forms = sql`ANY(${sql.val([...new Set(asked.map((each) => each.form.trim().toLowerCase()))])}::text[])`;
   const terms = sql`ANY(${sql.val([...new Set(asked.map((each) => each.term))])}::text[])`;
   const years = sql`ANY(${sql.val([...new Set(asked.map((each) => each.year))])}::int[])`;
+  // Only the learners named (a save, a learner's history): narrowed in each branch, before grouping.
+  const only = (column: string) => (options.ids ? sql` AND ${sql.ref(column)} = ANY(${sql.val([...options.ids])}::uuid[])` : sql``);
   const byComments = options.commented
     ? sql` UNION ALL SELECT c.student_id, lower(c.form), c.term, c.year, NULL FROM mark_comments c
-        WHERE c.tenant_id = ${tenantId} AND lower(c.form) = ${forms} AND c.term = ${terms} AND c.year = ${years}`
+        WHERE c.tenant_id = ${tenantId} AND lower(c.form) = ${forms} AND c.term = ${terms} AND c.year = ${years}${only('c.student_id')}`
     : sql``;
-  const onlyIds = options.ids ? sql` AND s.id = ANY(${sql.val([...options.ids])}::uuid[])` : sql``;
   // Each (learner, class, term) once: in the class now, or placed by the term's marks (their stream) or
   // comments; then each place's learner by the whole key (tenant, id), LATERAL so the plan stays an index
   // look-up per place whatever the planner's estimates (a fresh import has none).
@@ -106,9 +107,9 @@ export async function classLearners(
       SELECT e.student_id, e.form, e.term, e.year, max(e.stream) AS stream FROM (
         SELECT s.id AS student_id, lower(s.form) AS form, k.term, k.year, NULL::text AS stream
           FROM students s JOIN k ON lower(s.form) = k.form
-          WHERE s.tenant_id = ${tenantId} AND s.status = 'active' AND lower(s.form) = ${forms}
+          WHERE s.tenant_id = ${tenantId} AND s.status = 'active' AND lower(s.form) = ${forms}${only('s.id')}
         UNION ALL SELECT m.student_id, lower(m.form), m.term, m.year, m.stream FROM marks m
-          WHERE m.tenant_id = ${tenantId} AND lower(m.form) = ${forms} AND m.term = ${terms} AND m.year = ${years}${byComments}
+          WHERE m.tenant_id = ${tenantId} AND lower(m.form) = ${forms} AND m.term = ${terms} AND m.year = ${years}${only('m.student_id')}${byComments}
       ) e
       WHERE (e.form, e.term, e.year) IN (SELECT form, term, year FROM k)
       GROUP BY e.student_id, e.form, e.term, e.year
@@ -116,7 +117,7 @@ export async function classLearners(
     SELECT s.id, s.studentid, s.firstname, s.othername, s.lastname, s.gender, s.lin, s.studentcategory_id, s.photo_path,
       s.form, s.stream, p.form AS class_form, p.term, p.year, p.stream AS marks_stream
     FROM placed p CROSS JOIN LATERAL (
-      SELECT * FROM students s WHERE s.tenant_id = ${tenantId} AND s.id = p.student_id${onlyIds}
+      SELECT * FROM students s WHERE s.tenant_id = ${tenantId} AND s.id = p.student_id
     ) s
   )`;
   const ordered = tx.trx
