@@ -1,14 +1,21 @@
 import { createHash } from 'node:crypto';
 import { STUDENT_MESSAGES as M, type StatementLine } from '@mustard/shared';
-import { sql } from 'kysely';
 import { recordAudit } from '../../audit/audit.repository.js';
-import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
 import { lockInTenant } from '../../db/tenant.js';
-import { inTenant } from '../../db/tenant-filter.js';
 import { AppError, type FieldErrors, notFound } from '../../errors.js';
 import type { ActionContext } from '../../plugins/endpoints.js';
 import { type Cell, cellText, type Sheet } from '../../resources/spreadsheet.js';
+import {
+  insertJournal,
+  insertStatementLines,
+  journalOfFile,
+  learnerExists,
+  learnerKeys,
+  linesOfJournal,
+  resetJournal,
+  statementLinesOf,
+} from './fees.repository.js';
 import { invoiceParticulars, JOURNAL_COLUMNS, RECEIPT_PARTICULARS } from './fees-template.js';
 
 /*
@@ -193,21 +200,13 @@ export interface JournalUpload {
 
 /** Checks every row, then writes the journal and its lines (in the caller's transaction). */
 export async function uploadJournal({ tx }: ActionContext, upload: JournalUpload) {
-  const { trx, tenantId } = tx;
   const { term, year } = upload;
   const hash = sha256(upload.file);
   // One journal upload at a time per school: the same file sent twice at once (a double click on
   // a slow connection) replaces itself instead of colliding on the journal's unique key.
   await lockInTenant(tx, 'fee-journals');
-  const learners = await trx.selectFrom('students').select(['id', 'studentid', 'paymentcode']).$call(inTenant(tenantId)).execute();
-  const existing = await trx
-    .selectFrom('fee_journals')
-    .select(['id', 'uploaded_at', 'invoice_position', 'receipt_position'])
-    .$call(inTenant(tenantId))
-    .where('sha256', '=', hash)
-    .where('term', '=', term)
-    .where('year', '=', year)
-    .executeTakeFirst();
+  const learners = await learnerKeys(tx);
+  const existing = await journalOfFile(tx, { sha256: hash, term, year });
   const defaultDate = localDate(existing ? new Date(existing.uploaded_at as unknown as Date | string) : new Date());
   const { lines, errors } = journalLines(
     upload.sheet,
@@ -220,42 +219,22 @@ export async function uploadJournal({ tx }: ActionContext, upload: JournalUpload
   let before: JournalLine[] = [];
   if (existing) {
     journalId = existing.id;
-    before = await trx
-      .selectFrom('statement_lines')
-      .select(['student_id', 'particulars', 'category'])
-      .select([sql<string>`date::text`.as('date'), sql<number>`amount::float8`.as('amount')])
-      .$call(inTenant(tenantId))
-      .where('journal_id', '=', journalId)
-      .execute();
-    await trx.deleteFrom('statement_lines').$call(inTenant(tenantId)).where('journal_id', '=', journalId).execute();
-    await trx
-      .updateTable('fee_journals')
-      .set({ file_name: upload.fileName, invoice_position: upload.invoice, receipt_position: upload.receipt })
-      .$call(inTenant(tenantId))
-      .where('id', '=', journalId)
-      .execute();
+    before = await linesOfJournal(tx, journalId);
+    await resetJournal(tx, journalId, upload);
   } else {
     journalId = newId();
-    await trx
-      .insertInto('fee_journals')
-      .values({
-        tenant_id: tenantId,
-        id: journalId,
-        sha256: hash,
-        file_name: upload.fileName,
-        term,
-        year,
-        invoice_position: upload.invoice,
-        receipt_position: upload.receipt,
-        uploaded_by: tx.userId,
-      })
-      .execute();
+    await insertJournal(tx, {
+      id: journalId,
+      sha256: hash,
+      fileName: upload.fileName,
+      term,
+      year,
+      invoice: upload.invoice,
+      receipt: upload.receipt,
+    });
   }
   // Ids are time-ordered and made in sheet order: a learner's lines of one date keep that order.
-  await inBatches(
-    lines.map((line) => ({ tenant_id: tenantId, id: newId(), journal_id: journalId, term, year, ...line })),
-    (rows) => trx.insertInto('statement_lines').values(rows).execute(),
-  );
+  await insertStatementLines(tx, { id: journalId, term, year }, lines);
   const counts = compareLines(before, lines);
   await recordAudit(tx, {
     action: existing ? 'update' : 'create',
@@ -280,19 +259,8 @@ export async function uploadJournal({ tx }: ActionContext, upload: JournalUpload
 
 /** A learner's statement: lines by date (then as written), each with the balance after it. */
 export async function learnerStatement({ tx }: ActionContext, studentId: string) {
-  const { trx, tenantId } = tx;
-  const learner = await trx.selectFrom('students').select('id').$call(inTenant(tenantId)).where('id', '=', studentId).executeTakeFirst();
-  if (!learner) throw notFound();
-  const rows = await trx
-    .selectFrom('statement_lines')
-    .select(['id', 'particulars', 'category'])
-    .select([sql<string>`date::text`.as('date'), sql<number>`amount::float8`.as('amount')])
-    .$call(inTenant(tenantId))
-    .where('student_id', '=', studentId)
-    .orderBy('date')
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  if (!(await learnerExists(tx, studentId))) throw notFound();
+  const rows = await statementLinesOf(tx, studentId);
   let balance = 0;
   const statement: StatementLine[] = rows.map((row) => {
     const amount = Number(row.amount);
