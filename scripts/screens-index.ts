@@ -362,12 +362,23 @@ function serverUses() {
   return uses;
 }
 
-/** The server files serving a contract: route files and the resource routes first, any other file that uses it else. */
+/**
+ * The server files serving a contract, as the index writes them: the route files and the
+ * resource routes that use it; else the route files registering the file that declares it (a
+ * report kind: `marksheet.routes.ts` (through `marksheet.service.ts`)); else the files that use it.
+ */
 function servedBy(contract: Contract, uses: ReturnType<typeof serverUses>): string[] {
   const files = uses.get(contract.endpoint ?? contract.name) ?? [];
-  if (contract.kind === 'resource') return files.filter((use) => use.registersResource).map((use) => use.file);
-  const routes = files.filter((use) => use.file.endsWith('.routes.ts') || use.file.startsWith('apps/server/src/resources/'));
-  return (routes.length > 0 ? routes : files).map((use) => use.file);
+  if (contract.kind === 'resource') return files.filter((use) => use.registersResource).map((use) => `\`${use.file}\``);
+  const isRoutes = (file: string) => file.endsWith('.routes.ts') || file.startsWith('apps/server/src/resources/');
+  const routes = files.filter((use) => isRoutes(use.file));
+  if (routes.length > 0) return routes.map((use) => `\`${use.file}\``);
+  return files.map((use) => {
+    const registering = sourcesUnder(SERVER)
+      .filter((file) => isRoutes(posix(file)) && relativeImports(file).includes(path.join(ROOT, use.file)))
+      .map((file) => `\`${posix(file)}\``);
+    return registering.length > 0 ? `${registering.join(', ')} (through \`${use.file}\`)` : `\`${use.file}\``;
+  });
 }
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -467,7 +478,7 @@ export async function screensIndex(): Promise<string> {
         lines.push(`  - \`${name}\` (resource definition: fields and columns; no routes registered from it)`);
         continue;
       }
-      const server = served.length === 0 ? 'no server file found' : served.map((file) => `\`${file}\``).join(', ');
+      const server = served.length === 0 ? 'no server file found' : served.join(', ');
       const routes = describeRoutes(contract);
       const kind = contract.endpoint ? `call route of \`${contract.endpoint}\`` : contract.kind;
       lines.push(`  - \`${name}\` (${kind}): ${routes}; served by ${server}`);
