@@ -1,11 +1,29 @@
 import '@mantine/notifications/styles.css';
 import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
+import { useNotifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useRef, useState } from 'react';
 import { ApiError } from '../lib/api.js';
 import { useAuth } from '../lib/auth.js';
 import { notifyError } from '../lib/notify.js';
+
+/** The toasts' renderer (with its transitions), a chunk of its own. */
+const Notifications = lazy(async () => ({ default: (await import('./ToastsRenderer.js')).Notifications }));
+
+/**
+ * The toasts, drawn from the first one on: a page that shows none (the dashboard opened cold)
+ * downloads none of their code. A toast shown meanwhile waits in the store and appears with it.
+ */
+function Toasts() {
+  const { notifications, queue } = useNotifications();
+  const [wanted, setWanted] = useState(false);
+  if (!wanted && notifications.length + queue.length > 0) setWanted(true);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <Notifications position="top-right" />
+    </Suspense>
+  ) : null;
+}
 
 /** No answer, or a server that is failing or restarting: worth another try; a refusal is not. */
 function isTransient(error: unknown): boolean {
@@ -47,7 +65,7 @@ export function SignedInProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ModalsProvider>
-        <Notifications position="top-right" />
+        <Toasts />
         {children}
       </ModalsProvider>
     </QueryClientProvider>
