@@ -69,6 +69,12 @@ beforeAll(async () => {
   const otherUser = await makeUser(t.database, { memberOf: [{ tenantId: other.id, roles: ['headteacher'] }] });
   otherSchool = caller(t.app, await login(t.app, otherUser.email), other.tenantcode);
   codes.set(otherSchool, other.tenantcode);
+  // The pool's first worker starts here (loading the drawers takes a while on a busy machine), not in a test.
+  await renderDocument('report-cards', {
+    model: reportFixture({ learners: 1, photos: 'none' }),
+    layout: DEFAULT_REPORT_LAYOUT,
+    images: new Map(),
+  });
 });
 afterAll(async () => {
   await t?.close();
