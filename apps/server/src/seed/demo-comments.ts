@@ -1,21 +1,23 @@
 import {
   type AutoReportComment,
   type AutoSubjectComment,
-  type GradeBand,
-  isPerPaperForm,
   matchReportComment,
   matchSubjectComment,
   personalise,
   type ReportModel,
+  schoolTermScope,
   type Term,
+  TerminalReportQuerySchema,
 } from '@mustard/shared';
 import { sql } from 'kysely';
 import { newId } from '../db/ids.js';
 import { bindTenant, type TenantTx, type Trx } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
 import { resultOf } from '../modules/comments/remarks.service.js';
-import { buildReportModel, type ReportInputs, reportLevel } from '../modules/reports/report-model.js';
-import { readReportSettings } from '../modules/reports/report-settings.repository.js';
+import { loadGradingInputs } from '../modules/reports/pipeline/loader.js';
+import { buildReportModel } from '../modules/reports/report-model.js';
+import { terminalReportInputs } from '../modules/reports/terminal-report.kind.js';
+import { classTermKey } from '../modules/students/class-learners.repository.js';
 import { eotForms, REPORT_FORMS, type TeacherOf, teacherLookup } from './demo-marks.js';
 import { CLASS_TEACHER_REMARK, HEAD_TEACHER_REMARK } from './demo-settings.js';
 
@@ -209,142 +211,25 @@ async function schoolCommentSettings(trx: Trx, tenantId: string, term: Term, sta
 }
 
 /**
- * The inputs of each class's end-of-term report (report-model.ts), from a few reads of the
- * whole school: the rows the report cards' loader (report-data.repository.ts) reads for one
- * class, narrowed to what grades and ranks (the marks, learners, subjects, grade sets,
- * proportions and the school's rules; the mark types are those the class has marks of, as an
- * end-of-term report without chosen mark types has them). The loader reads a class at a time
- * and scans the school's marks of the term three times for it, some 100 ms a class on the
- * embedded database, over half a second more on the first start. The demo's marks are all of
- * active learners in their class, so the class's learners are its active ones, as the loader
- * would find them (the test compares the result with the comment screens').
+ * The inputs of each class's end-of-term report (report-model.ts) with marks, the whole school's
+ * term read at once by the report pipeline's loader (one query per table, as the cards read a
+ * class) and made a card's inputs without its sources (no remarks, footers or photos yet: the
+ * seed is writing them). The mark types are those the class has marks of, as an end-of-term
+ * report without chosen mark types has them; weighted parts, whatever the layout.
  */
 async function classInputs(tx: TenantTx, forms: readonly string[], at: { term: Term; year: number }) {
-  const { trx, tenantId } = tx;
   if (forms.length === 0) return [];
-  const school = await trx
-    .selectFrom('tenants')
-    .select(['name', 'address', 'phone', 'email', 'schooltype'])
-    .where('id', '=', tenantId)
-    .executeTakeFirstOrThrow();
-  const settings = await readReportSettings(tx);
-  const markTypes = await trx
-    .selectFrom('mark_types')
-    .select(['id', 'label', 'outof'])
-    .$call(inTenant(tenantId))
-    .orderBy(sql`position`, (order) => order.asc().nullsLast())
-    .orderBy('label')
-    .execute();
-  const marks = await trx
-    .selectFrom('marks')
-    .select(['form', 'student_id', 'subject_id', 'marktype_id', 'paper', sql<number | null>`mark::float8`.as('mark'), 'absent'])
-    .$call(inTenant(tenantId))
-    .where('form', 'in', forms)
-    .where('term', '=', at.term)
-    .where('year', '=', at.year)
-    .where('topic_id', 'is', null)
-    .execute();
-  const learners = await trx
-    .selectFrom('students')
-    .select(['id', 'studentid', 'firstname', 'othername', 'lastname', 'gender', 'form', 'stream'])
-    .$call(inTenant(tenantId))
-    .where('form', 'in', forms)
-    .where('status', '=', 'active')
-    .orderBy('firstname')
-    .orderBy('lastname')
-    .orderBy('studentid')
-    .execute();
-  const subjects = await trx
-    .selectFrom('subjects')
-    .select(['id', 'name', 'abbreviation', 'category'])
-    .$call(inTenant(tenantId))
-    .orderBy(sql`position`, (order) => order.asc().nullsLast())
-    .orderBy('name')
-    .execute();
-  const bandRows = await trx
-    .selectFrom('grades')
-    .select(['form', 'subject_id', 'grade', sql<number>`lower::float8`.as('lower'), sql<number>`upper::float8`.as('upper')])
-    .$call(inTenant(tenantId))
-    .where('form', 'in', forms)
-    .where('term', '=', at.term)
-    .where('year', '=', at.year)
-    .execute();
-  const proportionRows = await trx
-    .selectFrom('proportions')
-    .select(['form', 'subject_id', 'marktype_id', sql<number>`percentage::float8`.as('percentage')])
-    .$call(inTenant(tenantId))
-    .where('form', 'in', forms)
-    .where('term', '=', at.term)
-    .where('year', '=', at.year)
-    .execute();
-
-  const markTypeLabels = new Map(markTypes.map((type) => [type.id, type.label]));
-  return forms.flatMap((form) => {
-    const classMarks = marks.filter((mark) => mark.form === form);
-    if (classMarks.length === 0) return [];
-    const present = new Set(classMarks.map((mark) => mark.marktype_id));
-    const marked = new Set(classMarks.map((mark) => mark.subject_id));
-    const bands = new Map<string, GradeBand[]>();
-    for (const band of bandRows.filter((row) => row.form === form))
-      bands.set(band.subject_id, [...(bands.get(band.subject_id) ?? []), band]);
-    const proportions = new Map<string, Map<string, number>>();
-    for (const row of proportionRows.filter((each) => each.form === form)) {
-      const weights = proportions.get(row.subject_id) ?? new Map<string, number>();
-      weights.set(row.marktype_id, row.percentage);
-      proportions.set(row.subject_id, weights);
-    }
-    const classLearners = learners.filter((learner) => learner.form === form);
-    const inputs: ReportInputs = {
-      school: {
-        name: school.name,
-        address: school.address,
-        phone: school.phone,
-        email: school.email,
-        logo: null,
-        lines: settings.layout.headerLines,
-      },
-      report: {
-        label: settings.layout.label,
-        form,
-        stream: null,
-        term: at.term,
-        year: at.year,
-        category: CATEGORY,
-        level: reportLevel(school.schooltype, CATEGORY, isPerPaperForm(form)),
-        rawmark: false,
-        separate: false,
-      },
-      rules: settings.rules,
-      layout: settings.layout,
-      markTypes: markTypes.filter((type) => present.has(type.id)).map((type) => ({ ...type, outof: Number(type.outof) || 100 })),
-      markTypeLabels,
-      subjects: subjects
-        .filter((subject) => marked.has(subject.id))
-        .map((subject) => ({ id: subject.id, name: subject.name, code: subject.abbreviation, category: subject.category })),
-      learners: classLearners.map((learner) => ({
-        id: learner.id,
-        studentid: learner.studentid,
-        fullname: [learner.firstname, learner.othername, learner.lastname].filter(Boolean).join(' '),
-        gender: learner.gender,
-        form,
-        stream: learner.stream,
-        photo: null,
-      })),
-      printed: null,
-      marks: classMarks,
-      bands,
-      proportions,
-      initials: new Map(),
-      attendance: new Map(),
-      gradeKey: null,
-      footers: [],
-      photoFiles: new Map(),
-      remarkTypes: [],
-      remarks: new Map(),
-      subjectComments: new Map(),
-    };
-    return [{ inputs, firstnames: new Map(classLearners.map((learner) => [learner.id, learner.firstname])) }];
-  });
+  const load = await loadGradingInputs(tx, schoolTermScope([...forms], at.term, at.year, CATEGORY));
+  return load.classes
+    .filter((inputs) => inputs.marks.length > 0)
+    .map((inputs) => {
+      const query = TerminalReportQuerySchema.parse({ form: inputs.form, term: at.term, year: at.year, category: CATEGORY });
+      const card = terminalReportInputs({ query, load: { ...load, classes: [inputs] }, sources: new Map([[classTermKey(inputs), {}]]) });
+      return {
+        inputs: { ...card, report: { ...card.report, rawmark: false } },
+        firstnames: new Map(inputs.learners.map((learner) => [learner.id, learner.firstname])),
+      };
+    });
 }
 
 async function insertSubjectComments(trx: Trx, tenantId: string, at: { term: Term; year: number }, rows: readonly SubjectCommentPlan[]) {
