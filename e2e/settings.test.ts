@@ -75,15 +75,20 @@ describe('subjects', () => {
   it('downloads the list as a spreadsheet: "Please wait.." while it runs, then "The excel file is ready."', async () => {
     const page = await signedInAt('demo-secondary', '/subjects/list');
     await rowsOf(page, 'subjects').first().waitFor();
-    // A slow connection: the answer takes a moment, long enough to see the pending toast.
+    // A slow connection: the answer comes only once the pending toast has been seen.
+    let release!: () => void;
+    const seen = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route('**/api/school/subjects?*excel=1*', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      await seen;
       await route.continue();
     });
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Actions', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Download Excel' }).click();
     await page.locator('.mantine-Notification-root', { hasText: 'Please wait..' }).waitFor();
+    release();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^mustard-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.xlsx$/);
     await page.locator('.mantine-Notification-root', { hasText: 'The excel file is ready.' }).waitFor();

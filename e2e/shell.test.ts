@@ -62,18 +62,29 @@ describe('the signed-in shell', () => {
 
   it('keeps the chosen language across a reload, even one made while its file is still downloading', async () => {
     const page = await signedIn(ADMIN);
-    // A slow connection: the German file takes a while the first time it is fetched.
+    // A slow connection: the German file, the first time it is fetched, arrives only after the reload.
+    let asked!: () => void;
+    const downloading = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let release!: () => void;
+    const reloaded = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let delayed = false;
     await page.route('**/assets/gr-*.js', async (route) => {
       if (!delayed) {
         delayed = true;
-        await new Promise((resolve) => setTimeout(resolve, 3000));
+        asked();
+        await reloaded;
       }
       await route.continue().catch(() => undefined);
     });
     await page.getByTestId('language-menu').click();
     await page.locator('[data-language="gr"]').click();
+    await downloading;
     await page.reload();
+    release();
     await page.getByTestId('school-widget').waitFor();
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('de');
     await page.getByTestId('sidebar').getByText('Schüler').first().waitFor();
@@ -160,8 +171,8 @@ describe('the signed-in shell', () => {
     };
     await expect(onScreen()).resolves.toBe(false);
     await page.getByRole('button', { name: 'Show or hide the menu' }).click();
-    await page.waitForTimeout(400); // the slide-in transition
-    await expect(onScreen()).resolves.toBe(true);
+    // It slides in.
+    await expect.poll(onScreen).toBe(true);
     await page.context().close();
   });
 

@@ -370,8 +370,9 @@ describe('a learner’s page that cannot show its learner (issue 10 point 6)', (
     const state = page.getByTestId('record-unavailable');
     await state.getByText('This learner is not in the selected school').waitFor();
     await expect(state.getAttribute('data-reason')).resolves.toBe('not-found');
-    // The page says it; no toast repeats it, and the learner's records and fees are not asked for.
-    await page.waitForTimeout(500);
+    // The page says it; no toast repeats it, and the learner's records and fees are not asked for
+    // (looked at once every call has answered).
+    await page.waitForLoadState('networkidle');
     await expect(toasts(page).count()).resolves.toBe(0);
     expect(asked.filter((path) => path.includes(theirs.id))).toEqual([`/api/school/students/${theirs.id}`]);
     await state.getByRole('link', { name: 'Back to the class list' }).click();
@@ -389,10 +390,10 @@ describe('a learner’s page that cannot show its learner (issue 10 point 6)', (
     await page.goto(`/students/${ours.id}`);
     await page.getByTestId('student-facts').waitFor();
     await toasts(page).first().waitFor();
-    await page.waitForTimeout(500);
-    await expect(toasts(page).count()).resolves.toBe(1);
-    // Each part says it failed and offers another try, instead of "Please wait" for ever.
+    // Each part says it failed and offers another try, instead of "Please wait" for ever; once
+    // both have, both answers are in, and one toast says it.
     await expect.poll(() => page.getByTestId('part-failed').count()).toBe(2);
+    await expect(toasts(page).count()).resolves.toBe(1);
     await page.unroute(/\/api\/(school\/students\/[^/]+\/results|student\/statement)/);
     await page.getByTestId('part-failed').first().getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => page.getByTestId('part-failed').count()).toBe(1);
