@@ -3,6 +3,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { type LocalePart, localePart } from './src/lib/locale-parts.js';
 
 /**
  * Writes a .br and a .gz copy beside every script, stylesheet and page the build emits, once,
@@ -29,9 +30,27 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * `locales/en.json?part=core` and `?part=screens`: one locale file served as two modules (see
+ * src/lib/locale-parts.ts).
+ */
+function localeParts(): Plugin {
+  return {
+    name: 'mustard-locale-parts',
+    enforce: 'pre',
+    load(id) {
+      const [file = '', query = ''] = id.split('?');
+      const part = new URLSearchParams(query).get('part');
+      if (!/[\\/]locales[\\/][a-z]+\.json$/.test(file) || (part !== 'core' && part !== 'screens')) return null;
+      const texts = JSON.stringify(localePart(JSON.parse(readFileSync(file, 'utf8')), part as LocalePart));
+      return { code: `export default JSON.parse(${JSON.stringify(texts)});`, moduleType: 'js' };
+    },
+  };
+}
+
 /** In development the API runs on :3000 (npm start); Vite forwards API and sign-in calls to it. */
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [localeParts(), react(), precompress()],
   server: {
     proxy: {
       '/api': 'http://localhost:3000',

@@ -1,4 +1,5 @@
 import { type ComponentType, lazy } from 'react';
+import { loadScreenTexts } from '../lib/i18n.js';
 import type { PageKey } from '../lib/pages.js';
 
 /*
@@ -10,6 +11,14 @@ import type { PageKey } from '../lib/pages.js';
 /** A page component from a module that exports it by name, loaded when first shown. */
 export function page<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType): ComponentType {
   return lazy(async () => ({ default: pick(await load()) }));
+}
+
+/** A screen behind the dashboard: its code and its texts (lib/locale-parts.ts) arrive together. */
+function screen<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType): ComponentType {
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), loadScreenTexts()]);
+    return { default: pick(module) };
+  });
 }
 
 const auth = () => import('../features/auth/pages.js');
@@ -52,42 +61,42 @@ const deleteComments = () => import('../features/comments/DeleteCommentsPage.js'
  */
 export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   dashboard: page(home, (m) => m.HomePage),
-  subjectComments: page(subjectComments, (m) => m.SubjectCommentsPage),
-  genericSkills: page(subjectComments, (m) => m.GenericSkillsPage),
-  reportComments: page(reportComments, (m) => m.ReportCommentsPage),
-  deleteComments: page(deleteComments, (m) => m.DeleteCommentsPage),
-  studentCategories: page(settings, (m) => m.StudentCategoriesPage),
-  subjects: page(settings, (m) => m.SubjectsPage),
-  stockLocations: page(settings, (m) => m.LocationsPage),
-  businesses: page(settings, (m) => m.TenantsPage),
-  users: page(people, (m) => m.UsersPage),
-  createMarks: page(marks, (m) => m.MarksEntryPage),
-  marks: page(marksLists, (m) => m.MarksPage),
-  deleteMarks: page(marksLists, (m) => m.DeleteMarksPage),
-  markTargets: page(marksLists, (m) => m.MarkTargetsPage),
-  createMarkTargets: page(classValues, (m) => m.CreateMarkTargetsPage),
-  attendance: page(classValues, (m) => m.AttendancePage),
-  marksheet: page(marksheet, (m) => m.MarksheetPage),
-  markTypes: page(settings, (m) => m.MarkTypesPage),
-  proportions: page(settings, (m) => m.ProportionsPage),
-  publishMarks: page(settings, (m) => m.PublishMarksPage),
-  alevelScores: page(settings, (m) => m.ALevelScoresPage),
-  remarkTypes: page(settings, (m) => m.RemarkTypesPage),
-  autoSubjectComments: page(settings, (m) => m.AutoMarkCommentsPage),
-  autoReportComments: page(settings, (m) => m.AutoReportCommentsPage),
-  termDates: page(settings, (m) => m.TermDatesPage),
-  gradingRules: page(reportSettings, (m) => m.GradingRulesPage),
-  reportLayout: page(reportSettings, (m) => m.ReportLayoutPage),
-  terminalReport: page(reports, (m) => m.TerminalReportPage),
-  subjectTeachers: page(settings, (m) => m.SubjectTeachersPage),
-  classTeachers: page(settings, (m) => m.ClassTeachersPage),
-  deputies: page(settings, (m) => m.DeputiesPage),
-  gradeFooters: page(settings, (m) => m.GradeFootersPage),
-  reportFooters: page(settings, (m) => m.ReportFootersPage),
-  subjectPapers: page(settings, (m) => m.SubjectPapersPage),
-  students: page(learners, (m) => m.StudentsPage),
-  studentDetail: page(learners, (m) => m.StudentDetailPage),
-  grades: page(grades, (m) => m.GradesPage),
-  newGrade: page(grades, (m) => m.GradeSetPage),
-  gradeDetail: page(grades, (m) => m.GradeSetPage),
+  subjectComments: screen(subjectComments, (m) => m.SubjectCommentsPage),
+  genericSkills: screen(subjectComments, (m) => m.GenericSkillsPage),
+  reportComments: screen(reportComments, (m) => m.ReportCommentsPage),
+  deleteComments: screen(deleteComments, (m) => m.DeleteCommentsPage),
+  studentCategories: screen(settings, (m) => m.StudentCategoriesPage),
+  subjects: screen(settings, (m) => m.SubjectsPage),
+  stockLocations: screen(settings, (m) => m.LocationsPage),
+  businesses: screen(settings, (m) => m.TenantsPage),
+  users: screen(people, (m) => m.UsersPage),
+  createMarks: screen(marks, (m) => m.MarksEntryPage),
+  marks: screen(marksLists, (m) => m.MarksPage),
+  deleteMarks: screen(marksLists, (m) => m.DeleteMarksPage),
+  markTargets: screen(marksLists, (m) => m.MarkTargetsPage),
+  createMarkTargets: screen(classValues, (m) => m.CreateMarkTargetsPage),
+  attendance: screen(classValues, (m) => m.AttendancePage),
+  marksheet: screen(marksheet, (m) => m.MarksheetPage),
+  markTypes: screen(settings, (m) => m.MarkTypesPage),
+  proportions: screen(settings, (m) => m.ProportionsPage),
+  publishMarks: screen(settings, (m) => m.PublishMarksPage),
+  alevelScores: screen(settings, (m) => m.ALevelScoresPage),
+  remarkTypes: screen(settings, (m) => m.RemarkTypesPage),
+  autoSubjectComments: screen(settings, (m) => m.AutoMarkCommentsPage),
+  autoReportComments: screen(settings, (m) => m.AutoReportCommentsPage),
+  termDates: screen(settings, (m) => m.TermDatesPage),
+  gradingRules: screen(reportSettings, (m) => m.GradingRulesPage),
+  reportLayout: screen(reportSettings, (m) => m.ReportLayoutPage),
+  terminalReport: screen(reports, (m) => m.TerminalReportPage),
+  subjectTeachers: screen(settings, (m) => m.SubjectTeachersPage),
+  classTeachers: screen(settings, (m) => m.ClassTeachersPage),
+  deputies: screen(settings, (m) => m.DeputiesPage),
+  gradeFooters: screen(settings, (m) => m.GradeFootersPage),
+  reportFooters: screen(settings, (m) => m.ReportFootersPage),
+  subjectPapers: screen(settings, (m) => m.SubjectPapersPage),
+  students: screen(learners, (m) => m.StudentsPage),
+  studentDetail: screen(learners, (m) => m.StudentDetailPage),
+  grades: screen(grades, (m) => m.GradesPage),
+  newGrade: screen(grades, (m) => m.GradeSetPage),
+  gradeDetail: screen(grades, (m) => m.GradeSetPage),
 };

@@ -1,6 +1,7 @@
 import { LANGUAGES, type Language } from '@mustard/shared';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import type { LocalePart } from './locale-parts.js';
 import { STORAGE_KEYS } from './session.js';
 
 /** The HTML lang attribute of each product language key (spec §3 keys: en, sp, gr, it, rs). */
@@ -8,15 +9,40 @@ export const HTML_LANG: Record<Language, string> = { en: 'en', sp: 'es', gr: 'de
 
 /**
  * Each language is its own file, fetched only when chosen: a teacher on a slow connection
- * downloads English (the fallback) and their own language, not all five.
+ * downloads English (the fallback) and their own language, not all five. Each file comes in two
+ * parts (lib/locale-parts.ts): the first paint's texts, and the screens' texts, fetched with the
+ * first screen that needs them (`loadScreenTexts`).
  */
-const LOCALE_FILES = import.meta.glob<Record<string, unknown>>('../locales/*.json', { import: 'default' });
+const PARTS: Record<LocalePart, Record<string, () => Promise<Record<string, unknown>>>> = {
+  core: import.meta.glob<Record<string, unknown>>('../locales/*.json', { import: 'default', query: '?part=core' }),
+  screens: import.meta.glob<Record<string, unknown>>('../locales/*.json', { import: 'default', query: '?part=screens' }),
+};
+const loaded = new Map<string, Promise<void>>();
+/** Whether a screen has asked for its texts: a language chosen after that loads them too. */
+let screensWanted = false;
+
+function loadPart(language: Language, part: LocalePart): Promise<void> {
+  const key = `${language}:${part}`;
+  let loading = loaded.get(key);
+  if (!loading) {
+    const load = PARTS[part][`../locales/${language}.json`];
+    if (!load) throw new Error(`No locale file for ${language}`);
+    loading = load().then((texts) => {
+      i18next.addResourceBundle(language, 'translation', texts, true, true);
+    });
+    loaded.set(key, loading);
+  }
+  return loading;
+}
 
 async function loadLanguage(language: Language): Promise<void> {
-  if (i18next.hasResourceBundle(language, 'translation')) return;
-  const load = LOCALE_FILES[`../locales/${language}.json`];
-  if (!load) throw new Error(`No locale file for ${language}`);
-  i18next.addResourceBundle(language, 'translation', await load());
+  await Promise.all([loadPart(language, 'core'), ...(screensWanted ? [loadPart(language, 'screens')] : [])]);
+}
+
+/** The screens' texts in English and the chosen language; a screen's code waits for them (app/registry.tsx). */
+export async function loadScreenTexts(): Promise<void> {
+  screensWanted = true;
+  await Promise.all([loadPart('en', 'screens'), loadPart(storedLanguage(), 'screens')]);
 }
 
 export function storedLanguage(): Language {
