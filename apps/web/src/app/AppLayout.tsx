@@ -14,7 +14,7 @@ import { visibleNavigation } from '../lib/navigation.js';
 import { RequireRouteAbility } from './RequireRouteAbility.js';
 import { Sidebar } from './Sidebar.js';
 import { SignedInProviders } from './SignedInProviders.js';
-import { ThemeCustomizer } from './ThemeCustomizer.js';
+import { ThemeCustomizerPanel } from './ThemeCustomizer.js';
 import { TopBar } from './TopBar.js';
 
 /** The spec's sidebar collapses at 998 px or less. */
@@ -49,7 +49,7 @@ export function AppLayout() {
     <SignedInProviders>
       <RequireRouteAbility>
         <SkipLink />
-        <ThemeCustomizer />
+        <ThemeCustomizerPanel />
         {settings.layoutType === 'horizontal' ? <HorizontalLayout /> : <VerticalLayout />}
       </RequireRouteAbility>
     </SignedInProviders>

@@ -1,8 +1,13 @@
-import { ActionIcon } from '@mantine/core';
+import { ActionIcon, Drawer, Group, Radio, Stack, Title } from '@mantine/core';
 import { IconSettings } from '@tabler/icons-react';
-import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLayout } from '../lib/layout.js';
+import { LAYOUT_CHOICES, type LayoutSettings, useLayout } from '../lib/layout.js';
+
+type Choice = keyof typeof LAYOUT_CHOICES;
+
+/** The options in the spec's order; sidebar size and colour only for the vertical layout. */
+const OPTIONS: Choice[] = ['layoutType', 'layoutMode', 'layoutWidth', 'layoutPosition', 'topbarTheme', 'sidebarSize', 'sidebarTheme'];
+const VERTICAL_ONLY: Choice[] = ['sidebarSize', 'sidebarTheme'];
 
 /** The settings button of the top bar that opens the Theme Customizer. */
 export function ThemeCustomizerButton() {
@@ -21,20 +26,43 @@ export function ThemeCustomizerButton() {
   );
 }
 
-/** The panel's code, a chunk of its own: most sessions never open it. */
-const Panel = lazy(async () => ({ default: (await import('./ThemeCustomizerPanel.js')).ThemeCustomizerPanel }));
-
 /**
- * The Theme Customizer side panel (spec §2), downloaded the first time it is opened and kept
- * from then on. Rendered above the layouts so that it stays open when the layout type changes.
+ * The Theme Customizer side panel (spec §2): every choice applies at once and is remembered.
+ * Rendered above the layouts so that it stays open when the layout type changes.
  */
-export function ThemeCustomizer() {
-  const { customizerOpen } = useLayout();
-  const [wanted, setWanted] = useState(false);
-  if (customizerOpen && !wanted) setWanted(true);
-  return wanted ? (
-    <Suspense fallback={null}>
-      <Panel />
-    </Suspense>
-  ) : null;
+export function ThemeCustomizerPanel() {
+  const { t } = useTranslation();
+  const { settings, update, customizerOpen, setCustomizerOpen } = useLayout();
+  const shown = OPTIONS.filter((option) => settings.layoutType === 'vertical' || !VERTICAL_ONLY.includes(option));
+  return (
+    <Drawer
+      opened={customizerOpen}
+      onClose={() => setCustomizerOpen(false)}
+      position="right"
+      title={t('customizer.title')}
+      closeButtonProps={{ 'aria-label': t('customizer.close') }}
+    >
+      <Stack gap="lg">
+        {shown.map((option) => (
+          <Radio.Group
+            key={option}
+            label={
+              <Title order={3} size="h6">
+                {t(`customizer.${option}`)}
+              </Title>
+            }
+            value={settings[option] as string}
+            onChange={(value) => update({ [option]: value } as Partial<LayoutSettings>)}
+            data-testid={`customizer-${option}`}
+          >
+            <Group mt="xs">
+              {LAYOUT_CHOICES[option].map((choice) => (
+                <Radio key={choice} value={choice} label={t(`customizer.choices.${option}.${choice}`)} />
+              ))}
+            </Group>
+          </Radio.Group>
+        ))}
+      </Stack>
+    </Drawer>
+  );
 }

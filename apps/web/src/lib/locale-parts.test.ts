@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import en from '../locales/en.json' with { type: 'json' };
 import { localePart, SCREEN_TEXTS } from './locale-parts.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const en = JSON.parse(readFileSync(path.join(SRC, 'locales', 'en.json'), 'utf8')) as Record<string, unknown>;
 
 /** What the first paint shows (sign-in, the frame, the dashboard): it has only the first part's texts. */
 const FIRST_PAINT = [
