@@ -12,10 +12,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * embedded database, PGLITE_IN_CI below: what only the embedded database does and what differs
  * on it, listed file by file with the reason.
  *
- * The API projects run two test files at a time (API_WORKERS; MUSTARD_TEST_WORKERS=1 for one):
- * on a 2-core machine a file waiting on PostgreSQL or on a child server leaves the other core to
- * the next file. The browser tests share one server and browser and run alone, after them
- * (sequence.groupOrder). docs/ARCHITECTURE.md, "Keeping the test suite fast", has the numbers.
+ * The unit and PostgreSQL projects run two test files at a time (API_WORKERS): on a 2-core
+ * machine a file waiting on PostgreSQL or on a child server leaves the other core to the next
+ * file. The embedded database's files run one at a time after them (PGLITE_WORKERS): each keeps a
+ * core busy by itself, and two at once measured slower. The browser tests share one server and
+ * browser and run alone, last (sequence.groupOrder). MUSTARD_TEST_WORKERS sets both counts.
+ * docs/ARCHITECTURE.md, "Keeping the test suite fast", has the numbers.
  */
 const postgresUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 
@@ -112,8 +114,9 @@ const PGLITE_IN_CI = [
   ]),
 ];
 
-/** Test files of the unit and API projects run at once (MUSTARD_TEST_WORKERS overrides). */
+/** Test files run at once: of the unit and PostgreSQL projects, and of the embedded database's. */
 const API_WORKERS = Number(process.env.MUSTARD_TEST_WORKERS) || 2;
+const PGLITE_WORKERS = Number(process.env.MUSTARD_TEST_WORKERS) || 1;
 
 export default defineConfig(async () => {
   const postgres = await reachable(postgresUrl.hostname, Number(postgresUrl.port || 5432));
@@ -146,6 +149,8 @@ export default defineConfig(async () => {
             ...api,
             ...(process.env.MUSTARD_PGLITE_TESTS === 'ci' ? { include: PGLITE_IN_CI } : {}),
             name: 'api-pglite',
+            maxWorkers: PGLITE_WORKERS,
+            sequence: { groupOrder: 1 },
             exclude: [...configDefaults.exclude, ...NO_DATABASE, ...POSTGRES_ONLY],
             env: { MUSTARD_TEST_DB: 'pglite' },
             globalSetup: ['apps/server/src/test/pglite-global-setup.ts'],
@@ -163,7 +168,7 @@ export default defineConfig(async () => {
             fileParallelism: false,
             isolate: false,
             // After the unit and API files, alone: two workers beside the browser would starve it.
-            sequence: { groupOrder: 1 },
+            sequence: { groupOrder: 2 },
             environment: './e2e/environment.ts',
             setupFiles: ['e2e/setup.ts'],
           },
