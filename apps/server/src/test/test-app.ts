@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { TENANT_HEADER } from '@mustard/shared';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -13,11 +16,18 @@ import { DEMO_TEST_PASSWORD, openTestDatabase, type TestDatabase } from './test-
 
 export const TEST_PASSWORD = 'Correct-Horse-9!';
 
+/**
+ * Where a test server keeps files (photos, the school's badge) unless the test gives a folder: one
+ * temporary folder a process, so no test writes into the checkout it runs from.
+ */
+let filesDir: string | null = null;
+const testFilesDir = () => (filesDir ??= mkdtempSync(path.join(tmpdir(), 'mustard-test-files-')));
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     port: 0,
     host: '127.0.0.1',
-    dataDir: '',
+    dataDir: overrides.dataDir ?? testFilesDir(),
     databaseUrl: undefined,
     databaseMigrateUrl: undefined,
     jwtSecret: new Uint8Array(randomBytes(32)),

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
-import { seedDemo } from '../../seed/demo.js';
 import { makeStudents, makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, caller, login, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await buildTestApp();
-});
+  // The demo (a copy of the run's one seeding) beside the schools each test makes.
+  t = await buildTestApp({}, { demo: true });
+}, 240_000);
 afterAll(() => t.close());
 
 describe('GET /api/home/mustard', () => {
@@ -64,7 +64,6 @@ describe('GET /api/home/setup (the setup checklist)', () => {
   const EVERYTHING = { subjects: true, mark_types: true, grade_sets: true, learners: true, teachers: true };
 
   it('is all undone for a new school beside the demo, and all done for the demo school', async () => {
-    await seedDemo(t.database, 'Mustard@2026');
     const school = await makeTenant(t.database, { name: 'Kisubi Primary' });
     const head = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['headteacher'] }] });
     const response = await caller(t.app, await login(t.app, head.email), school.tenantcode).get('/api/home/setup');
