@@ -45,8 +45,11 @@ const NO_DATABASE = server([
   'plugins/web.test.ts',
   'modules/reports/report-model.test.ts',
   'modules/students/upload-register.test.ts',
-  // The rules between routes, services and repositories: it reads the source files.
+  // The rules between routes, services and repositories, and between modules and layers: they read the source files.
   'route-service-rules.test.ts',
+  'module-imports.test.ts',
+  // The document pool and its queue: threads and turns, no database.
+  'documents/pool.test.ts',
 ]);
 /** Of the embedded database alone: its data directory, the command and the server on it, migrations over old data. */
 const PGLITE_ONLY = server([

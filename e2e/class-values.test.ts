@@ -249,9 +249,13 @@ describe('the school’s own calendar', () => {
     const calendar = anotherCalendar();
     if (!calendar) return;
     const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/dashboard' });
+    // The school's dates come late: held until the first page has drawn its filter with the defaults.
+    let datesCome!: () => void;
+    const late = new Promise<void>((resolve) => {
+      datesCome = resolve;
+    });
     await page.route('**/api/school/termdates?*', async (route) => {
-      // The school's dates come late, after the page has drawn with the defaults.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await late;
       await route.fulfill({ json: { year: Number(calendar.terms[0]?.starts.slice(0, 4)), custom: true, terms: calendar.terms } });
     });
     const pages = [
@@ -263,6 +267,7 @@ describe('the school’s own calendar', () => {
     for (const [path, form] of pages) {
       await page.goto(path);
       await filterOf(page, form).waitFor();
+      datesCome();
       await expect.poll(() => termOf(page, form), { timeout: 5_000 }).toEqual({ term: calendar.term, year: calendar.year });
     }
     await page.context().close();
@@ -296,12 +301,17 @@ describe('mark targets', () => {
     await chooseClass(page, 'Zeta', 'Mathematics');
 
     // A slow connection: the page says it is loading until the learners come.
+    let learnersCome!: () => void;
+    const held = new Promise<void>((resolve) => {
+      learnersCome = resolve;
+    });
     await page.route('**/api/school/marktargets', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      await held;
       await route.continue();
     });
     await next(page);
     await page.getByRole('status').getByText('Loading mark targets. Please wait.').waitFor();
+    learnersCome();
     const table = page.getByRole('table', { name: 'Target' });
     await table.waitFor();
     await page.unroute('**/api/school/marktargets');

@@ -10,7 +10,7 @@ import type { ClassTermInputs, GradingLoad } from './loader.js';
  * comments, attendance, footers, teachers' initials, photos, next term's dates, fees balances,
  * the school's badge), each read set-based over the whole scope, and only when a report kind
  * names it: the mark sheet and the comments screens read none of what they never show.
- * `sourceLog` counts each source read, so tests can see what a kind loaded.
+ * `sourceReads` counts each source read, so tests can see what a kind loaded.
  */
 
 export interface RemarkType {
@@ -60,8 +60,14 @@ export type LoadedSources<Names extends SourceName = SourceName> = Map<string, P
 
 type Source<Name extends SourceName> = (tx: TenantTx, load: GradingLoad) => Promise<(inputs: ClassTermInputs) => SourceValues[Name]>;
 
-/** Every source read since the process started, by name: what a test reads to see a kind load only its own. */
-export const sourceLog: SourceName[] = [];
+/**
+ * How many times each source has been read since the process started: what a test reads to see a
+ * kind load only its own. Counters, so a server printing cards all term holds the same few numbers.
+ */
+export const sourceReads: Record<SourceName, number> = Object.fromEntries(SOURCE_NAMES.map((name) => [name, 0])) as Record<
+  SourceName,
+  number
+>;
 
 /** The report's comment category: an assessment report's own, every other the exam's. */
 const commentCategory = (category: ReportType) => (category === 'assesment' ? 'assesment' : 'exam');
@@ -323,7 +329,7 @@ export async function loadSources<Names extends SourceName>(
 ): Promise<LoadedSources<Names>> {
   const readers: Array<[Names, (inputs: ClassTermInputs) => unknown]> = [];
   for (const name of [...new Set(names)]) {
-    sourceLog.push(name);
+    sourceReads[name] += 1;
     readers.push([name, load.classes.length === 0 ? () => null : await (SOURCES[name] as Source<Names>)(tx, load)]);
   }
   const loaded: LoadedSources<Names> = new Map();
