@@ -22,7 +22,9 @@
  *   job (<= 5 s) while another school's single card keeps p95 <= 0.5 s; the demo school printing
  *   every class through the API while a signed-in user's calls keep p95 < 100 ms.
  *
- * `--quick` shortens each measurement (CI uses it to prove the benchmark runs).
+ * `--quick` shortens each measurement (CI uses it to prove the benchmark runs and its budgets
+ * hold). Each result prints its budget ("met" or "NOT MET"); the run ends with exit code 1 naming
+ * every budget missed (bench/budgets.ts).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -30,6 +32,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { students } from '@mustard/shared';
 import autocannon from 'autocannon';
+import { budgetVerdict, watchBudgets } from './budgets.js';
 import { measureBundles } from './bundle.js';
 import { reportClassListBytes } from './class-list-bytes.js';
 import { reportExamWeek } from './marks-load.js';
@@ -72,6 +75,7 @@ async function startTargets(databaseUrl?: string) {
   return { ...targets, stop };
 }
 
+const budgets = watchBudgets();
 const targets = await startTargets();
 
 async function measure(title: string, url: string, headers: Record<string, string> = {}) {
@@ -115,6 +119,14 @@ try {
   await reportSchoolThroughApi();
 } finally {
   await targets.stop();
+}
+
+const verdict = budgetVerdict(budgets.missed);
+if (verdict) {
+  console.error(`\n${verdict}`);
+  process.exitCode = 1;
+} else {
+  console.log('\nEvery budget met.');
 }
 
 /**
