@@ -1,5 +1,4 @@
 import {
-  type AppAbility,
   type Assignments,
   COMMENT_MESSAGES,
   type CommentConflict,
@@ -21,10 +20,10 @@ import {
 import { recordAudit } from '../../audit/audit.repository.js';
 import { lockInTenant, type TenantTx } from '../../db/tenant.js';
 import { type AboutMessage, AppError, type FieldErrors, invalid } from '../../errors.js';
+import type { ActingMember, ActionContext } from '../../plugins/endpoints.js';
 import { gradingInputsOf, loadGradingInputs } from '../reports/pipeline/loader.js';
 import { shownResult } from '../reports/report-model.js';
 import { assignmentsOf } from '../staff/staff.repository.js';
-import { actingUser } from '../users/users.service.js';
 import {
   activeSubjects,
   applyCommentWrites,
@@ -50,10 +49,8 @@ import {
  * save sent twice at once writes once.
  */
 
-/** Who acts: their rights in the school (the assignment rule reads them). */
-export interface Member {
-  ability: AppAbility;
-}
+/** Who acts: who they are and their rights in the school (the assignment rule reads them). */
+export type Member = Pick<ActingMember, 'userId' | 'ability'>;
 
 /** The comments of a screen: subject comments, or generic skills. */
 export type CommentKind = 'general' | 'skill';
@@ -93,7 +90,7 @@ async function checkTarget(
   const reach = entryReach(member.ability).subjectComments;
   if (reach === 'all') return { assignments: null, streams: 'all' };
   if (reach === 'none') throw new AppError(403, COMMENT_MESSAGES.notAssigned);
-  const held = await assignmentsOf(tx, actingUser(tx), { term: query.term, year: query.year });
+  const held = await assignmentsOf(tx, member.userId, { term: query.term, year: query.year });
   const assignments = { subjects: held.subjects, classes: held.classes };
   // A class opened without a stream is the streams the member teaches (issue 23 item 18).
   const streams = streamsToEnter(member.ability, assignments, 'subjectComments', query);
@@ -147,7 +144,7 @@ async function subjectChoices(tx: TenantTx, query: MarkCommentsQuery, assignment
 }
 
 /** A class's learners in one subject with their marks, total, grade and comment; the automatic comments to start from. */
-export async function loadMarkComments(tx: TenantTx, query: MarkCommentsQuery, member: Member, kind: CommentKind): Promise<MarkComments> {
+export async function loadMarkComments({ tx, member }: ActionContext, query: MarkCommentsQuery, kind: CommentKind): Promise<MarkComments> {
   const { assignments, streams } = await checkTarget(tx, query, member);
   const learners = await screenLearners(tx, query, streams);
   const { results, markTypes } = await subjectResults(tx, query);
@@ -221,9 +218,8 @@ function planSave(
  * yours), nothing saved; an empty comment deletes. Each change lands in the comment history.
  */
 export async function saveMarkComments(
-  tx: TenantTx,
+  { tx, member }: ActionContext,
   body: MarkCommentsSave,
-  member: Member,
   kind: CommentKind,
 ): Promise<MarkCommentsSaved> {
   const { streams } = await checkTarget(tx, body, member);

@@ -1,5 +1,4 @@
 import {
-  type AppAbility,
   type AutoReportComment,
   COMMENT_MESSAGES,
   classReportScope,
@@ -31,6 +30,7 @@ import {
 import { recordAudit } from '../../audit/audit.repository.js';
 import { lockInTenant, type TenantTx } from '../../db/tenant.js';
 import { type AboutMessage, AppError, type FieldErrors, invalid } from '../../errors.js';
+import type { ActingMember, ActionContext } from '../../plugins/endpoints.js';
 import { gradingInputsOf, loadGradingInputs } from '../reports/pipeline/loader.js';
 import { shownResult } from '../reports/report-model.js';
 import { assignmentsOf } from '../staff/staff.repository.js';
@@ -57,10 +57,8 @@ import {
  * written with its history; deletion with the texts kept in the history.
  */
 
-/** Who acts: their rights in the school (the class-teacher rule reads them). */
-export interface Member {
-  ability: AppAbility;
-}
+/** Who acts: who they are and their rights in the school (the class-teacher rule reads them). */
+export type Member = Pick<ActingMember, 'userId' | 'ability'>;
 
 /** Whether a remark type is for a class: no classes named is every class. */
 export function remarkTypeForClass(type: Pick<RemarkTypeRow, 'forms'>, form: string): boolean {
@@ -148,7 +146,7 @@ async function learnersWithResults(tx: TenantTx, query: RemarksQuery) {
  * has them, the remark types to write, their stored remarks with versions, and the class's
  * automatic comments, each learner's matching one personalised.
  */
-export async function loadRemarks(tx: TenantTx, query: RemarksQuery): Promise<Remarks> {
+export async function loadRemarks({ tx }: ActionContext, query: RemarksQuery): Promise<Remarks> {
   const remarktypes = shownRemarkTypes(await schoolRemarkTypes(tx), query);
   const { graded, plain } = await learnersWithResults(tx, query);
   const level = graded?.level ?? 'plain';
@@ -227,8 +225,8 @@ async function checkMayWrite(
   const reach = entryReach(member.ability).reportComments;
   if (reach === 'all') return 'all';
   const assignments =
-    reach === 'assigned' && tx.userId
-      ? await assignmentsOf(tx, tx.userId, { term: target.term as (typeof TERMS)[number], year: target.year })
+    reach === 'assigned'
+      ? await assignmentsOf(tx, member.userId, { term: target.term as (typeof TERMS)[number], year: target.year })
       : { subjects: [], classes: [] };
   const streams = streamsToEnter(member.ability, assignments, 'reportComments', target);
   if (!mayOpen(streams, target.stream)) throw new AppError(403, REMARK_MESSAGES.notClassTeacher);
@@ -276,7 +274,7 @@ const cellKey = (remarktypeId: string, studentId: string) => `${remarktypeId}|${
  * is a 409 naming it (theirs and yours), nothing written. An empty text deletes. Every change
  * lands in comment_history. The same save twice answers the second as unchanged.
  */
-export async function saveRemarks(tx: TenantTx, body: RemarksSave, member: Member): Promise<RemarksSaved> {
+export async function saveRemarks({ tx, member }: ActionContext, body: RemarksSave): Promise<RemarksSaved> {
   const cells: Cell[] = Object.entries(body.comment).flatMap(([typeKey, byStudent]) =>
     Object.entries(byStudent).map(([learnerKey, text]) => ({
       remarktype_id: idOfKey(typeKey).toLowerCase(),
@@ -407,7 +405,7 @@ async function conflictError(
  * Deletes a class's remarks of a remark type and its sub categories (one learner's, or a
  * stream's, or the class's) in the action's one transaction; the texts stay in the history.
  */
-export async function deleteRemarks(tx: TenantTx, body: RemarksDelete): Promise<{ message: string; records: number }> {
+export async function deleteRemarks({ tx }: ActionContext, body: RemarksDelete): Promise<{ message: string; records: number }> {
   const types = await schoolRemarkTypes(tx);
   const errors: FieldErrors = {};
   const chosen = types.find((type) => type.id === body.remarktype_id);
