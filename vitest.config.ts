@@ -50,6 +50,8 @@ const NO_DATABASE = server([
   'module-imports.test.ts',
   // The document pool and its queue: threads and turns, no database.
   'documents/pool.test.ts',
+  // The registry of report kinds: what it holds and that the app serves each.
+  'modules/reports/kinds.test.ts',
 ]);
 /** Of the embedded database alone: its data directory, the command and the server on it, migrations over old data. */
 const PGLITE_ONLY = server([

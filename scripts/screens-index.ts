@@ -364,8 +364,9 @@ function serverUses() {
 
 /**
  * The server files serving a contract, as the index writes them: the route files and the
- * resource routes that use it; else the route files registering the file that declares it (a
- * report kind: `marksheet.routes.ts` (through `marksheet.service.ts`)); else the files that use it.
+ * resource routes that use it; else the route files registering the file that declares it, or
+ * registering the registry that lists it (a report kind: `reports.routes.ts` (through `kinds.ts`,
+ * `marksheet.service.ts`)); else the files that use it.
  */
 function servedBy(contract: Contract, uses: ReturnType<typeof serverUses>): string[] {
   const files = uses.get(contract.endpoint ?? contract.name) ?? [];
@@ -373,11 +374,19 @@ function servedBy(contract: Contract, uses: ReturnType<typeof serverUses>): stri
   const isRoutes = (file: string) => file.endsWith('.routes.ts') || file.startsWith('apps/server/src/resources/');
   const routes = files.filter((use) => isRoutes(use.file));
   if (routes.length > 0) return routes.map((use) => `\`${use.file}\``);
+  const importers = (target: string) => sourcesUnder(SERVER).filter((file) => relativeImports(file).includes(path.join(ROOT, target)));
   return files.map((use) => {
-    const registering = sourcesUnder(SERVER)
-      .filter((file) => isRoutes(posix(file)) && relativeImports(file).includes(path.join(ROOT, use.file)))
+    const registering = importers(use.file)
+      .filter((file) => isRoutes(posix(file)))
       .map((file) => `\`${posix(file)}\``);
-    return registering.length > 0 ? `${registering.join(', ')} (through \`${use.file}\`)` : `\`${use.file}\``;
+    if (registering.length > 0) return `${registering.join(', ')} (through \`${use.file}\`)`;
+    // A report kind: its registry (reports/kinds.ts) is what a route file serves.
+    const throughRegistry = importers(use.file).flatMap((registry) =>
+      importers(posix(registry))
+        .filter((file) => isRoutes(posix(file)))
+        .map((file) => `\`${posix(file)}\` (through \`${posix(registry)}\`, \`${use.file}\`)`),
+    );
+    return throughRegistry.length > 0 ? throughRegistry.join(', ') : `\`${use.file}\``;
   });
 }
 

@@ -15,7 +15,6 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { homeRoutes } from './modules/home/home.routes.js';
 import { marksRoutes } from './modules/marks/marks.routes.js';
 import { reportSettingsRoutes } from './modules/report-settings/report-settings.routes.js';
-import { marksheetRoutes } from './modules/reports/marksheet/marksheet.routes.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
 import { calendarRoutes } from './modules/settings/calendar.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
@@ -140,7 +139,6 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(reportRoutes);
   await app.register(remarkRoutes);
   await app.register(markCommentRoutes);
-  await app.register(marksheetRoutes);
   await app.register(reportSettingsRoutes);
   await registerWebApp(app, webDist);
 }

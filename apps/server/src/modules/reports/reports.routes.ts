@@ -13,25 +13,24 @@ import { notFound } from '../../errors.js';
 import { tenantScope } from '../../plugins/access.js';
 import { endpointRoute, FileAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
 import { photoFile, removePhoto } from '../students/photos.js';
+import { REPORT_KINDS } from './kinds.js';
 import { imagesForPrint } from './pdf/images.js';
-import { reportKindRoute } from './pipeline/kind.js';
 import { latestMarkedLearner, loadReportInputs } from './report-data.repository.js';
 import { reportImages, withInlinePhotos } from './report-images.js';
 import { buildReportModel } from './report-model.js';
 import { logoPath, setLogo, storeLogo } from './school-logo.js';
-import { terminalReportKind } from './terminal-report.kind.js';
 
 /** The report cards' file name (the terminal report kind's). */
 export { reportFileName } from './terminal-report.kind.js';
 
 /**
- * Report cards (issue 15): the terminal report is a report kind (terminal-report.kind.ts) served
- * by the pipeline's route helper: read in the action's one transaction, built and rendered
- * after it; a PDF through the document queue and the one document pool. Beside it, the layout
+ * Every report kind of the registry (kinds.ts: the terminal report, the mark sheet), each served
+ * by the pipeline's route helper: read in the action's one transaction, built and rendered after
+ * it; a PDF through the document queue and the one document pool. Beside them, the layout
  * screen's sample card, the progress of a PDF, and the school's badge.
  */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
-  reportKindRoute(app, terminalReportKind);
+  for (const kind of REPORT_KINDS) kind.serve(app);
 
   // The layout screen's sample: photos shown whatever the saved layout says, the screen's layout decides.
   endpointRoute(app, reportSampleEndpoint, async ({ query }, request) => {
