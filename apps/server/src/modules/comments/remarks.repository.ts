@@ -59,18 +59,6 @@ export async function autoRemarksOf(tx: TenantTx, form: string, remarktypeIds: r
   return rows.map((row) => ({ ...row, score: Number(row.score), upper: Number(row.upper) }));
 }
 
-/** First names of learners by id (the report model carries the full name only). */
-export async function firstNames(tx: TenantTx, ids: readonly string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await tx.trx
-    .selectFrom('students')
-    .select(['id', 'firstname'])
-    .$call(inTenant(tx.tenantId))
-    .where('id', 'in', [...ids])
-    .execute();
-  return new Map(rows.map((row) => [row.id, row.firstname]));
-}
-
 /** A learner of a class without marks yet, as a report lists one. */
 export interface PlainLearner {
   id: string;
