@@ -32,6 +32,9 @@ describe('routes for pages that cannot carry the schema library', () => {
       'acceptInvitationRoute',
       'authTypeRoute',
       'declineInvitationRoute',
+      // The dashboard's two calls: its cold load carries no schema library either.
+      'homeRoute',
+      'homeSetupRoute',
       'loginRoute',
       'logoutRoute',
       'myInvitationsRoute',
