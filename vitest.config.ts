@@ -15,9 +15,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * The unit and PostgreSQL projects run two test files at a time (API_WORKERS): on a 2-core
  * machine a file waiting on PostgreSQL or on a child server leaves the other core to the next
  * file. The embedded database's files run one at a time after them (PGLITE_WORKERS): each keeps a
- * core busy by itself, and two at once measured slower. The browser tests share one server and
- * browser and run alone, last (sequence.groupOrder). MUSTARD_TEST_WORKERS sets both counts.
- * docs/ARCHITECTURE.md, "Keeping the test suite fast", has the numbers.
+ * core busy by itself, and two at once measured slower. The API projects load the app's modules
+ * once a worker, not once a file (isolate: false), which halved the PostgreSQL pass: a test
+ * file therefore mocks no module (a failure is planted in its own database instead, asOwner in
+ * test/test-database.ts). The browser tests run last, two files at a time, each worker with
+ * its own server, database and browser (sequence.groupOrder). MUSTARD_TEST_WORKERS sets every
+ * count. docs/ARCHITECTURE.md, "Keeping the test suite fast", has the numbers.
  */
 const postgresUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 
@@ -48,6 +51,8 @@ const NO_DATABASE = server([
   // The rules between routes, services and repositories, and between modules and layers: they read the source files.
   'route-service-rules.test.ts',
   'module-imports.test.ts',
+  // That no server test mocks a module, since the API projects share them between files.
+  'test/test-rules.test.ts',
   // The document pool and its queue: threads and turns, no database.
   'documents/pool.test.ts',
   // The registry of report kinds: what it holds and that the app serves each.
@@ -119,9 +124,10 @@ const PGLITE_IN_CI = [
   ]),
 ];
 
-/** Test files run at once: of the unit and PostgreSQL projects, and of the embedded database's. */
+/** Test files run at once: of the unit and PostgreSQL projects, of the embedded database's, of the browser's. */
 const API_WORKERS = Number(process.env.MUSTARD_TEST_WORKERS) || 2;
 const PGLITE_WORKERS = Number(process.env.MUSTARD_TEST_WORKERS) || 1;
+const E2E_WORKERS = Number(process.env.MUSTARD_TEST_WORKERS) || 2;
 
 export default defineConfig(async () => {
   const postgres = await reachable(postgresUrl.hostname, Number(postgresUrl.port || 5432));
@@ -136,6 +142,8 @@ export default defineConfig(async () => {
     // The first file that reads the demo seeds it for the run in its beforeAll (test-database.ts).
     hookTimeout: 120_000,
     maxWorkers: API_WORKERS,
+    // One load of the app's modules a worker, for every file it runs (see above).
+    isolate: false,
     sequence: { groupOrder: 0 },
   };
   return {
@@ -168,9 +176,9 @@ export default defineConfig(async () => {
             globalSetup: ['e2e/global-setup.ts'],
             testTimeout: 60_000,
             hookTimeout: 120_000,
-            // One server, database and browser for the run (e2e/harness.ts, useHarness): the files
-            // run one after another in one process, which e2e/environment.ts closes it with.
-            fileParallelism: false,
+            // One server, database and browser a worker (e2e/harness.ts, useHarness), kept for the
+            // files that worker runs one after another and closed with it (e2e/environment.ts).
+            maxWorkers: E2E_WORKERS,
             isolate: false,
             // After the unit and API files, alone: two workers beside the browser would starve it.
             sequence: { groupOrder: 2 },

@@ -1,13 +1,11 @@
 import { TENANT_HEADER } from '@mustard/shared';
 import type { LightMyRequestResponse } from 'fastify';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ROLE } from '../db/migrate.js';
 import { issueSignInCode } from '../modules/auth/auth.service.js';
 import { makeTenant, makeUser } from '../test/factories.js';
 import { buildTestApp, login, TEST_PASSWORD, type TestApp, tokenOf } from '../test/test-app.js';
-import { databaseUrl, POSTGRES_ADMIN_URL, testDatabaseKind } from '../test/test-database.js';
+import { asOwner } from '../test/test-database.js';
 
 /**
  * Security headers (security.md item 23), generic errors that fail closed (item 24), and logs
@@ -182,29 +180,6 @@ describe('internal failures -> 500 with the catalogue body only, and the app fai
   let brokenToken: string;
   let email: string;
 
-  /** Runs SQL as the schema owner of the broken app's database. */
-  async function asOwner(statement: string) {
-    if (testDatabaseKind === 'postgres') {
-      const name = new URL(broken.database.appUrl as string).pathname.slice(1);
-      const owner = new Kysely<any>({
-        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl(POSTGRES_ADMIN_URL, name), max: 1 }) }),
-      });
-      try {
-        await sql.raw(statement).execute(owner);
-      } finally {
-        await owner.destroy();
-      }
-    } else {
-      // The embedded database's session is the owner that took the app role with SET ROLE.
-      await sql.raw('RESET ROLE').execute(broken.database.db);
-      try {
-        await sql.raw(statement).execute(broken.database.db);
-      } finally {
-        await sql.raw(`SET ROLE ${APP_ROLE}`).execute(broken.database.db);
-      }
-    }
-  }
-
   beforeAll(async () => {
     broken = await buildTestApp({}, { captureLogs: true });
     const tenant = await makeTenant(broken.database);
@@ -219,7 +194,7 @@ describe('internal failures -> 500 with the catalogue body only, and the app fai
   });
 
   it('a failing SQL statement (permission denied on users) -> 500 {statusCode, message} only, logged on the server', async () => {
-    await asOwner(`REVOKE SELECT ON users FROM ${APP_ROLE}`);
+    await asOwner(broken.database, [`REVOKE SELECT ON users FROM ${APP_ROLE}`]);
     try {
       const response = await broken.app.inject({
         method: 'POST',
@@ -230,7 +205,7 @@ describe('internal failures -> 500 with the catalogue body only, and the app fai
       expect(response.body).toBe(JSON.stringify(INTERNAL));
       expect(response.headers.authorization).toBeUndefined();
     } finally {
-      await asOwner(`GRANT SELECT ON users TO ${APP_ROLE}`);
+      await asOwner(broken.database, [`GRANT SELECT ON users TO ${APP_ROLE}`]);
     }
     const logged = broken.logs.filter((line) => line.includes('permission denied'));
     expect(logged.length).toBeGreaterThan(0);

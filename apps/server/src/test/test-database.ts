@@ -105,6 +105,33 @@ export interface TestDatabase extends Database {
   appUrl?: string;
 }
 
+/**
+ * Runs SQL as the owner of a test database's tables: to plant a failure (a trigger that refuses a
+ * write, a revoked grant) in the test's own copy, where the app's role may not. On PostgreSQL a
+ * connection of the admin to that database; on the embedded database its one session, which is
+ * the owner and took the app role with SET ROLE.
+ */
+export async function asOwner(database: TestDatabase, statements: string[]): Promise<void> {
+  if (database.appUrl) {
+    const name = new URL(database.appUrl).pathname.slice(1);
+    const owner = new Kysely<unknown>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl(POSTGRES_ADMIN_URL, name), max: 1 }) }),
+    });
+    try {
+      for (const statement of statements) await sql.raw(statement).execute(owner);
+    } finally {
+      await owner.destroy();
+    }
+    return;
+  }
+  await sql.raw('RESET ROLE').execute(database.db);
+  try {
+    for (const statement of statements) await sql.raw(statement).execute(database.db);
+  } finally {
+    await sql.raw(`SET ROLE ${APP_ROLE}`).execute(database.db);
+  }
+}
+
 export async function openTestDatabase(options: OpenTestDatabaseOptions = {}): Promise<TestDatabase> {
   if (testDatabaseKind === 'pglite') return openPgliteTestDatabase(options);
   const run = inject('postgresTestRun');

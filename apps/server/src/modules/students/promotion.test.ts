@@ -1,13 +1,11 @@
 import { ERROR_MESSAGES, STUDENT_MESSAGES, type Student } from '@mustard/shared';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
-import { APP_ROLE } from '../../db/migrate.js';
 import { withTenant } from '../../db/tenant.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
-import { databaseUrl, POSTGRES_ADMIN_URL, testDatabaseKind } from '../../test/test-database.js';
+import { asOwner } from '../../test/test-database.js';
 import { ok } from '../settings/settings-fixtures.js';
 
 /*
@@ -88,29 +86,6 @@ async function idOf(tenantId: string, studentid: string): Promise<string> {
     trx.selectFrom('students').select('id').where('studentid', '=', studentid).executeTakeFirstOrThrow(),
   );
   return row.id;
-}
-
-/** Runs SQL as the owner of the test database's tables (to plant a failure in the test's own database). */
-async function asOwner(statements: string[]) {
-  if (testDatabaseKind === 'postgres') {
-    const name = new URL(t.database.appUrl as string).pathname.slice(1);
-    const owner = new Kysely<unknown>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl(POSTGRES_ADMIN_URL, name), max: 1 }) }),
-    });
-    try {
-      for (const statement of statements) await sql.raw(statement).execute(owner);
-    } finally {
-      await owner.destroy();
-    }
-  } else {
-    // The embedded database's one session is the owner, which took the app role with SET ROLE.
-    await sql.raw('RESET ROLE').execute(t.database.db);
-    try {
-      for (const statement of statements) await sql.raw(statement).execute(t.database.db);
-    } finally {
-      await sql.raw(`SET ROLE ${APP_ROLE}`).execute(t.database.db);
-    }
-  }
 }
 
 beforeAll(async () => {
@@ -315,7 +290,7 @@ describe('promotion in one transaction', () => {
     const before = await learnersOf(school.id);
     // A trigger in this test's own database refuses this school's P5 learners moving to P6:
     // the history rows and the completed P7s are already written when the move fails.
-    await asOwner([
+    await asOwner(t.database, [
       `CREATE FUNCTION test_refuse_p5_move() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN
          IF NEW.tenant_id = '${school.id}' AND OLD.form = 'P5' AND NEW.form = 'P6' THEN
@@ -332,7 +307,7 @@ describe('promotion in one transaction', () => {
       expect(await learnersOf(school.id)).toEqual(before);
       expect(await historyOf(school.id)).toEqual([]);
     } finally {
-      await asOwner(['DROP TRIGGER test_refuse_p5_move ON students', 'DROP FUNCTION test_refuse_p5_move()']);
+      await asOwner(t.database, ['DROP TRIGGER test_refuse_p5_move ON students', 'DROP FUNCTION test_refuse_p5_move()']);
     }
     // Once nothing stands in the way, the same promotion goes through whole.
     expect(ok(await school.head.get(`${PROMOTE}?promote=1`))).toEqual({ message: STUDENT_MESSAGES.promoted, promoted: 4, completed: 1 });

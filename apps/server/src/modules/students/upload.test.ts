@@ -8,13 +8,14 @@ import { ERROR_MESSAGES, STUDENT_MESSAGES as M, TENANT_HEADER } from '@mustard/s
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
 import { setCodeTenantFilterForTests } from '../../db/tenant-filter.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, caller, login, type TestApp } from '../../test/test-app.js';
+import { asOwner } from '../../test/test-database.js';
 import { giveLearnerCodes, idSequence, initialsOf } from './student-ids.js';
 import { UPLOAD_COLUMNS } from './upload-columns.js';
 
@@ -23,19 +24,6 @@ import { UPLOAD_COLUMNS } from './upload-columns.js';
  * template, every row checked before anything is written, idempotent re-uploads keyed by the
  * student id, autoid, tenants kept apart, and the upload limits of security.md item 18.
  */
-
-/** Lets one test make the upload's audit entry fail: the last write of its transaction (security.md item 16). */
-const auditFailure = vi.hoisted(() => ({ armed: false }));
-vi.mock('../../audit/audit.repository.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../audit/audit.repository.js')>();
-  return {
-    ...original,
-    recordAudit: async (...args: Parameters<typeof original.recordAudit>) => {
-      if (auditFailure.armed && args[1].action === 'upload') throw new Error('injected failure');
-      return original.recordAudit(...args);
-    },
-  };
-});
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const HEADER = UPLOAD_COLUMNS.map((column) => column.key);
@@ -617,12 +605,19 @@ describe('uploading learners', () => {
     const before = await learnersOf(school);
     // 700 rows: two INSERT chunks and an update are written before the audit entry fails.
     const rows = [learner(1, { firstname: 'Changed' }), ...Array.from({ length: 700 }, (_, n) => learner(n + 2))];
-    auditFailure.armed = true;
+    // The database refuses the upload's audit entry, the last write of its transaction
+    // (security.md item 16): a trigger of this test's own, on this school's rows only.
+    await asOwner(t.database, [
+      `CREATE FUNCTION test_refuse_upload_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN IF NEW.action = 'upload' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`,
+      `CREATE TRIGGER test_refuse_upload_audit BEFORE INSERT ON audit_log FOR EACH ROW
+         WHEN (NEW.tenant_id = '${school.id}') EXECUTE FUNCTION test_refuse_upload_audit()`,
+    ]);
     try {
       const response = await upload(school, token, await workbookOf(rows));
       expect(response.statusCode).toBe(500);
     } finally {
-      auditFailure.armed = false;
+      await asOwner(t.database, ['DROP TRIGGER test_refuse_upload_audit ON audit_log', 'DROP FUNCTION test_refuse_upload_audit()']);
     }
     expect(await learnersOf(school)).toEqual(before);
   });
