@@ -3,7 +3,7 @@
  * report-cards.ts measured in the same run (pdfkit putting the same strings on the pages with no
  * logic, one thread):
  *
- *   (e) 60 cards of a stream through the pool (`renderDocument('report-cards')`), the pool warm.
+ *   (e) 60 cards of a stream through the pool (`renderDocument(REPORT_CARDS_DRAWER)`), the pool warm.
  *       Aim: <= 0.1 s (printed as it is).
  *   (f) A school's 1,040 cards (the demo school's size: P4 to P7, S5 and S6) as one job: every
  *       class asked at once through the document queue and pool as the app makes them
@@ -16,6 +16,7 @@
 import { fileURLToPath } from 'node:url';
 import { closeDocumentPool, DOCUMENT_TASKS_PER_THREAD, DOCUMENT_THREADS, renderDocument } from '../apps/server/src/documents/pool.js';
 import { DEFAULT_DOCUMENT_LIMITS, DocumentQueue } from '../apps/server/src/documents/queue.js';
+import { REPORT_CARDS_DRAWER } from '../apps/server/src/modules/reports/document-drawers.js';
 import { fixtureLogo, fixturePhoto, reportFixture } from '../apps/server/src/modules/reports/pdf/fixture.js';
 import { imagesForPrint } from '../apps/server/src/modules/reports/pdf/images.js';
 import { percentile } from './latency.js';
@@ -49,11 +50,11 @@ export async function reportDocuments(context: ReportCardsContext): Promise<void
   const perCardBaseline = baselineMs / stream.model.learners.length;
   try {
     // (e) 60 cards through the pool, warm.
-    for (let warm = 0; warm < 3; warm++) await renderDocument('report-cards', { ...stream, layout });
+    for (let warm = 0; warm < 3; warm++) await renderDocument(REPORT_CARDS_DRAWER, { ...stream, layout });
     const times: number[] = [];
     for (let run = 0; run < runs; run++) {
       const started = performance.now();
-      await renderDocument('report-cards', { ...stream, layout });
+      await renderDocument(REPORT_CARDS_DRAWER, { ...stream, layout });
       times.push(performance.now() - started);
     }
     const streamMs = percentile(times, 50);
@@ -85,7 +86,7 @@ export async function reportDocuments(context: ReportCardsContext): Promise<void
     let running = true;
     const started = performance.now();
     const big = Promise.all(
-      classes.map((input) => queue.serve('big-school', reply, (draw) => draw(() => renderDocument('report-cards', input)))),
+      classes.map((input) => queue.serve('big-school', reply, (draw) => draw(() => renderDocument(REPORT_CARDS_DRAWER, input)))),
     ).then((files) => {
       running = false;
       return files;
@@ -93,7 +94,7 @@ export async function reportDocuments(context: ReportCardsContext): Promise<void
     const other = (async () => {
       while (running) {
         const asked = performance.now();
-        await queue.serve('small-school', reply, (draw) => draw(() => renderDocument('report-cards', single)));
+        await queue.serve('small-school', reply, (draw) => draw(() => renderDocument(REPORT_CARDS_DRAWER, single)));
         singles.push(performance.now() - asked);
       }
     })();

@@ -9,16 +9,16 @@ import { DEFAULT_DOCUMENT_LIMITS, DocumentQueue } from './queue.js';
  *
  *   queue.ts     admission (bounded per school and in all: 503 + Retry-After) and fair turns
  *   pool.ts      the one worker pool (threads bounded once for the process), `renderDocument`
- *   worker.ts    the pool's worker: a task's kind picks its drawer
- *   drawers.ts   every kind and its drawer: the one place a new kind registers
+ *   worker.ts    the pool's worker: loads the drawer a task names and draws
+ *   drawers.ts   what a drawer is, and its address (`documentDrawer`), by which a kind names it
  *   pdf.ts       the one PDF set-up (page frame, fonts, metadata) every drawer starts from
  *   progress.ts  how far each document is, in the database (any server answers)
  *
  * A route asks `app.documents.serve(school, reply, async (draw) => ...)`, reads its data, then
- * `draw(() => renderDocument(kind, input, progress))` in its turn.
+ * `draw(() => renderDocument(drawer, input, progress))` in its turn.
  */
 
-export type { DocumentInputs, DocumentKind, DocumentProgress, MarksheetInput, ReportCardsInput } from './drawers.js';
+export { type DocumentDrawer, type DocumentImages, type DocumentProgress, type DrawerAddress, documentDrawer } from './drawers.js';
 export { closeDocumentPool, DOCUMENT_TASKS_PER_THREAD, DOCUMENT_THREADS, documentThreads, renderDocument } from './pool.js';
 export { DocumentProgressStore, type ProgressKey, type ProgressWriter } from './progress.js';
 export { DEFAULT_DOCUMENT_LIMITS, DOCUMENTS_RETRY_AFTER_SECONDS, DocumentQueue, type DrawInTurn, type RetryLater } from './queue.js';

@@ -1,6 +1,9 @@
+import { pathToFileURL } from 'node:url';
 import { DEFAULT_REPORT_LAYOUT, marksheetCounts, marksheetTable } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MARKSHEET_DRAWER, REPORT_CARDS_DRAWER } from '../modules/reports/document-drawers.js';
 import { reportFixture } from '../modules/reports/pdf/fixture.js';
+import { documentDrawer } from './drawers.js';
 import { closeDocumentPool, DOCUMENT_TASKS_PER_THREAD, DOCUMENT_THREADS, documentThreads, renderDocument } from './pool.js';
 import { DEFAULT_DOCUMENT_LIMITS, DocumentQueue } from './queue.js';
 
@@ -28,7 +31,7 @@ const sheet = (learners: number) => {
 const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString('latin1') === '%PDF-';
 
 // The pool's first worker starts here (loading the drawers takes a while on a busy machine), not in a test.
-beforeAll(() => renderDocument('report-cards', cards(1)));
+beforeAll(() => renderDocument(REPORT_CARDS_DRAWER, cards(1)));
 
 describe('the document pool', () => {
   it(
@@ -49,9 +52,9 @@ describe('the document pool', () => {
       try {
         const files = await Promise.all([
           ...Array.from({ length: DOCUMENT_THREADS + 2 }, (_, index) =>
-            track('cards', renderDocument('report-cards', cards(20, index + 1))),
+            track('cards', renderDocument(REPORT_CARDS_DRAWER, cards(20, index + 1))),
           ),
-          ...Array.from({ length: DOCUMENT_THREADS + 2 }, () => track('sheets', renderDocument('marksheet', sheet(30)))),
+          ...Array.from({ length: DOCUMENT_THREADS + 2 }, () => track('sheets', renderDocument(MARKSHEET_DRAWER, sheet(30)))),
         ]);
         expect(files.every(isPdf)).toBe(true);
       } finally {
@@ -76,18 +79,18 @@ describe('the document pool', () => {
       });
       const reply = { header: () => undefined };
       // Warm the threads, so a worker's start does not decide the order.
-      await Promise.all(Array.from({ length: DOCUMENT_THREADS }, () => renderDocument('report-cards', cards(1))));
+      await Promise.all(Array.from({ length: DOCUMENT_THREADS }, () => renderDocument(REPORT_CARDS_DRAWER, cards(1))));
       const finished: string[] = [];
       let waitingWhenBFinished = -1;
       const big = Array.from({ length: 5 }, (_, index) =>
         queue
-          .serve('school-a', reply, (draw) => draw(() => renderDocument('report-cards', cards(60, index + 1))))
+          .serve('school-a', reply, (draw) => draw(() => renderDocument(REPORT_CARDS_DRAWER, cards(60, index + 1))))
           .then(() => {
             finished.push(`A${index}`);
           }),
       );
       const small = queue
-        .serve('school-b', reply, (draw) => draw(() => renderDocument('report-cards', cards(1, 9))))
+        .serve('school-b', reply, (draw) => draw(() => renderDocument(REPORT_CARDS_DRAWER, cards(1, 9))))
         .then(() => {
           finished.push('B');
           waitingWhenBFinished = queue.counts().waiting;
@@ -101,4 +104,19 @@ describe('the document pool', () => {
     },
     DRAWING_TIMEOUT,
   );
+
+  it('finds each drawer by its address in a worker, and names an address with no drawer', async () => {
+    // The addresses point at the sources here (the test runs them), each at a function.
+    for (const drawer of [REPORT_CARDS_DRAWER, MARKSHEET_DRAWER]) {
+      expect(drawer.module).toMatch(/^file:.*\/modules\/reports\/.*\.ts$/);
+      const loaded = (await import(drawer.module)) as Record<string, unknown>;
+      expect(typeof loaded[drawer.name]).toBe('function');
+    }
+    expect(
+      documentDrawer<{ x: () => void }, 'x'>(pathToFileURL('/srv/mustard/modules/reports/document-drawers.js').href, './pdf/draw', 'x')
+        .module,
+    ).toBe('file:///srv/mustard/modules/reports/pdf/draw.js');
+    const wrong = { ...MARKSHEET_DRAWER, name: 'drawNothing' } as typeof MARKSHEET_DRAWER;
+    await expect(renderDocument(wrong, sheet(1))).rejects.toThrow(/No drawer "drawNothing" in file:.*marksheet\/pdf\.ts/);
+  });
 });

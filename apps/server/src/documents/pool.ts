@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { DocumentInputs, DocumentKind, DocumentProgress } from './drawers.js';
+import type { DocumentProgress, DrawerAddress } from './drawers.js';
 import type { DocumentTask, ProgressMessage } from './worker.js';
 
 /*
@@ -71,17 +71,14 @@ export function documentThreads(): { live: number; most: number } {
 }
 
 /**
- * One document of a kind drawn in the pool by its drawer (drawers.ts). `onProgress` hears every
- * piece (done, total) before the promise settles; a callback that throws fails the render with
- * its error rather than the process.
+ * One document drawn in the pool by the drawer at `drawer` (drawers.ts), typed by its input.
+ * `onProgress` hears every piece (done, total) before the promise settles; a callback that
+ * throws fails the render with its error rather than the process.
  */
-export async function renderDocument<K extends DocumentKind>(
-  kind: K,
-  input: DocumentInputs[K],
-  onProgress?: DocumentProgress,
-): Promise<Buffer> {
+export async function renderDocument<Input>(drawer: DrawerAddress<Input>, input: Input, onProgress?: DocumentProgress): Promise<Buffer> {
+  const task = { drawer: { module: drawer.module, name: drawer.name }, input };
   const asBuffer = (pdf: Uint8Array) => Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
-  if (!onProgress) return asBuffer(await documentPool().run({ kind, input }));
+  if (!onProgress) return asBuffer(await documentPool().run(task));
   const { port1, port2 } = new MessageChannel();
   let failure: unknown = null;
   const finished = new Promise<void>((resolve) => {
@@ -97,7 +94,7 @@ export async function renderDocument<K extends DocumentKind>(
     port1.once('close', () => resolve());
   });
   try {
-    const pdf = await documentPool().run({ kind, input, progress: port2 }, { transferList: [port2] });
+    const pdf = await documentPool().run({ ...task, progress: port2 }, { transferList: [port2] });
     await finished;
     if (failure) throw failure;
     return asBuffer(pdf);

@@ -6,6 +6,7 @@ import { buildApp } from '../app.js';
 import { type Database, openDatabase } from '../db/connect.js';
 import { newId } from '../db/ids.js';
 import { withTenant } from '../db/tenant.js';
+import { REPORT_CARDS_DRAWER } from '../modules/reports/document-drawers.js';
 import { reportFixture } from '../modules/reports/pdf/fixture.js';
 import { newSubject, ok, type Row } from '../modules/settings/settings-fixtures.js';
 import { makeMarks, makeTenant, makeUser } from '../test/factories.js';
@@ -70,7 +71,7 @@ beforeAll(async () => {
   otherSchool = caller(t.app, await login(t.app, otherUser.email), other.tenantcode);
   codes.set(otherSchool, other.tenantcode);
   // The pool's first worker starts here (loading the drawers takes a while on a busy machine), not in a test.
-  await renderDocument('report-cards', {
+  await renderDocument(REPORT_CARDS_DRAWER, {
     model: reportFixture({ learners: 1, photos: 'none' }),
     layout: DEFAULT_REPORT_LAYOUT,
     images: new Map(),
@@ -112,7 +113,7 @@ describe("a document's progress", () => {
     const started = performance.now();
     const progress = await store.start(key, model.learners.length);
     let updates = 0;
-    await renderDocument('report-cards', { model, layout: DEFAULT_REPORT_LAYOUT, images: new Map() }, (done, total) => {
+    await renderDocument(REPORT_CARDS_DRAWER, { model, layout: DEFAULT_REPORT_LAYOUT, images: new Map() }, (done, total) => {
       updates += 1;
       progress.update(done, total);
     });

@@ -13,6 +13,7 @@ import { renderDocument } from '../../documents/pool.js';
 import { invalid } from '../../errors.js';
 import { FileAnswer } from '../../plugins/endpoints.js';
 import { classTermKey } from '../students/class-learners.repository.js';
+import { REPORT_CARDS_DRAWER } from './document-drawers.js';
 import { imagesForPrint } from './pdf/images.js';
 import type { KindRead, RenderContext, ReportKind } from './pipeline/kind.js';
 import { type GradingLoad, gradingInputsOf } from './pipeline/loader.js';
@@ -191,7 +192,7 @@ export const terminalReportKind = {
       const progress = query.progress
         ? await app.documents.progress.start({ tenantId, userId, token: query.progress }, model.learners.length)
         : null;
-      const pdf = await draw(() => renderDocument('report-cards', { model, layout, images }, progress?.update));
+      const pdf = await draw(() => renderDocument(REPORT_CARDS_DRAWER, { model, layout, images }, progress?.update));
       await progress?.finish();
       return new FileAnswer(reportFileName(model.report), 'application/pdf', pdf);
     },

@@ -15,6 +15,7 @@ import {
 import type { z } from 'zod';
 import { renderDocument } from '../../../documents/pool.js';
 import { FileAnswer, spreadsheetAnswer } from '../../../plugins/endpoints.js';
+import { MARKSHEET_DRAWER } from '../document-drawers.js';
 import type { KindRead, ReportKind } from '../pipeline/kind.js';
 import type { SourceName } from '../pipeline/sources.js';
 import { buildReportModel, type ReportInputs } from '../report-model.js';
@@ -110,6 +111,10 @@ export const marksheetKind = {
     html: async ({ model, table, counts }) => ({ html: renderMarksheetHtml(model, table, counts) }),
     xlsx: async ({ model, table, counts }) => spreadsheetAnswer(fileName(model, 'xlsx'), await marksheetWorkbook(model, table, counts)),
     pdf: async ({ model, table, counts }, _context, draw) =>
-      new FileAnswer(fileName(model, 'pdf'), 'application/pdf', await draw(() => renderDocument('marksheet', { model, table, counts }))),
+      new FileAnswer(
+        fileName(model, 'pdf'),
+        'application/pdf',
+        await draw(() => renderDocument(MARKSHEET_DRAWER, { model, table, counts })),
+      ),
   },
 } satisfies ReportKind<typeof marksheetEndpoint, Marksheet, MarksheetSource>;

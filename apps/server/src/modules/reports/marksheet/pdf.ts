@@ -9,6 +9,7 @@ import {
   type ReportModel,
   MARKSHEET_WORDS as W,
 } from '@mustard/shared';
+import type { DocumentDrawer } from '../../../documents/drawers.js';
 import { DOCUMENT_FONTS, type Doc, openPdf, PAGE_SIZES } from '../../../documents/pdf.js';
 
 /*
@@ -409,3 +410,13 @@ export function drawMarksheetPdf(model: ReportModel, table: MarksheetTable, coun
   doc.end();
   return bytes;
 }
+
+/** What the mark sheet's drawer takes: the model, its table and its counts. */
+export interface MarksheetInput {
+  model: ReportModel;
+  table: MarksheetTable;
+  counts: MarksheetCounts;
+}
+
+/** The mark sheet's drawer in the document pool (document-drawers.ts). */
+export const drawMarksheet: DocumentDrawer<MarksheetInput> = ({ model, table, counts }) => drawMarksheetPdf(model, table, counts);

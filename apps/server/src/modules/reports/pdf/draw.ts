@@ -11,6 +11,7 @@ import {
   tableColumns,
   REPORT_WORDS as W,
 } from '@mustard/shared';
+import type { DocumentDrawer, DocumentImages } from '../../../documents/drawers.js';
 import { DOCUMENT_FONTS, type Doc, openPdf, PAGE_SIZES, useDocumentFonts, yieldToOtherDocuments } from '../../../documents/pdf.js';
 
 /*
@@ -718,3 +719,15 @@ export async function drawReportPdf(
   doc.end();
   return bytes;
 }
+
+/** What the report cards' drawer takes: the model, the layout, and the images the model names. */
+export interface ReportCardsInput {
+  model: ReportModel;
+  layout: ReportLayout;
+  /** The bytes (JPEG or PNG) of the logo and photos the model names, by URL: each embedded once. */
+  images: DocumentImages;
+}
+
+/** The report cards' drawer in the document pool (document-drawers.ts). */
+export const drawReportCards: DocumentDrawer<ReportCardsInput> = ({ model, layout, images }, progress) =>
+  drawReportPdf(model, layout, images, progress);

@@ -1,10 +1,11 @@
-import type { DocumentProgress, ReportCardsInput } from '../../../documents/drawers.js';
+import type { DocumentProgress } from '../../../documents/drawers.js';
 import { closeDocumentPool, DOCUMENT_IDLE_MS, DOCUMENT_THREADS, renderDocument } from '../../../documents/pool.js';
+import { REPORT_CARDS_DRAWER } from '../document-drawers.js';
+import type { ReportCardsInput } from './draw.js';
 
 /*
  * Report card PDFs (issue 15 point 6), drawn by the one document pool (documents/pool.ts) with
- * this kind's drawer (`drawReportPdf`, draw.ts; registered in documents/drawers.ts as
- * 'report-cards'). What was this module's own pool is the documents' one: these names stay for
+ * this kind's drawer (`drawReportCards`, draw.ts; addressed in ../document-drawers.ts). What was this module's own pool is the documents' one: these names stay for
  * the callers that knew them.
  */
 
@@ -21,7 +22,7 @@ export const REPORT_PDF_IDLE_MS = DOCUMENT_IDLE_MS;
 
 /** A class's report cards as one PDF, drawn in the document pool; `onProgress` hears every learner. */
 export function renderReportPdf(input: ReportPdfInput, onProgress?: ReportPdfProgress): Promise<Buffer> {
-  return renderDocument('report-cards', input, onProgress);
+  return renderDocument(REPORT_CARDS_DRAWER, input, onProgress);
 }
 
 /** Stops the document pool (server shutdown); a later render starts a new one. */

@@ -1,0 +1,21 @@
+import { documentDrawer } from '../../documents/drawers.js';
+
+/*
+ * The reports' documents and their drawers, by address (documents/drawers.ts): the worker threads
+ * load the drawers' files, the server's thread only these addresses. A new kind of document (the
+ * analysis, the cumulative sheet, the new curriculum's cards) adds its line here.
+ */
+
+/** A class's report cards, one or more pages a learner (pdf/draw.ts). */
+export const REPORT_CARDS_DRAWER = documentDrawer<typeof import('./pdf/draw.js'), 'drawReportCards'>(
+  import.meta.url,
+  './pdf/draw',
+  'drawReportCards',
+);
+
+/** A class's mark sheet, landscape (marksheet/pdf.ts). */
+export const MARKSHEET_DRAWER = documentDrawer<typeof import('./marksheet/pdf.js'), 'drawMarksheet'>(
+  import.meta.url,
+  './marksheet/pdf',
+  'drawMarksheet',
+);
