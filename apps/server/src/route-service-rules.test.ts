@@ -27,8 +27,6 @@ const SQL =
 
 /** Services that still write SQL themselves (modules/…): each to move its queries into its repository. */
 const SERVICES_WITH_SQL = new Set([
-  'marks/class-records.service.ts',
-  'marks/entry.service.ts',
   'settings/term-settings.service.ts',
   'students/students.service.ts',
   'students/upload.service.ts',

@@ -16,18 +16,26 @@ import {
   readTotalDays,
   SETTINGS_MESSAGES,
 } from '@mustard/shared';
-import { sql } from 'kysely';
 import type { z } from 'zod';
 import { recordAudit } from '../../audit/audit.repository.js';
-import { inBatches } from '../../db/batches.js';
-import { newId } from '../../db/ids.js';
-import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
-import { inTenant } from '../../db/tenant-filter.js';
 import { type FieldErrors, invalid } from '../../errors.js';
 import type { ActionContext } from '../../plugins/endpoints.js';
 import { timestampedFileName } from '../../resources/excel.js';
 import { EXPORT_LIMIT, listWorkbook } from '../../resources/resource-routes.js';
+import {
+  type ClassTerm,
+  countTargets,
+  deleteAttendance,
+  deleteTargets,
+  setAttendanceTotal,
+  storedAttendance,
+  storedTargets,
+  subjectById,
+  targetListRows,
+  upsertAttendance,
+  upsertTargets,
+} from './class-records.repository.js';
 import { existingStudentids, type Learner, learnersOf } from './entry.repository.js';
 import { type LearnerSheet, type ReadLearnerSheet, sheetValues } from './learner-sheet.js';
 
@@ -38,14 +46,6 @@ import { type LearnerSheet, type ReadLearnerSheet, sheetValues } from './learner
  * a filled sheet (learner-sheet.ts; empty leaves), one transaction per action, all or nothing:
  * every value and learner is checked before anything is written.
  */
-
-/** What a class page names: the class and stream (null: every stream), term and year. */
-interface ClassTerm {
-  form: string;
-  stream: string | null;
-  term: string;
-  year: number;
-}
 
 /** A value to write for a learner, or null to clear it; `before` is what is stored. */
 type Change = { studentId: string; value: number | null; before: number | null };
@@ -117,19 +117,6 @@ async function sheetValuesOf(
 /** The attendance sheet's words: its value column and the block's keys. */
 export const ATTENDANCE_SHEET = { name: 'Attendance', header: 'Days attended', totalDays: 'Total days' } as const;
 
-async function storedAttendance(tx: TenantTx, where: ClassTerm, studentIds: readonly string[], lock = false) {
-  if (studentIds.length === 0) return [];
-  let query = tx.trx
-    .selectFrom('attendances')
-    .select(['student_id', 'days', 'total_days'])
-    .$call(inTenant(tx.tenantId))
-    .where('term', '=', where.term)
-    .where('year', '=', where.year)
-    .where('student_id', 'in', studentIds);
-  if (lock) query = query.forUpdate();
-  return query.execute();
-}
-
 /** The term's total days as recorded for the class: the most common (a class records one total). */
 function recordedTotal(rows: ReadonlyArray<{ total_days: number }>): number | null {
   const counts = new Map<number, number>();
@@ -177,56 +164,14 @@ async function writeAttendance(
   const totalChanged = stored.some((row) => row.total_days !== totalDays);
   const writes = changes.filter((change) => change.value !== null);
   const cleared = changes.filter((change) => change.value === null).map((change) => change.studentId);
-  await inBatches(
-    writes.map((change) => ({
-      tenant_id: tx.tenantId,
-      id: newId(),
-      student_id: change.studentId,
-      form: where.form,
-      stream: where.stream,
-      term: where.term,
-      year: where.year,
-      days: change.value as number,
-      total_days: totalDays,
-      user_id: tx.userId,
-    })),
-    (rows) =>
-      tx.trx
-        .insertInto('attendances')
-        .values(rows)
-        .onConflict((oc) =>
-          oc.columns(['tenant_id', 'student_id', 'term', 'year']).doUpdateSet((eb) => ({
-            days: eb.ref('excluded.days'),
-            total_days: eb.ref('excluded.total_days'),
-            form: eb.ref('excluded.form'),
-            stream: eb.ref('excluded.stream'),
-            user_id: eb.ref('excluded.user_id'),
-            updated_at: sql`now()`,
-          })),
-        )
-        .execute(),
+  await upsertAttendance(
+    tx,
+    where,
+    writes.map((change) => ({ studentId: change.studentId, value: change.value as number })),
+    totalDays,
   );
-  await inBatches(cleared, (studentIds) =>
-    tx.trx
-      .deleteFrom('attendances')
-      .$call(inTenant(tx.tenantId))
-      .where('term', '=', where.term)
-      .where('year', '=', where.year)
-      .where('student_id', 'in', studentIds)
-      .execute(),
-  );
-  if (totalChanged)
-    await inBatches(classIds, (studentIds) =>
-      tx.trx
-        .updateTable('attendances')
-        .set({ total_days: totalDays, updated_at: sql`now()` })
-        .$call(inTenant(tx.tenantId))
-        .where('term', '=', where.term)
-        .where('year', '=', where.year)
-        .where('student_id', 'in', studentIds)
-        .where('total_days', '<>', totalDays)
-        .execute(),
-    );
+  await deleteAttendance(tx, where, cleared);
+  if (totalChanged) await setAttendanceTotal(tx, where, classIds, totalDays);
   if (changes.length > 0 || totalChanged)
     await recordAudit(tx, {
       action: 'update',
@@ -332,28 +277,9 @@ export const TARGETS_SHEET = { name: 'Targets', header: 'Target' } as const;
 
 /** The subject a targets page names: the school's, else 422 naming `subject_id`. */
 async function subjectOf(tx: TenantTx, subjectId: string) {
-  const subject = await tx.trx
-    .selectFrom('subjects')
-    .select(['id', 'name'])
-    .$call(inTenant(tx.tenantId))
-    .where('id', '=', subjectId)
-    .executeTakeFirst();
+  const subject = await subjectById(tx, subjectId);
   if (!subject) throw invalid({ subject_id: [SETTINGS_MESSAGES.referenceMissing] });
   return subject;
-}
-
-async function storedTargets(tx: TenantTx, where: MarkTargetRequest, studentIds: readonly string[], lock = false) {
-  if (studentIds.length === 0) return new Map<string, number>();
-  let query = tx.trx
-    .selectFrom('mark_targets')
-    .select(['student_id', 'target'])
-    .$call(inTenant(tx.tenantId))
-    .where('subject_id', '=', where.subject_id)
-    .where('term', '=', where.term)
-    .where('year', '=', where.year)
-    .where('student_id', 'in', studentIds);
-  if (lock) query = query.forUpdate();
-  return new Map((await query.execute()).map((row) => [row.student_id, Number(row.target)]));
 }
 
 /** A class's targets in a subject for a term: every active learner with `targets.target`, or `targets` null. */
@@ -381,44 +307,12 @@ async function writeTargets(
   const { changes, unchanged } = changesOf(values, stored);
   const writes = changes.filter((change) => change.value !== null);
   const cleared = changes.filter((change) => change.value === null).map((change) => change.studentId);
-  await inBatches(
-    writes.map((change) => ({
-      tenant_id: tx.tenantId,
-      id: newId(),
-      student_id: change.studentId,
-      subject_id: where.subject_id,
-      form: where.form,
-      stream: where.stream,
-      term: where.term,
-      year: where.year,
-      target: change.value as number,
-      user_id: tx.userId,
-    })),
-    (rows) =>
-      tx.trx
-        .insertInto('mark_targets')
-        .values(rows)
-        .onConflict((oc) =>
-          oc.columns(['tenant_id', 'student_id', 'subject_id', 'term', 'year']).doUpdateSet((eb) => ({
-            target: eb.ref('excluded.target'),
-            form: eb.ref('excluded.form'),
-            stream: eb.ref('excluded.stream'),
-            user_id: eb.ref('excluded.user_id'),
-            updated_at: sql`now()`,
-          })),
-        )
-        .execute(),
+  await upsertTargets(
+    tx,
+    where,
+    writes.map((change) => ({ studentId: change.studentId, value: change.value as number })),
   );
-  await inBatches(cleared, (studentIds) =>
-    tx.trx
-      .deleteFrom('mark_targets')
-      .$call(inTenant(tx.tenantId))
-      .where('subject_id', '=', where.subject_id)
-      .where('term', '=', where.term)
-      .where('year', '=', where.year)
-      .where('student_id', 'in', studentIds)
-      .execute(),
-  );
+  await deleteTargets(tx, where, cleared);
   if (changes.length > 0)
     await recordAudit(tx, {
       action: 'update',
@@ -493,39 +387,8 @@ export type MarkTargetsListQuery = z.infer<typeof markTargets.filters> & { page:
 
 /** The mark targets list (`/school/marktargets`): a school's targets as the spec's table shows them; `excel` for all of them. */
 export async function listTargets({ tx }: ActionContext, query: MarkTargetsListQuery) {
-  let base = tx.trx
-    .selectFrom('mark_targets as g')
-    .innerJoin('students as st', (join) => join.onRef('st.tenant_id', '=', 'g.tenant_id').onRef('st.id', '=', 'g.student_id'))
-    .innerJoin('subjects as s', (join) => join.onRef('s.tenant_id', '=', 'g.tenant_id').onRef('s.id', '=', 'g.subject_id'))
-    .$call(inTenant(tx.tenantId, 'g.tenant_id'));
-  if (query.form) base = base.where(sql<boolean>`lower(g.form) = lower(${query.form})`);
-  if (query.stream) base = base.where(sql<boolean>`lower(coalesce(g.stream, '')) = lower(${query.stream})`);
-  if (query.term) base = base.where('g.term', '=', query.term);
-  if (query.year) base = base.where('g.year', '=', query.year);
-  if (query.subject_id) base = base.where('g.subject_id', '=', query.subject_id);
   const paging = query.excel ? { limit: EXPORT_LIMIT, offset: 0 } : { limit: query.per_page, offset: (query.page - 1) * query.per_page };
-  const rows = await base
-    .select([
-      'g.id',
-      'g.student_id',
-      'st.studentid',
-      'st.firstname',
-      'st.othername',
-      'st.lastname',
-      'g.form',
-      'g.stream',
-      'g.term',
-      'g.year',
-      's.name as subject',
-      'g.subject_id',
-      'g.target',
-    ])
-    .$call(byLearnerName('st'))
-    .orderBy('s.name')
-    .orderBy('g.id')
-    .limit(paging.limit)
-    .offset(paging.offset)
-    .execute();
+  const rows = await targetListRows(tx, query, paging);
   const records = rows.map((row) => ({
     id: row.id,
     student: {
@@ -542,9 +405,5 @@ export async function listTargets({ tx }: ActionContext, query: MarkTargetsListQ
     target: Number(row.target),
   }));
   if (query.excel) return listWorkbook(markTargets, records);
-  const total = await tx.trx
-    .selectFrom(base.select('g.id').as('found'))
-    .select(sql<number>`count(*)::int`.as('n'))
-    .executeTakeFirstOrThrow();
-  return { marktargets: records, totalRecords: total.n };
+  return { marktargets: records, totalRecords: await countTargets(tx, query) };
 }

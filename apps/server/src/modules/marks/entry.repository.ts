@@ -1,8 +1,9 @@
-import { ABSENT, cellKey, type MarksDeleteSchema, type MarkValue, type StoredMark } from '@mustard/shared';
+import { ABSENT, cellKey, type MarksDeleteSchema, type MarkValue, type marks, type StoredMark } from '@mustard/shared';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import { inBatches } from '../../db/batches.js';
 import { newId } from '../../db/ids.js';
+import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { classLearners } from '../students/class-learners.repository.js';
@@ -290,4 +291,180 @@ export async function deleteMarksWithHistory(tx: TenantTx, filter: MarksFilter):
     FROM deleted
   `.execute(tx.trx);
   return rows.length;
+}
+
+/** The terms a school set for a year, in the order they start (none: the school keeps the defaults). */
+export function termDatesOf(tx: TenantTx, year: number) {
+  return tx.trx
+    .selectFrom('term_dates')
+    .select(['term', sql<string>`to_char(starts, 'YYYY-MM-DD')`.as('starts'), sql<string>`to_char(ends, 'YYYY-MM-DD')`.as('ends')])
+    .$call(inTenant(tx.tenantId))
+    .where('year', '=', year)
+    .orderBy('starts')
+    .execute();
+}
+
+/** The school's subject by id, with what says which papers it is written in. */
+export function gridSubject(tx: TenantTx, subjectId: string) {
+  return tx.trx
+    .selectFrom('subjects')
+    .select(['id', 'name', 'multiple_papers', 'multiple_paper_forms'])
+    .$call(inTenant(tx.tenantId))
+    .where('id', '=', subjectId)
+    .executeTakeFirst();
+}
+
+/** How many papers a subject is written in for a class's term, if the school set it. */
+export function subjectPapers(tx: TenantTx, where: { subject_id: string; form: string; term: string; year: number }) {
+  return tx.trx
+    .selectFrom('subject_papers')
+    .select('papers')
+    .$call(inTenant(tx.tenantId))
+    .where('subject_id', '=', where.subject_id)
+    .where(sql<boolean>`lower(form) = lower(${where.form})`)
+    .where('term', '=', where.term)
+    .where('year', '=', where.year)
+    .executeTakeFirst();
+}
+
+/** The school's topic (competency) by id, if it is of this subject. */
+export function subjectTopic(tx: TenantTx, topicId: string, subjectId: string) {
+  return tx.trx
+    .selectFrom('topics')
+    .select(['id', 'title'])
+    .$call(inTenant(tx.tenantId))
+    .where('id', '=', topicId)
+    .where('subject_id', '=', subjectId)
+    .executeTakeFirst();
+}
+
+/**
+ * Claims a save's key for the user (its answer still null), dropping the school's keys older than
+ * `keepDays` in the same statement; answers the key when claimed, nothing when it was already
+ * there (a retry: it waits here for the first save's transaction to end).
+ */
+export function claimSaveId(tx: TenantTx, saveId: string, userId: string, keepDays: number) {
+  return tx.trx
+    .with('expired', (db) =>
+      db
+        .deleteFrom('mark_saves')
+        .where('tenant_id', '=', tx.tenantId)
+        .where(sql<boolean>`saved_at < now() - make_interval(days => ${keepDays})`),
+    )
+    .insertInto('mark_saves')
+    .values({ tenant_id: tx.tenantId, save_id: saveId, user_id: userId, answer: JSON.stringify(null) })
+    .onConflict((oc) => oc.columns(['tenant_id', 'save_id']).doNothing())
+    .returning('save_id')
+    .executeTakeFirst();
+}
+
+/** A claimed save key: who saved and what it answered (null until its save ended). */
+export function savedAnswer(tx: TenantTx, saveId: string) {
+  return tx.trx
+    .selectFrom('mark_saves')
+    .select(['answer', 'user_id'])
+    .$call(inTenant(tx.tenantId))
+    .where('save_id', '=', saveId)
+    .executeTakeFirstOrThrow();
+}
+
+/** Keeps a save's answer on its key, for a retry. */
+export async function keepSaveAnswer(tx: TenantTx, saveId: string, answer: unknown): Promise<void> {
+  await tx.trx
+    .updateTable('mark_saves')
+    .set({ answer: JSON.stringify(answer) })
+    .$call(inTenant(tx.tenantId))
+    .where('save_id', '=', saveId)
+    .execute();
+}
+
+/** The marks list's filters: class, stream, term, year, subject, paper, mark type, competency (each optional). */
+export type MarksListFilter = z.infer<typeof marks.filters>;
+
+/** The school's marks the list's filter names, with their learner, subject, mark type and writer. */
+function filteredMarks(tx: TenantTx, filter: MarksListFilter) {
+  let base = tx.trx
+    .selectFrom('marks as m')
+    .innerJoin('students as st', (join) => join.onRef('st.tenant_id', '=', 'm.tenant_id').onRef('st.id', '=', 'm.student_id'))
+    .innerJoin('subjects as s', (join) => join.onRef('s.tenant_id', '=', 'm.tenant_id').onRef('s.id', '=', 'm.subject_id'))
+    .innerJoin('mark_types as t', (join) => join.onRef('t.tenant_id', '=', 'm.tenant_id').onRef('t.id', '=', 'm.marktype_id'))
+    .leftJoin('users as u', 'u.id', 'm.user_id')
+    .$call(inTenant(tx.tenantId, 'm.tenant_id'));
+  if (filter.form) base = base.where(sql<boolean>`lower(m.form) = lower(${filter.form})`);
+  if (filter.term) base = base.where('m.term', '=', filter.term);
+  if (filter.year) base = base.where('m.year', '=', filter.year);
+  if (filter.stream) base = base.where(sql<boolean>`lower(coalesce(m.stream, '')) = lower(${filter.stream})`);
+  if (filter.subject_id) base = base.where('m.subject_id', '=', filter.subject_id);
+  if (filter.paper) base = base.where('m.paper', '=', filter.paper);
+  if (filter.marktype_id) base = base.where('m.marktype_id', '=', filter.marktype_id);
+  if (filter.topic_id) base = base.where('m.topic_id', '=', filter.topic_id);
+  return base;
+}
+
+/** One page of the marks list: by learner's name, subject, paper and mark type. */
+export function markListRows(tx: TenantTx, filter: MarksListFilter, paging: { limit: number; offset: number }) {
+  return filteredMarks(tx, filter)
+    .select([
+      'm.id',
+      'm.student_id',
+      'st.studentid',
+      'st.firstname',
+      'st.othername',
+      'st.lastname',
+      'm.form',
+      'm.stream',
+      'm.term',
+      'm.year',
+      'm.paper',
+      's.name as sub',
+      'u.name as user',
+      't.label as marktype',
+      'm.mark',
+      'm.absent',
+      'm.topic_id',
+    ])
+    .$call(byLearnerName('st'))
+    .orderBy('s.name')
+    .orderBy('m.paper')
+    .orderBy('t.label')
+    .limit(paging.limit)
+    .offset(paging.offset)
+    .execute();
+}
+
+/** How many marks the list's filter names. */
+export async function countMarks(tx: TenantTx, filter: MarksListFilter): Promise<number> {
+  const total = await tx.trx
+    .selectFrom(filteredMarks(tx, filter).select('m.id').as('found'))
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
+  return total.n;
+}
+
+/** A cell's history rows, newest first (at most 200): old and new as stored, the source, who and when (UTC). */
+export function markHistoryRows(
+  tx: TenantTx,
+  cell: { student_id: string; subject_id: string; marktype_id: string; term: string; year: number; paper: string },
+) {
+  return tx.trx
+    .selectFrom('mark_history as h')
+    .leftJoin('users as u', 'u.id', 'h.user_id')
+    .select([
+      'h.old_value',
+      'h.new_value',
+      'h.source',
+      'u.name as user',
+      sql<string>`to_char(h.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`.as('at'),
+    ])
+    .$call(inTenant(tx.tenantId, 'h.tenant_id'))
+    .where('h.student_id', '=', cell.student_id)
+    .where('h.subject_id', '=', cell.subject_id)
+    .where('h.marktype_id', '=', cell.marktype_id)
+    .where('h.term', '=', cell.term)
+    .where('h.year', '=', cell.year)
+    .where('h.paper', '=', cell.paper)
+    .orderBy('h.changed_at', 'desc')
+    .orderBy('h.id')
+    .limit(200)
+    .execute();
 }

@@ -29,26 +29,33 @@ import {
   streamsToEnter,
   TERMS,
 } from '@mustard/shared';
-import { sql } from 'kysely';
 import type { z } from 'zod';
 import { recordAudit } from '../../audit/audit.repository.js';
-import { byLearnerName } from '../../db/learner-order.js';
 import type { TenantTx } from '../../db/tenant.js';
-import { inTenant } from '../../db/tenant-filter.js';
 import { AppError, type FieldErrors, invalid } from '../../errors.js';
 import type { ActingMember, ActionContext } from '../../plugins/endpoints.js';
 import { EXPORT_LIMIT, listWorkbook } from '../../resources/resource-routes.js';
 import { assignmentsOf } from '../staff/staff.repository.js';
 import {
   applyMarkChanges,
+  claimSaveId,
+  countMarks,
   deleteMarksWithHistory,
   existingStudentids,
+  gridSubject,
+  keepSaveAnswer,
   type Learner,
   learnersOf,
+  markHistoryRows,
+  markListRows,
   markOf,
   markTypesByIds,
   publishedMarkTypes,
+  savedAnswer,
   storedMarks,
+  subjectPapers,
+  subjectTopic,
+  termDatesOf,
   userNames,
 } from './entry.repository.js';
 import { gridFileName, type ReadGridSheet, type SheetAbout, sheetCells } from './grid-sheet.js';
@@ -78,13 +85,7 @@ const termIndex = (term: string) => TERMS.indexOf(term as (typeof TERMS)[number]
 
 /** The school's terms of a year (its own dates, else the Ugandan defaults). */
 async function termsOf(tx: TenantTx, year: number) {
-  const rows = await tx.trx
-    .selectFrom('term_dates')
-    .select(['term', sql<string>`to_char(starts, 'YYYY-MM-DD')`.as('starts'), sql<string>`to_char(ends, 'YYYY-MM-DD')`.as('ends')])
-    .$call(inTenant(tx.tenantId))
-    .where('year', '=', year)
-    .orderBy('starts')
-    .execute();
+  const rows = await termDatesOf(tx, year);
   return rows.length > 0 ? rows.map((row) => ({ ...row, term: row.term as (typeof TERMS)[number] })) : defaultTermDates(year);
 }
 
@@ -98,38 +99,16 @@ async function termsOf(tx: TenantTx, year: number) {
  */
 async function checkTarget(tx: TenantTx, target: GridTarget, marktypeIds: readonly string[], member: Member) {
   const errors: FieldErrors = {};
-  const subject = await tx.trx
-    .selectFrom('subjects')
-    .select(['id', 'name', 'multiple_papers', 'multiple_paper_forms'])
-    .$call(inTenant(tx.tenantId))
-    .where('id', '=', target.subject_id)
-    .executeTakeFirst();
+  const subject = await gridSubject(tx, target.subject_id);
   if (!subject) errors.subject_id = [SETTINGS_MESSAGES.referenceMissing];
   if (subject && target.paper !== 'I') {
     const paperForms = (subject.multiple_paper_forms ?? '').split(',').map((form) => form.trim().toLowerCase());
-    const papers = await tx.trx
-      .selectFrom('subject_papers')
-      .select('papers')
-      .$call(inTenant(tx.tenantId))
-      .where('subject_id', '=', subject.id)
-      .where(sql<boolean>`lower(form) = lower(${target.form})`)
-      .where('term', '=', target.term)
-      .where('year', '=', target.year)
-      .executeTakeFirst();
+    const papers = await subjectPapers(tx, { subject_id: subject.id, form: target.form, term: target.term, year: target.year });
     const allowed = subject.multiple_papers && paperForms.includes(target.form.toLowerCase()) ? (papers?.papers ?? PAPERS.length) : 1;
     if (PAPERS.indexOf(target.paper) + 1 > allowed) errors.paper = [MARK_MESSAGES.paperTooHigh];
   }
   // A competency's scores: the topic must be the school's, of this subject.
-  const topic =
-    subject && target.topic_id
-      ? await tx.trx
-          .selectFrom('topics')
-          .select(['id', 'title'])
-          .$call(inTenant(tx.tenantId))
-          .where('id', '=', target.topic_id)
-          .where('subject_id', '=', subject.id)
-          .executeTakeFirst()
-      : undefined;
+  const topic = subject && target.topic_id ? await subjectTopic(tx, target.topic_id, subject.id) : undefined;
   if (target.topic_id && !topic) errors.topic_id = [SETTINGS_MESSAGES.referenceMissing];
   const unique = [...new Set(marktypeIds)];
   const types = await markTypesByIds(tx, unique);
@@ -301,25 +280,9 @@ export async function saveMarks({ tx, member }: ActionContext, body: MarksSave):
   if (cellCount > MAX_GRID_CELLS) throw invalid({ marks: [MARK_MESSAGES.gridTooLarge] });
   // The save's key first: a retry sent at once waits here for the first, then finds its answer.
   // Keys older than a retry can be are dropped in the same statement (the table stays small).
-  const claimed = await tx.trx
-    .with('expired', (db) =>
-      db
-        .deleteFrom('mark_saves')
-        .where('tenant_id', '=', tx.tenantId)
-        .where(sql<boolean>`saved_at < now() - make_interval(days => ${SAVE_ID_DAYS})`),
-    )
-    .insertInto('mark_saves')
-    .values({ tenant_id: tx.tenantId, save_id: body.save_id, user_id: userId, answer: JSON.stringify(null) })
-    .onConflict((oc) => oc.columns(['tenant_id', 'save_id']).doNothing())
-    .returning('save_id')
-    .executeTakeFirst();
+  const claimed = await claimSaveId(tx, body.save_id, userId, SAVE_ID_DAYS);
   if (!claimed) {
-    const earlier = await tx.trx
-      .selectFrom('mark_saves')
-      .select(['answer', 'user_id'])
-      .$call(inTenant(tx.tenantId))
-      .where('save_id', '=', body.save_id)
-      .executeTakeFirstOrThrow();
+    const earlier = await savedAnswer(tx, body.save_id);
     if (earlier.user_id !== userId || earlier.answer === null) throw invalid({ save_id: [SETTINGS_MESSAGES.referenceMissing] });
     // What the first save answered, and the cells as they are now: the grid's base to carry on from.
     const cells = Object.entries(body.marks).flatMap(([marktype_id, byStudent]) =>
@@ -351,12 +314,7 @@ export async function saveMarks({ tx, member }: ActionContext, body: MarksSave):
     });
   // The key keeps the counts only: a retry reads the cells as they are then.
   const { marks: _cells, ...kept } = answer;
-  await tx.trx
-    .updateTable('mark_saves')
-    .set({ answer: JSON.stringify(kept) })
-    .$call(inTenant(tx.tenantId))
-    .where('save_id', '=', body.save_id)
-    .execute();
+  await keepSaveAnswer(tx, body.save_id, kept);
   return answer;
 }
 
@@ -407,53 +365,9 @@ export type MarksListQuery = z.infer<typeof marks.filters> & { page: number; per
  * filter names (to the export limit) as a spreadsheet of the list's columns.
  */
 export async function listMarks({ tx }: ActionContext, query: MarksListQuery) {
-  let base = tx.trx
-    .selectFrom('marks as m')
-    .innerJoin('students as st', (join) => join.onRef('st.tenant_id', '=', 'm.tenant_id').onRef('st.id', '=', 'm.student_id'))
-    .innerJoin('subjects as s', (join) => join.onRef('s.tenant_id', '=', 'm.tenant_id').onRef('s.id', '=', 'm.subject_id'))
-    .innerJoin('mark_types as t', (join) => join.onRef('t.tenant_id', '=', 'm.tenant_id').onRef('t.id', '=', 'm.marktype_id'))
-    .leftJoin('users as u', 'u.id', 'm.user_id')
-    .$call(inTenant(tx.tenantId, 'm.tenant_id'));
-  if (query.form) base = base.where(sql<boolean>`lower(m.form) = lower(${query.form})`);
-  if (query.term) base = base.where('m.term', '=', query.term);
-  if (query.year) base = base.where('m.year', '=', query.year);
-  if (query.stream) base = base.where(sql<boolean>`lower(coalesce(m.stream, '')) = lower(${query.stream})`);
-  if (query.subject_id) base = base.where('m.subject_id', '=', query.subject_id);
-  if (query.paper) base = base.where('m.paper', '=', query.paper);
-  if (query.marktype_id) base = base.where('m.marktype_id', '=', query.marktype_id);
-  if (query.topic_id) base = base.where('m.topic_id', '=', query.topic_id);
   const paging = query.excel ? { limit: EXPORT_LIMIT, offset: 0 } : { limit: query.per_page, offset: (query.page - 1) * query.per_page };
-  const rows = await base
-    .select([
-      'm.id',
-      'm.student_id',
-      'st.studentid',
-      'st.firstname',
-      'st.othername',
-      'st.lastname',
-      'm.form',
-      'm.stream',
-      'm.term',
-      'm.year',
-      'm.paper',
-      's.name as sub',
-      'u.name as user',
-      't.label as marktype',
-      'm.mark',
-      'm.absent',
-      'm.topic_id',
-    ])
-    .$call(byLearnerName('st'))
-    .orderBy('s.name')
-    .orderBy('m.paper')
-    .orderBy('t.label')
-    .limit(paging.limit)
-    .offset(paging.offset)
-    .execute();
-  const total = await tx.trx
-    .selectFrom(base.select('m.id').as('found'))
-    .select(sql<number>`count(*)::int`.as('n'))
-    .executeTakeFirstOrThrow();
+  const rows = await markListRows(tx, query, paging);
+  const total = await countMarks(tx, query);
   const records = rows.map((row) => ({
     id: row.id,
     student: {
@@ -473,7 +387,7 @@ export async function listMarks({ tx }: ActionContext, query: MarksListQuery) {
     topic_id: row.topic_id,
   }));
   if (query.excel) return listWorkbook(marks, records);
-  return { marks: records, totalRecords: total.n };
+  return { marks: records, totalRecords: total };
 }
 
 /**
@@ -488,27 +402,7 @@ export async function deleteMarks({ tx }: ActionContext, filter: z.infer<typeof 
 
 /** A cell's history, newest first: who changed it, when, from what to what, and how. */
 export async function markHistory({ tx }: ActionContext, cell: z.infer<typeof MarkHistoryQuerySchema>) {
-  const rows = await tx.trx
-    .selectFrom('mark_history as h')
-    .leftJoin('users as u', 'u.id', 'h.user_id')
-    .select([
-      'h.old_value',
-      'h.new_value',
-      'h.source',
-      'u.name as user',
-      sql<string>`to_char(h.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`.as('at'),
-    ])
-    .$call(inTenant(tx.tenantId, 'h.tenant_id'))
-    .where('h.student_id', '=', cell.student_id)
-    .where('h.subject_id', '=', cell.subject_id)
-    .where('h.marktype_id', '=', cell.marktype_id)
-    .where('h.term', '=', cell.term)
-    .where('h.year', '=', cell.year)
-    .where('h.paper', '=', cell.paper)
-    .orderBy('h.changed_at', 'desc')
-    .orderBy('h.id')
-    .limit(200)
-    .execute();
+  const rows = await markHistoryRows(tx, cell);
   const value = (text: string | null): MarkValue => (text === null ? null : text === ABSENT ? ABSENT : Number(text));
   return {
     history: rows.map((row) => ({ old: value(row.old_value), new: value(row.new_value), source: row.source, user: row.user, at: row.at })),
