@@ -28,8 +28,6 @@ const SQL =
 /** Services that still write SQL themselves (modules/…): each to move its queries into its repository. */
 const SERVICES_WITH_SQL = new Set([
   'settings/term-settings.service.ts',
-  'students/students.service.ts',
-  'students/upload.service.ts',
   'users/invitations.service.ts',
 ]);
 

@@ -148,3 +148,118 @@ export async function classStreams(tx: TenantTx): Promise<Array<{ form: string; 
   for (const row of rows) byForm.set(row.form, [...(byForm.get(row.form) ?? []), row.stream as string]);
   return [...byForm].map(([form, streams]) => ({ form, streams }));
 }
+
+/** The school's student category of this id, if it has one. */
+export async function findStudentCategory(tx: TenantTx, id: string): Promise<{ id: string } | undefined> {
+  return tx.trx.selectFrom('student_categories').select('id').$call(inTenant(tx.tenantId)).where('id', '=', id).executeTakeFirst();
+}
+
+/** A learner of the school (other than `exceptId`) whose student id, passcode or payment code is `value`. */
+export async function studentHolding(
+  tx: TenantTx,
+  field: 'studentid' | 'code' | 'paymentcode',
+  value: string,
+  exceptId: string | null,
+): Promise<{ id: string } | undefined> {
+  let query = tx.trx.selectFrom('students').select('id').$call(inTenant(tx.tenantId)).where(field, '=', value);
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  return query.executeTakeFirst();
+}
+
+/** What the form writes of a learner (studentColumns), and the photo file when one was stored. */
+export type StudentColumns = ReturnType<typeof studentColumns> & { photo_path?: string };
+
+export async function insertStudent(tx: TenantTx, id: string, columns: StudentColumns): Promise<void> {
+  await tx.trx
+    .insertInto('students')
+    .values({ ...columns, tenant_id: tx.tenantId, id })
+    .execute();
+}
+
+export async function updateStudent(tx: TenantTx, id: string, columns: StudentColumns): Promise<void> {
+  await tx.trx
+    .updateTable('students')
+    .set({ ...columns, updated_at: sql`now()` })
+    .$call(inTenant(tx.tenantId))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Locks the learner's row until the transaction ends; answers its id, or nothing if there is no such learner. */
+export async function lockStudent(tx: TenantTx, id: string): Promise<{ id: string } | undefined> {
+  return tx.trx.selectFrom('students').select('id').$call(inTenant(tx.tenantId)).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** Removes the learner; the database's foreign keys refuse it while marks or fee lines hang on them. */
+export async function deleteStudentRow(tx: TenantTx, id: string): Promise<void> {
+  await tx.trx.deleteFrom('students').$call(inTenant(tx.tenantId)).where('id', '=', id).execute();
+}
+
+/** A class history entry of the school written in the last ten minutes (a promotion just made), if any. */
+export async function recentClassHistory(tx: TenantTx): Promise<{ id: string } | undefined> {
+  return tx.trx
+    .selectFrom('student_class_history')
+    .select('id')
+    .$call(inTenant(tx.tenantId))
+    .where(sql<boolean>`recorded_at > now() - interval '10 minutes'`)
+    .executeTakeFirst();
+}
+
+/** The active learners of `classes`: those in the `top` one (completing) and the others (promoted). */
+export async function promotionCounts(
+  tx: TenantTx,
+  classes: ReadonlyArray<string>,
+  top: string,
+): Promise<{ completed: number; promoted: number }> {
+  return tx.trx
+    .selectFrom('students')
+    .select([
+      sql<number>`count(*) FILTER (WHERE form = ${top})::int`.as('completed'),
+      sql<number>`count(*) FILTER (WHERE form <> ${top})::int`.as('promoted'),
+    ])
+    .$call(inTenant(tx.tenantId))
+    .where('status', '=', 'active')
+    .where('form', 'in', classes)
+    .executeTakeFirstOrThrow();
+}
+
+/** Each active learner of `classes` in their class history for `year`: completed in `top`, promoted elsewhere. */
+export async function recordClassHistory(tx: TenantTx, classes: ReadonlyArray<string>, top: string, year: number): Promise<void> {
+  await sql`
+    INSERT INTO student_class_history (tenant_id, id, student_id, form, stream, year, outcome)
+    SELECT tenant_id, gen_random_uuid(), id, form, stream, ${year}, CASE WHEN form = ${top} THEN 'completed' ELSE 'promoted' END
+      FROM students
+     WHERE tenant_id = ${tx.tenantId} AND status = 'active' AND form IN (${sql.join(classes)})
+  `.execute(tx.trx);
+}
+
+/** The active learners of `form` leave the active list as completed. */
+export async function completeClass(tx: TenantTx, form: string): Promise<void> {
+  await tx.trx
+    .updateTable('students')
+    .set({ status: 'completed', updated_at: sql`now()` })
+    .$call(inTenant(tx.tenantId))
+    .where('status', '=', 'active')
+    .where('form', '=', form)
+    .execute();
+}
+
+/** Moves the active learners of each class `from` to its class `to`, all in one statement (none moves twice). */
+export async function moveClasses(tx: TenantTx, moves: ReadonlyArray<readonly [from: string, to: string]>): Promise<void> {
+  if (moves.length === 0) return;
+  const next = sql<string>`CASE form ${sql.join(
+    moves.map(([from, to]) => sql`WHEN ${from} THEN ${to}`),
+    sql` `,
+  )} END`;
+  await tx.trx
+    .updateTable('students')
+    .set({ form: next, updated_at: sql`now()` })
+    .$call(inTenant(tx.tenantId))
+    .where('status', '=', 'active')
+    .where(
+      'form',
+      'in',
+      moves.map(([from]) => from),
+    )
+    .execute();
+}

@@ -9,16 +9,31 @@ import {
   type StudentInput,
   type StudentListQuery,
 } from '@mustard/shared';
-import { sql } from 'kysely';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
 import { lockInTenant, type TenantTx } from '../../db/tenant.js';
-import { inTenant } from '../../db/tenant-filter.js';
 import { conflict, invalid, notFound, stillReferenced } from '../../errors.js';
 import type { ActionContext } from '../../plugins/endpoints.js';
 import { rowsToWorkbook } from '../../resources/excel.js';
 import { giveLearnerCodes, lockStudentIds, nextStudentIds, schoolLearnerCodes } from './student-ids.js';
-import { classStreams, findStudent, listStudents, schoolStreams, studentColumns } from './students.repository.js';
+import {
+  classStreams,
+  completeClass,
+  deleteStudentRow,
+  findStudent,
+  findStudentCategory,
+  insertStudent,
+  listStudents,
+  lockStudent,
+  moveClasses,
+  promotionCounts,
+  recentClassHistory,
+  recordClassHistory,
+  schoolStreams,
+  studentColumns,
+  studentHolding,
+  updateStudent,
+} from './students.repository.js';
 
 /** The class list's spreadsheet columns (spec §2 "Students" table). */
 const CLASS_LIST_COLUMNS: Array<[keyof Student, string]> = [
@@ -65,12 +80,7 @@ export async function studentById({ tx }: ActionContext, id: string): Promise<St
 
 async function checkCategory(tx: TenantTx, categoryId: string | null): Promise<void> {
   if (!categoryId) return;
-  const found = await tx.trx
-    .selectFrom('student_categories')
-    .select('id')
-    .$call(inTenant(tx.tenantId))
-    .where('id', '=', categoryId)
-    .executeTakeFirst();
+  const found = await findStudentCategory(tx, categoryId);
   if (!found) throw invalid({ studentcategory_id: [STUDENT_MESSAGES.categoryUnknown] });
 }
 
@@ -93,9 +103,7 @@ async function checkUnique(
   for (const field of ['code', 'paymentcode', 'studentid'] as const) {
     const value = values[field];
     if (!value) continue;
-    let query = tx.trx.selectFrom('students').select('id').$call(inTenant(tx.tenantId)).where(field, '=', value);
-    if (exceptId) query = query.where('id', '<>', exceptId);
-    if (await query.executeTakeFirst()) errors[field] = [messages[field]];
+    if (await studentHolding(tx, field, value, exceptId)) errors[field] = [messages[field]];
   }
   if (Object.keys(errors).length > 0) throw invalid(errors);
 }
@@ -143,19 +151,8 @@ export async function saveStudent({ tx, school }: ActionContext, { id, input, ph
   );
   const columns = { ...studentColumns({ ...input, studentid }), ...(photo ? { photo_path: photo } : {}) };
   const studentId = id ?? newId();
-  if (id) {
-    await tx.trx
-      .updateTable('students')
-      .set({ ...columns, updated_at: sql`now()` })
-      .$call(inTenant(tx.tenantId))
-      .where('id', '=', id)
-      .execute();
-  } else {
-    await tx.trx
-      .insertInto('students')
-      .values({ ...columns, tenant_id: tx.tenantId, id: studentId })
-      .execute();
-  }
+  if (id) await updateStudent(tx, id, columns);
+  else await insertStudent(tx, studentId, columns);
   const after = (await findStudent(tx, studentId)) as Student;
   await recordAudit(tx, {
     action: id ? 'update' : 'create',
@@ -175,24 +172,13 @@ export async function saveStudent({ tx, school }: ActionContext, { id, input, ph
  */
 export async function deleteStudent({ tx }: ActionContext, id: string): Promise<Student> {
   // Locked first: an edit committing meanwhile (a new photo) is seen, not overwritten in the audit.
-  const locked = await tx.trx
-    .selectFrom('students')
-    .select('id')
-    .$call(inTenant(tx.tenantId))
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+  const locked = await lockStudent(tx, id);
   // The same delete sent twice at once: the second waited for the first and finds nothing.
   const before = locked ? await findStudent(tx, locked.id) : undefined;
   if (!before) throw notFound();
-  await tx.trx
-    .deleteFrom('students')
-    .$call(inTenant(tx.tenantId))
-    .where('id', '=', before.id)
-    .execute()
-    .catch((error: unknown) => {
-      throw stillReferenced(error) ? conflict(IN_USE_MESSAGES.students) : error;
-    });
+  await deleteStudentRow(tx, before.id).catch((error: unknown) => {
+    throw stillReferenced(error) ? conflict(IN_USE_MESSAGES.students) : error;
+  });
   await recordAudit(tx, { action: 'delete', entity: 'students', entityId: before.id, before });
   return before;
 }
@@ -212,51 +198,19 @@ export async function promoteLearners({ tx, school }: ActionContext, { commit }:
     // One promotion at a time per school, and not twice in a row: a second click (or a
     // retried request on a dropping connection) must not move every learner up again.
     await lockInTenant(tx, 'promote');
-    const recent = await tx.trx
-      .selectFrom('student_class_history')
-      .select('id')
-      .$call(inTenant(tx.tenantId))
-      .where(sql<boolean>`recorded_at > now() - interval '10 minutes'`)
-      .executeTakeFirst();
+    const recent = await recentClassHistory(tx);
     if (recent) throw conflict(STUDENT_MESSAGES.promotedRecently);
   }
-  const counts = await tx.trx
-    .selectFrom('students')
-    .select([
-      sql<number>`count(*) FILTER (WHERE form = ${top})::int`.as('completed'),
-      sql<number>`count(*) FILTER (WHERE form <> ${top})::int`.as('promoted'),
-    ])
-    .$call(inTenant(tx.tenantId))
-    .where('status', '=', 'active')
-    .where('form', 'in', classes)
-    .executeTakeFirstOrThrow();
+  const counts = await promotionCounts(tx, classes, top);
   if (!commit) return { message: STUDENT_MESSAGES.promoteConfirm, promoted: counts.promoted, completed: counts.completed };
-  await sql`
-    INSERT INTO student_class_history (tenant_id, id, student_id, form, stream, year, outcome)
-    SELECT tenant_id, gen_random_uuid(), id, form, stream, ${year}, CASE WHEN form = ${top} THEN 'completed' ELSE 'promoted' END
-      FROM students
-     WHERE tenant_id = ${tx.tenantId} AND status = 'active' AND form IN (${sql.join(classes)})
-  `.execute(tx.trx);
-  await tx.trx
-    .updateTable('students')
-    .set({ status: 'completed', updated_at: sql`now()` })
-    .$call(inTenant(tx.tenantId))
-    .where('status', '=', 'active')
-    .where('form', '=', top)
-    .execute();
-  if (moving.length > 0) {
-    const next = sql<string>`CASE form ${sql.join(
-      moving.map((form, index) => sql`WHEN ${form} THEN ${classes[index + 1]}`),
-      sql` `,
-    )} END`;
-    await tx.trx
-      .updateTable('students')
-      .set({ form: next, updated_at: sql`now()` })
-      .$call(inTenant(tx.tenantId))
-      .where('status', '=', 'active')
-      .where('form', 'in', moving)
-      .execute();
-  }
+  await recordClassHistory(tx, classes, top, year);
+  await completeClass(tx, top);
+  // Each class's learners move to the next class of the list, all in one statement.
+  if (moving.length > 0)
+    await moveClasses(
+      tx,
+      moving.map((form, index) => [form, classes[index + 1] as string] as const),
+    );
   await recordAudit(tx, { action: 'promote', entity: 'students', after: { ...counts, year } });
   return { message: STUDENT_MESSAGES.promoted, promoted: counts.promoted, completed: counts.completed };
 }

@@ -9,19 +9,22 @@ import {
   type StudentUploadPreview,
   type StudentUploadTarget,
 } from '@mustard/shared';
-import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import { recordAudit } from '../../audit/audit.repository.js';
-import { inBatches } from '../../db/batches.js';
-import { newId } from '../../db/ids.js';
 import type { TenantTx } from '../../db/tenant.js';
-import { inTenant } from '../../db/tenant-filter.js';
-import type { DB, NewStudent } from '../../db/types.js';
 import { AppError, type FieldErrors, invalid, sqlState } from '../../errors.js';
 import type { ActionContext } from '../../plugins/endpoints.js';
 import { type Cell, cellText, type Sheet, type SheetRow, SPREADSHEET_LIMITS } from '../../resources/spreadsheet.js';
 import { giveLearnerCodes, idSequence, initialsOf, lockStudentIds } from './student-ids.js';
 import { LEARNER_COLUMNS, type LearnerColumn, schoolStreams } from './students.repository.js';
+import {
+  type ExistingLearner,
+  insertLearners,
+  learnersToCompare,
+  learnerUploadMappings,
+  saveLearnerUploadMappings,
+  studentCategories,
+  updateLearners,
+} from './upload.repository.js';
 import type { UploadColumnKey } from './upload-columns.js';
 import {
   type ColumnPlan,
@@ -229,21 +232,6 @@ export function checkRows(
   return { rows: checked, columns };
 }
 
-/** A learner as the upload compares them: the written columns as text (dates as YYYY-MM-DD). */
-type ExistingLearner = { id: string; studentid: string } & Record<WritableColumn, string | null>;
-
-async function loadLearners(tx: TenantTx): Promise<ExistingLearner[]> {
-  const rows = await tx.trx
-    .selectFrom('students')
-    .$call(inTenant(tx.tenantId))
-    .select(['id', 'studentid'])
-    // Every learner column as text to compare with the sheet's (a date as YYYY-MM-DD).
-    .select(LEARNER_COLUMNS.map((column) => (column === 'dob' ? sql<string | null>`dob::text`.as('dob') : sql.ref(column).as(column))))
-    .orderBy('studentid')
-    .execute();
-  return rows as ExistingLearner[];
-}
-
 const identityKey = (values: Partial<Record<WritableColumn, string | null>>, fields: ReadonlyArray<WritableColumn>) =>
   fields.map((field) => (values[field] ?? '').trim().toLowerCase()).join('\u0000');
 
@@ -303,59 +291,25 @@ export function planUpload(checked: CheckedSheet, existing: ReadonlyArray<Existi
 }
 
 /**
- * Inserts the new learners and updates the changed ones, in batches (`inBatches`). New learners
- * are plain INSERTs: if another request gave one of their student ids to a learner since the
- * school's learners were read, the upload stops with a 409 rather than overwrite that learner.
+ * Inserts the new learners and updates the changed ones, in batches (upload.repository.ts). New
+ * learners are plain INSERTs: if another request gave one of their student ids to a learner since
+ * the school's learners were read, the upload stops with a 409 rather than overwrite that learner.
  */
 async function writeLearners(tx: TenantTx, plan: Plan, columns: ReadonlyArray<WritableColumn>): Promise<void> {
-  const tenantId = tx.tenantId;
-  const rowsOf = (writes: Plan['creates'], written: ReadonlyArray<WritableColumn>): NewStudent[] =>
-    writes.map(({ studentid, input }) => {
-      const row: Record<string, unknown> = { tenant_id: tenantId, id: newId(), studentid };
-      for (const column of written) row[column] = input[column];
-      return row as unknown as NewStudent;
-    });
-  const db = tx.trx as unknown as Kysely<DB>;
   // New learners always carry their passcode and payment code, given or generated.
-  const creates = rowsOf(plan.creates, [...new Set<WritableColumn>([...columns, 'code', 'paymentcode'])]);
-  await inBatches(creates, (rows) =>
-    db
-      .insertInto('students')
-      .values(rows)
-      .execute()
-      .catch((error: unknown) => {
-        throw sqlState(error) === '23505' ? new AppError(409, M.studentidTaken) : error;
-      }),
-  );
-  // Changed learners: the same multi-row INSERT, turned into an UPDATE of the columns the file has.
-  await inBatches(rowsOf(plan.updates, columns), (rows) =>
-    db
-      .insertInto('students')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['tenant_id', 'studentid']).doUpdateSet(() => {
-          const set: Record<string, unknown> = { updated_at: sql`now()` };
-          for (const column of columns) set[column] = sql.ref(`excluded.${column}`);
-          return set as never;
-        }),
-      )
-      .execute(),
-  );
+  await insertLearners(tx, plan.creates, [...new Set<WritableColumn>([...columns, 'code', 'paymentcode'])]).catch((error: unknown) => {
+    throw sqlState(error) === '23505' ? new AppError(409, M.studentidTaken) : error;
+  });
+  // Changed learners: only the columns the file has.
+  await updateLearners(tx, plan.updates, columns);
 }
 
-/** The school's student categories, by name. */
-export async function studentCategories(tx: TenantTx): Promise<Array<{ id: string; name: string }>> {
-  return tx.trx.selectFrom('student_categories').$call(inTenant(tx.tenantId)).select(['id', 'name']).orderBy('name').execute();
-}
+/** The school's student categories, by name (the template's list, the upload's check). */
+export { studentCategories };
 
 /** What a school told the upload its columns mean, by heading (headerKey). */
 async function rememberedMapping(tx: TenantTx): Promise<Map<string, StudentUploadTarget>> {
-  const rows = await tx.trx
-    .selectFrom('upload_mappings')
-    .$call(inTenant(tx.tenantId))
-    .where('kind', '=', 'students')
-    .select(['header', 'field'])
-    .execute();
+  const rows = await learnerUploadMappings(tx);
   return new Map(
     rows.flatMap((row) =>
       isUploadField(row.field) || row.field === IGNORE_COLUMN ? [[row.header, row.field as StudentUploadTarget]] : [],
@@ -366,19 +320,11 @@ async function rememberedMapping(tx: TenantTx): Promise<Map<string, StudentUploa
 /** Remembers the fields chosen for the headings this file has, for the next register of the same shape. */
 async function rememberMapping(tx: TenantTx, columns: ReadonlyArray<ColumnPlan>, chosen: ReadonlyMap<string, StudentUploadTarget>) {
   const rows = [...new Set(columns.filter((column) => chosen.has(column.key)).map((column) => column.key))].map((key) => ({
-    tenant_id: tx.tenantId,
-    kind: 'students' as const,
     header: key,
     field: chosen.get(key) as string,
   }));
   if (rows.length === 0) return;
-  await tx.trx
-    .insertInto('upload_mappings')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['tenant_id', 'kind', 'header']).doUpdateSet({ field: sql.ref('excluded.field'), updated_at: sql`now()` }),
-    )
-    .execute();
+  await saveLearnerUploadMappings(tx, rows);
 }
 
 /** A mapping as sent (pairs of heading and field), keyed as headings are compared. */
@@ -507,7 +453,7 @@ export async function uploadStudents(
     },
     defaults,
   );
-  const existing = await loadLearners(tx);
+  const existing = await learnersToCompare(tx);
   const plan = planUpload(checked, existing, options);
   // New learners get a passcode and a payment code where the sheet gives none (issue 10).
   // Codes the sheet gives changed learners count as taken too.
