@@ -1,6 +1,6 @@
 import type { Invitation, MyInvitation } from '@mustard/shared';
 import { sql } from 'kysely';
-import { toTenantSummary } from '../../access/membership.repository.js';
+import { TENANT_SUMMARY_COLUMNS, toTenantSummary } from '../../access/membership.repository.js';
 import { newId } from '../../db/ids.js';
 import type { TenantTx, Trx } from '../../db/tenant.js';
 import { bindTenant } from '../../db/tenant.js';
@@ -11,6 +11,8 @@ import { rolesColumn } from './users.repository.js';
  * A school's invitations take its `TenantTx`. What admitting, declining and the join page read
  * (role ids and names, the delete) takes a transaction and the tenant it was bound to on the way:
  * those flows start before any tenant (the person is not yet a member) and bind one mid-way.
+ * The accounts they make, read and give a password to are global (`users`), as are the schools
+ * they name (`tenants`).
  */
 
 /** How many pending invitations a person sees at once; nobody is invited by fifty schools. */
@@ -216,4 +218,66 @@ export async function myInvitations(trx: Trx, userId: string): Promise<MyInvitat
     });
   }
   return invitations;
+}
+
+/**
+ * The account of an invited e-mail, made without a password if the e-mail has none (two
+ * invitations of it at once share one): its id. Accounts are global, not the school's.
+ */
+export async function accountOfInvitedEmail(tx: TenantTx, account: { email: string; name: string }): Promise<string> {
+  const { trx } = tx;
+  await trx
+    .insertInto('users')
+    .values({ id: newId(), email: account.email, name: account.name, password_hash: null })
+    .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
+    .execute();
+  const user = await trx.selectFrom('users').select(['id']).where(sql`lower(email)`, '=', account.email).executeTakeFirstOrThrow();
+  return user.id;
+}
+
+/** The school's pending invitation of an account, if any. */
+export function findPendingInvitationOf(tx: TenantTx, userId: string) {
+  const { trx, tenantId } = tx;
+  return trx.selectFrom('invitations').select('id').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** An invitation's sender's account: whether an administrator, and whether disabled. */
+export function findSenderAccount(trx: Trx, userId: string) {
+  return trx.selectFrom('users').select(['is_admin', 'disabled_at']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** The school an invitation is to, as a tenant summary's row. */
+export function findInvitingTenant(trx: Trx, tenantId: string) {
+  return trx.selectFrom('tenants').select(TENANT_SUMMARY_COLUMNS).where('id', '=', tenantId).executeTakeFirstOrThrow();
+}
+
+/** The invited account, whole (its password hash too). */
+export function findInvitedAccount(trx: Trx, userId: string) {
+  return trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+}
+
+/**
+ * Sets the password of an account that has none: whether this call set it (of two joins at
+ * once only the first does).
+ */
+export async function setFirstPassword(trx: Trx, userId: string, passwordHash: string): Promise<boolean> {
+  const set = await trx
+    .updateTable('users')
+    .set({ password_hash: passwordHash, updated_at: new Date() })
+    .where('id', '=', userId)
+    .where('password_hash', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return Boolean(set);
+}
+
+/** An account's password hash as it is now (null: none yet). */
+export async function passwordHashOf(trx: Trx, userId: string): Promise<string | null> {
+  const row = await trx.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow();
+  return row.password_hash;
+}
+
+/** Makes the transaction act as this user (`app.user_id`, local to the transaction): the invited account joining. */
+export async function actAsUser(trx: Trx, userId: string): Promise<void> {
+  await sql`SELECT set_config('app.user_id', ${userId}, true)`.execute(trx);
 }

@@ -14,16 +14,9 @@ import {
   type MyInvitationsResponse,
   USER_MESSAGES,
 } from '@mustard/shared';
-import { type Kysely, sql } from 'kysely';
-import {
-  findMembership,
-  rolesOfMember,
-  TENANT_SUMMARY_COLUMNS,
-  tenantsOfUser,
-  toTenantSummary,
-} from '../../access/membership.repository.js';
+import type { Kysely } from 'kysely';
+import { findMembership, rolesOfMember, tenantsOfUser, toTenantSummary } from '../../access/membership.repository.js';
 import { recordAudit } from '../../audit/audit.repository.js';
-import { newId } from '../../db/ids.js';
 import { bindTenant, type Trx, withUser } from '../../db/tenant.js';
 import type { DB } from '../../db/types.js';
 import { AppError, invalid, notFound } from '../../errors.js';
@@ -34,14 +27,22 @@ import { hashPassword, verifyPassword } from '../auth/password.js';
 import { refuseDemoOutsideDemo } from '../tenants/demo-confinement.js';
 import { addMember } from '../tenants/tenants.service.js';
 import {
+  accountOfInvitedEmail,
+  actAsUser,
   deleteInvitation,
   findInvitation,
   findInvitationByCode,
+  findInvitedAccount,
+  findInvitingTenant,
   findOwnInvitation,
+  findPendingInvitationOf,
+  findSenderAccount,
   invitationRoleIds,
   invitationRoleNames,
   iso,
   myInvitations,
+  passwordHashOf,
+  setFirstPassword,
   toInvitation,
   upsertInvitation,
 } from './invitations.repository.js';
@@ -93,7 +94,6 @@ function sameHash(a: string, b: string): boolean {
  * as it is (403).
  */
 export async function inviteMember({ tx, member }: ActionContext, input: InvitationCreate): Promise<InvitationCreated> {
-  const { trx, tenantId } = tx;
   const invitedBy = member.userId;
   await refuseDemoOutsideDemo(tx, invitedBy, 'sender');
   const code = newCode();
@@ -101,23 +101,13 @@ export async function inviteMember({ tx, member }: ActionContext, input: Invitat
   const roleIds = await resolveRoles(tx, input.roles);
   await assertMayHandOut(tx, member, roleIds);
   // A new e-mail gets an account without a password; two invitations of it at once share one.
-  await trx
-    .insertInto('users')
-    .values({ id: newId(), email: input.email, name: input.name, password_hash: null })
-    .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
-    .execute();
-  const user = await trx.selectFrom('users').select(['id']).where(sql`lower(email)`, '=', input.email).executeTakeFirstOrThrow();
-  if (await findMember(tx, user.id)) throw invalid({ email: [USER_MESSAGES.alreadyMember] });
-  await refuseDemoOutsideDemo(tx, user.id);
-  const pending = await trx
-    .selectFrom('invitations')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', user.id)
-    .executeTakeFirst();
+  const userId = await accountOfInvitedEmail(tx, { email: input.email, name: input.name });
+  if (await findMember(tx, userId)) throw invalid({ email: [USER_MESSAGES.alreadyMember] });
+  await refuseDemoOutsideDemo(tx, userId);
+  const pending = await findPendingInvitationOf(tx, userId);
   if (pending) await assertMayHandOut(tx, member, await invitationRoleIds(tx, pending.id));
   const id = await upsertInvitation(tx, {
-    userId: user.id,
+    userId,
     email: input.email,
     name: input.name,
     invitedBy,
@@ -166,9 +156,7 @@ async function admit(trx: Trx, invitation: PendingInvitation): Promise<string> {
   const tenantId = invitation.tenant_id;
   const tx = await bindTenant(trx, tenantId, invitation.user_id);
   const roleIds = await invitationRoleIds(tx, invitation.id);
-  const sender = invitation.invited_by
-    ? await trx.selectFrom('users').select(['is_admin', 'disabled_at']).where('id', '=', invitation.invited_by).executeTakeFirst()
-    : undefined;
+  const sender = invitation.invited_by ? await findSenderAccount(trx, invitation.invited_by) : undefined;
   if (!invitation.invited_by || !sender || sender.disabled_at || !(await findMembership(tx, invitation.invited_by))) {
     throw invitationVoid();
   }
@@ -190,7 +178,7 @@ async function admit(trx: Trx, invitation: PendingInvitation): Promise<string> {
 }
 
 async function joined(trx: Trx, tenantId: string, userId: string): Promise<InvitationAccepted> {
-  const tenant = await trx.selectFrom('tenants').select(TENANT_SUMMARY_COLUMNS).where('id', '=', tenantId).executeTakeFirstOrThrow();
+  const tenant = await findInvitingTenant(trx, tenantId);
   await bindTenant(trx, null);
   return { tenant: toTenantSummary(tenant), tenants: await tenantsOfUser(trx, userId) };
 }
@@ -252,11 +240,7 @@ export async function joinDetails(db: Kysely<DB>, input: { code: string }): Prom
     const invitation = await findInvitationByCode(trx, hashCode(input.code));
     if (!invitation) throw codeInvalid();
     const roles = await invitationRoleNames(await bindTenant(trx, invitation.tenant_id), invitation.id);
-    const tenant = await trx
-      .selectFrom('tenants')
-      .select(TENANT_SUMMARY_COLUMNS)
-      .where('id', '=', invitation.tenant_id)
-      .executeTakeFirstOrThrow();
+    const tenant = await findInvitingTenant(trx, invitation.tenant_id);
     return {
       tenant: toTenantSummary(tenant),
       name: invitation.name,
@@ -283,29 +267,19 @@ export async function joinWithCode(
     const invitation = await findInvitationByCode(trx, hashCode(input.code));
     if (!invitation) throw codeInvalid();
     refuseSender(invitation, input.sentBy);
-    const account = await trx.selectFrom('users').selectAll().where('id', '=', invitation.user_id).executeTakeFirstOrThrow();
+    const account = await findInvitedAccount(trx, invitation.user_id);
     if (!limiter.attempt(account.email)) throw new AppError(429);
     let passwordOk = false;
     if (account.password_hash === null) {
       // Only the first of two joins at once sets it; the other must then know it.
-      const set = await trx
-        .updateTable('users')
-        .set({ password_hash: await hashPassword(password), updated_at: new Date() })
-        .where('id', '=', account.id)
-        .where('password_hash', 'is', null)
-        .returning('id')
-        .executeTakeFirst();
-      passwordOk = Boolean(set);
-      if (!set) {
-        const now = await trx.selectFrom('users').select('password_hash').where('id', '=', account.id).executeTakeFirstOrThrow();
-        passwordOk = await verifyPassword(now.password_hash, password);
-      }
+      passwordOk = await setFirstPassword(trx, account.id, await hashPassword(password));
+      if (!passwordOk) passwordOk = await verifyPassword(await passwordHashOf(trx, account.id), password);
     } else {
       passwordOk = await verifyPassword(account.password_hash, password);
     }
     if (!passwordOk || account.disabled_at) throw new AppError(401, LOGIN_MESSAGES.invalidCredentials);
     limiter.succeed(account.email);
-    await sql`SELECT set_config('app.user_id', ${account.id}, true)`.execute(trx);
+    await actAsUser(trx, account.id);
     const tenantId = await admit(trx, invitation);
     return { account, school: await joined(trx, tenantId, account.id) };
   });
