@@ -25,9 +25,6 @@ const read = (file: string) => readFileSync(path.join(MODULES, file), 'utf8');
 const SQL =
   /\b(selectFrom|selectNoFrom|insertInto|updateTable|deleteFrom|mergeInto)\(|\bsql\s*(<[^>]*>)?\s*`|\bsql\.\w+\(|\.trx\b|import \{[^}]*\bsql\b[^}]*\} from 'kysely'/;
 
-/** Services that still write SQL themselves (modules/…): each to move its queries into its repository. */
-const SERVICES_WITH_SQL = new Set<string>([]);
-
 describe('routes, services and repositories (docs/ARCHITECTURE.md)', () => {
   const routes = filesEndingWith('.routes.ts');
   const services = filesEndingWith('.service.ts');
@@ -41,10 +38,8 @@ describe('routes, services and repositories (docs/ARCHITECTURE.md)', () => {
     expect(routes.filter((file) => SQL.test(read(file)))).toEqual([]);
   });
 
-  it('no service writes SQL but those listed, and a listed one that no longer does leaves the list', () => {
-    const withSql = services.filter((file) => SQL.test(read(file)));
-    expect(withSql.filter((file) => !SERVICES_WITH_SQL.has(file))).toEqual([]);
-    expect([...SERVICES_WITH_SQL].filter((file) => !withSql.includes(file))).toEqual([]);
+  it('no service writes SQL: its repository does', () => {
+    expect(services.filter((file) => SQL.test(read(file)))).toEqual([]);
   });
 
   it('no service or repository reads the request: the route helper hands it the action context', () => {
