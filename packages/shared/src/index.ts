@@ -27,6 +27,7 @@ export * from './marks/index.js';
 export * from './messages.js';
 export * from './reports/index.js';
 export * from './resources/business.js';
+export * from './resources/curriculum.js';
 export * from './resources/definition.js';
 export * from './resources/marks.js';
 export * from './resources/people.js';

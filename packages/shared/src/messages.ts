@@ -123,6 +123,7 @@ export const SETTINGS_MESSAGES = {
   titleRequired: 'Please enter the title',
   detailsRequired: 'Please enter the details',
   papersInvalid: 'Enter a number of papers from 1 to 6',
+  maxScoreInvalid: 'Enter a maximum score from 1 to 1000',
   assignmentExists: 'This teacher already has this assignment',
   classTeacherTaken: 'This class already has a class teacher for the term',
   deputyExists: 'This deputy is already recorded for this class',
@@ -208,6 +209,8 @@ export const IN_USE_MESSAGES = {
   tenants: 'This business has members and cannot be deleted',
   students: 'This learner has marks or fee records and cannot be deleted',
   staff: 'This record is in use and cannot be deleted',
+  topics: 'Marks carry this competency: delete its marks first',
+  projects: 'This project has scores and cannot be deleted',
 } as const;
 
 /** Entering marks (issue 14): what is wrong with a cell, a grid or a save, said to the teacher. */

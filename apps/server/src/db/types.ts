@@ -303,6 +303,16 @@ export interface TopicsTable extends TenantOwned {
   remarks: string | null;
 }
 
+/** A project of the new curriculum (migration 0018): its class, subject, term and year, and the most a learner may score. */
+export interface ProjectsTable extends TenantOwned {
+  subject_id: string;
+  form: string;
+  term: string;
+  year: number;
+  title: string;
+  max_score: Generated<number>;
+}
+
 /** A mark: a number, or an absence (`absent`, no number); `version` counts its writes (migration 0011). */
 export interface MarksTable extends TenantOwned {
   student_id: string;
@@ -534,6 +544,7 @@ export interface DB {
   fee_journals: FeeJournalsTable;
   statement_lines: StatementLinesTable;
   topics: TopicsTable;
+  projects: ProjectsTable;
   marks: MarksTable;
   subject_teachers: SubjectTeachersTable;
   class_teachers: ClassTeachersTable;

@@ -89,6 +89,9 @@ interface Ids {
   subjectpaper: string;
   /** The marked learner's target in the side's subject. */
   target: string;
+  /** A competency and a project of the side's subject (issue 26). */
+  topic: string;
+  project: string;
 }
 interface Side {
   name: SideName;
@@ -166,6 +169,14 @@ const BODY = {
     remarks: `${s.mark} remarks`,
   }),
   subjectpapers: (s: Side) => ({ form: 'P7', term: 'I', year: 2026, subject_id: s.ids.subject, papers: 2 }),
+  topics: (s: Side) => ({
+    form: 'P7',
+    term: 'I',
+    subject_id: s.ids.subject,
+    title: `${s.mark} number bases`,
+    remarks: `${s.mark} remarks`,
+  }),
+  projects: (s: Side) => ({ form: 'P7', term: 'I', year: 2026, subject_id: s.ids.subject, title: `${s.mark} garden`, max_score: 10 }),
   studentcategories: (s: Side) => ({ name: `${s.mark} boarders` }),
   subjects: (s: Side) => ({ name: `${s.mark} Mathematics`, category: 'mathematics' }),
   locations: (s: Side) => ({ name: `${s.mark} store` }),
@@ -403,6 +414,8 @@ async function seed(side: Side) {
   ids.gradefoot = await post('/api/school/gradefoots', BODY.gradefoots(side));
   ids.reportfooter = await post('/api/school/reportfooters', BODY.reportfooters(side));
   ids.subjectpaper = await post('/api/school/subjectpapers', BODY.subjectpapers(side));
+  ids.topic = await post('/api/school/topics', BODY.topics(side));
+  ids.project = await post('/api/school/projects', BODY.projects(side));
 
   // A mark saved through the grid, so the learner's mark has a history.
   ids.marked = await gridLearner(side);
@@ -494,6 +507,14 @@ const RECORDS: Record<string, RecordFixture> = {
     ...BODY.subjectpapers(A),
     year: nextStaffYear(),
   })),
+  '/api/school/topics/:id': resource('topic', 'topics', BODY.topics, (n) => [
+    '/api/school/topics',
+    { ...BODY.topics(A), title: `Alpha spare ${n}` },
+  ]),
+  '/api/school/projects/:id': resource('project', 'projects', BODY.projects, (n) => [
+    '/api/school/projects',
+    { ...BODY.projects(A), title: `Alpha spare ${n}` },
+  ]),
   '/api/locations/:id': resource('location', 'locations', BODY.locations, (n) => ['/api/locations', { name: `Alpha spare ${n}` }]),
   '/api/school/alevelscores/:id': resource('alevelscore', 'alevel_scores', BODY.alevelscores, (_n) => [
     '/api/school/alevelscores',
@@ -647,6 +668,8 @@ const LISTS: Record<string, ListFixture> = {
   '/api/school/gradefoots': resourceList('/api/school/gradefoots', 'gradefoot'),
   '/api/school/reportfooters': resourceList('/api/school/reportfooters', 'reportfooter'),
   '/api/school/subjectpapers': resourceList('/api/school/subjectpapers', 'subjectpaper', [['subject_id', 'subject']]),
+  '/api/school/topics': resourceList('/api/school/topics', 'topic', [['subject_id', 'subject']]),
+  '/api/school/projects': resourceList('/api/school/projects', 'project', [['subject_id', 'subject']]),
   '/api/requisitions/defaults': { own: () => [A.ids.user] },
   '/api/school/assignments/mine': {
     urls: () => ['/api/school/assignments/mine?term=I&year=2026'],
@@ -951,6 +974,13 @@ const staffWrite =
     await createdInA(await landsInA('POST', path, body(), STAFF_TABLES), table);
   };
 
+/** Competencies and projects (issue 26): a write naming B's subject is refused, a valid one lands in A. */
+const CURRICULUM_TABLES = ['topics', 'projects'];
+const curriculumWrite = (path: string, table: string, body: () => Record<string, unknown>) => async () => {
+  await refusesForeign('POST', path, { ...body(), subject_id: B.ids.subject }, 'subject_id', CURRICULUM_TABLES);
+  await createdInA(await landsInA('POST', path, body(), CURRICULUM_TABLES), table);
+};
+
 /**
  * A learner of the side's own for the marks grid, new each time: promotion (checked in this
  * matrix too) moves the seeded learners on, and the grid lists active learners of a class.
@@ -1120,6 +1150,11 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     () => ({ ...BODY.deputies(A), stream: `Write ${nextStaffYear()}` }),
     [['user_id', 'user']],
   ),
+  'POST /api/school/topics': curriculumWrite('/api/school/topics', 'topics', () => ({ ...BODY.topics(A), title: `Alpha write ${next()}` })),
+  'POST /api/school/projects': curriculumWrite('/api/school/projects', 'projects', () => ({
+    ...BODY.projects(A),
+    title: `Alpha write ${next()}`,
+  })),
   'POST /api/school/gradefoots': staffWrite(
     '/api/school/gradefoots',
     'grade_footers',

@@ -204,9 +204,9 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
   const filtersId = useId();
   const [folded, filtersFolded] = useDisclosure(true);
 
-  const mayCreate = can('create', resource.subject);
-  const mayUpdate = can('update', resource.subject) && screen.editable !== false;
-  const mayDelete = can('delete', resource.subject) && screen.deletable !== false;
+  const mayCreate = can(resource.writeAction ?? 'create', resource.subject);
+  const mayUpdate = can(resource.writeAction ?? 'update', resource.subject) && screen.editable !== false;
+  const mayDelete = can(resource.writeAction ?? 'delete', resource.subject) && screen.deletable !== false;
   const showMenus = !screen.menusForWritersOnly || mayUpdate;
 
   const refresh = () => {

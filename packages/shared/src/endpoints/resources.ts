@@ -12,7 +12,10 @@ import { IdParamsSchema } from './fields.js';
 /* @__NO_SIDE_EFFECTS__ */
 export function resourceEndpoints<D extends ResourceDefinition>(definition: D) {
   const item = `${definition.path}/:id`;
-  const may = <A extends 'create' | 'update' | 'delete'>(action: A) => ({ action, subject: definition.subject });
+  const may = <A extends 'create' | 'update' | 'delete'>(action: A) => ({
+    action: definition.writeAction ?? action,
+    subject: definition.subject,
+  });
   return {
     list: defineEndpoint({
       method: 'GET',

@@ -39,6 +39,12 @@ export interface ResourceDefinition<
   pageSize: number;
   /** Who may add, change and delete: `manage` on this subject class. Every member may read. */
   subject: SubjectClass;
+  /**
+   * The action every write needs, where each write's own (create, update, delete) grants too
+   * much: competencies and projects are set by those who manage marks, not by a teacher who may
+   * create marks.
+   */
+  writeAction?: 'manage';
   /** The 409 text when a record cannot be deleted because others depend on it (from the catalogue). */
   inUse: (typeof IN_USE_MESSAGES)[keyof typeof IN_USE_MESSAGES];
   /** Spreadsheet columns (`excel=1`): field and English header, in order. */

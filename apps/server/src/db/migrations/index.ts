@@ -16,6 +16,7 @@ import * as marksClassIndex from './2026_11_23_0014_marks_class_index.js';
 import * as teacherRoleRemarks from './2026_11_25_0015_teacher_role_remarks.js';
 import * as uploadMappings from './2026_11_25_0016_upload_mappings.js';
 import * as documentProgress from './2026_11_25_0017_document_progress.js';
+import * as projects from './2026_11_26_0018_projects.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0015_teacher_role_remarks': teacherRoleRemarks,
   '2026_11_25_0016_upload_mappings': uploadMappings,
   '2026_11_25_0017_document_progress': documentProgress,
+  '2026_11_26_0018_projects': projects,
 };
