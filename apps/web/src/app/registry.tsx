@@ -55,6 +55,7 @@ const reports = () => import('../features/reports/TerminalReportPage.js');
 const subjectComments = () => import('../features/comments/SubjectCommentsPage.js');
 const reportComments = () => import('../features/comments/ReportCommentsPage.js');
 const deleteComments = () => import('../features/comments/DeleteCommentsPage.js');
+const curriculum = () => import('../features/curriculum/pages.js');
 /**
  * Each signed-in page registered once, by its key in PAGES (lib/pages.ts): the compiler refuses
  * a key that is not a page. A page without a component shows its title until its issue lands.
@@ -99,4 +100,10 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   grades: screen(grades, (m) => m.GradesPage),
   newGrade: screen(grades, (m) => m.GradeSetPage),
   gradeDetail: screen(grades, (m) => m.GradeSetPage),
+  competencies: screen(curriculum, (m) => m.CompetenciesPage),
+  newCompetency: screen(curriculum, (m) => m.CompetencyFormPage),
+  competencyDetail: screen(curriculum, (m) => m.CompetencyDetailPage),
+  projects: screen(curriculum, (m) => m.ProjectsPage),
+  newProject: screen(curriculum, (m) => m.ProjectFormPage),
+  projectDetail: screen(curriculum, (m) => m.ProjectDetailPage),
 };

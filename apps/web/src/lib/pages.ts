@@ -69,10 +69,10 @@ export const PAGES = {
   ncMarksheet: { path: '/school/ncmarksheet', title: 'pages.ncMarksheet' },
   ncTerminalReport: { path: '/school/ncterminalreport', title: 'pages.ncTerminalReport' },
   competencies: { path: '/school/topics', title: 'pages.competencies' },
-  newCompetency: { path: '/school/topics/new', title: 'pages.newCompetency' },
+  newCompetency: { path: '/school/topics/new', title: 'pages.newCompetency', ability: manage('mark') },
   competencyDetail: { path: '/competency-detail/:id', title: 'pages.competencyDetail' },
   projects: { path: '/school/projects', title: 'pages.projects' },
-  newProject: { path: '/school/projects/new', title: 'pages.newProject' },
+  newProject: { path: '/school/projects/new', title: 'pages.newProject', ability: manage('mark') },
   projectDetail: { path: '/project-detail/:id', title: 'pages.projectDetail' },
   projectScores: { path: '/school/projectscores/new', title: 'pages.projectScores' },
 } as const satisfies Record<string, RouteDefinition>;

@@ -1,0 +1,302 @@
+import { Button, Card, Group, Menu, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { projects, RESULT_MESSAGES, type ResourceDefinition, subjects, topics } from '@mustard/shared';
+import { IconDots } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { PageLoading } from '../../components/PageLoading.js';
+import { RecordUnavailable } from '../../components/RecordUnavailable.js';
+import { useAccess } from '../../lib/access.js';
+import { calendarDefaults, useCurrentTerm } from '../../lib/calendar.js';
+import { translateMessage } from '../../lib/messages.js';
+import { PAGES, pathTo, type RouteDefinition } from '../../lib/pages.js';
+import { resourceCalls } from '../../lib/resource-calls.js';
+import { ResourceForm } from '../../resources/ResourceForm.js';
+import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { defineScreen, type FieldSpec, type ScreenDefinition } from '../../resources/screen.js';
+
+/*
+ * The new curriculum's competencies and projects (issue 26 points 2 and 4; spec §2
+ * "Competencies and projects"): each a list on the one mechanism, a page of its own to add or
+ * change one (`?id=`), and a detail page with its menu. Writing is for those who manage marks.
+ */
+
+type Topic = z.output<typeof topics.record>;
+type Project = z.output<typeof projects.record>;
+
+const classField: FieldSpec<'form'> = { name: 'form', kind: 'select', choices: 'classes' };
+const termField: FieldSpec<'term'> = { name: 'term', kind: 'select', choices: 'terms' };
+const yearField: FieldSpec<'year'> = { name: 'year', kind: 'year' };
+const subjectField: FieldSpec<'subject_id'> = {
+  name: 'subject_id',
+  kind: 'select',
+  choices: { resource: subjects, label: 'name' },
+};
+
+const topicLinks = (id: string) => ({
+  recordMarks: `${PAGES.createMarks.path}?topic_id=${id}`,
+  deleteMarks: `${PAGES.deleteMarks.path}?topic_id=${id}`,
+  viewMarks: `${PAGES.marks.path}?topic_id=${id}`,
+});
+
+export const competenciesScreen = defineScreen({
+  resource: topics,
+  page: PAGES.competencies,
+  columns: [{ field: 'subject.name' }, { field: 'form' }, { field: 'term' }, { field: 'title' }],
+  fields: [classField, termField, subjectField, { name: 'title', kind: 'text' }, { name: 'remarks', kind: 'textarea' }],
+  filters: [classField, termField, subjectField],
+  addActions: [{ label: 'curriculum.newCompetency', to: PAGES.newCompetency.path }],
+  // Changed on its own page (Details, then Edit Competency), as the spec's menu has it.
+  editable: false,
+  rowActions: (row) => [
+    { label: 'curriculum.recordMarks', needs: 'create', to: () => topicLinks(row.id).recordMarks },
+    { label: 'curriculum.deleteMarks', needs: 'delete', to: () => topicLinks(row.id).deleteMarks },
+    { label: 'curriculum.details', to: () => pathTo(PAGES.competencyDetail, { id: row.id }) },
+  ],
+});
+
+export const projectsScreen = defineScreen({
+  resource: projects,
+  page: PAGES.projects,
+  columns: [{ field: 'title' }, { field: 'subject.name' }, { field: 'form' }, { field: 'term' }, { field: 'year', plain: true }],
+  fields: [classField, subjectField, termField, yearField, { name: 'title', kind: 'text' }, { name: 'max_score', kind: 'number' }],
+  filters: [classField, termField, subjectField, yearField],
+  defaults: { max_score: 10 },
+  addActions: [{ label: 'curriculum.newProject', to: PAGES.newProject.path }],
+  editable: false,
+  rowLink: (row) => pathTo(PAGES.projectDetail, { id: row.id }),
+});
+
+export function CompetenciesPage() {
+  return <ResourceListPage screen={competenciesScreen} />;
+}
+
+export function ProjectsPage() {
+  return <ResourceListPage screen={projectsScreen} />;
+}
+
+/** One record of a resource by the page's id, as a query the detail and form pages share. */
+function useRecord<Row>(resource: ResourceDefinition, id: string | null) {
+  return useQuery({
+    queryKey: ['record', resource.name, id],
+    queryFn: () => resourceCalls(resource).read(id ?? '') as Promise<Row>,
+    enabled: Boolean(id),
+    meta: { ownsNotFound: true },
+  });
+}
+
+/**
+ * A record's own form page (`?id=` to change one): the screen's form, starting at the current
+ * term for a new record; saving opens the record's detail page.
+ */
+function RecordFormPage<Row extends { id: string }>({
+  screen,
+  title,
+  list,
+  detail,
+  notFound,
+}: {
+  screen: ScreenDefinition<Row>;
+  title: string;
+  list: RouteDefinition;
+  detail: RouteDefinition;
+  notFound: { text: string; back: string };
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  const current = useCurrentTerm();
+  const record = useRecord<Row>(screen.resource, id);
+  if (record.isError)
+    return (
+      <RecordUnavailable
+        error={record.error}
+        notFoundText={notFound.text}
+        back={{ to: list.path, label: notFound.back }}
+        onRetry={() => void record.refetch()}
+      />
+    );
+  if ((id && !record.data) || (!id && current.pending)) return <PageLoading />;
+  return (
+    <Card withBorder padding="md" data-testid="record-form-page">
+      <Stack>
+        <Title order={1} size="h4">
+          {t(title)}
+        </Title>
+        <ResourceForm
+          key={id ?? 'new'}
+          screen={screen}
+          record={id ? (record.data ?? null) : null}
+          defaults={calendarDefaults(screen.fields, current)}
+          onSaved={async (answer) => {
+            const saved = ('updated' in answer ? answer.updated : answer.created) as { id: string };
+            notifications.show({
+              color: 'green',
+              message: translateMessage('updated' in answer ? RESULT_MESSAGES.updated : RESULT_MESSAGES.created),
+            });
+            await queryClient.invalidateQueries({ queryKey: ['resource', screen.resource.name] });
+            queryClient.removeQueries({ queryKey: ['record', screen.resource.name, saved.id] });
+            navigate(pathTo(detail, { id: saved.id }));
+          }}
+          onCancel={() => navigate(id ? pathTo(detail, { id }) : list.path)}
+        />
+      </Stack>
+    </Card>
+  );
+}
+
+export function CompetencyFormPage() {
+  const [params] = useSearchParams();
+  return (
+    <RecordFormPage
+      screen={competenciesScreen}
+      title={params.get('id') ? 'curriculum.editCompetency' : 'curriculum.newCompetency'}
+      list={PAGES.competencies}
+      detail={PAGES.competencyDetail}
+      notFound={{ text: 'curriculum.competencyNotFound', back: 'curriculum.backToCompetencies' }}
+    />
+  );
+}
+
+export function ProjectFormPage() {
+  const [params] = useSearchParams();
+  return (
+    <RecordFormPage
+      screen={projectsScreen}
+      title={params.get('id') ? 'curriculum.editProject' : 'curriculum.newProject'}
+      list={PAGES.projects}
+      detail={PAGES.projectDetail}
+      notFound={{ text: 'curriculum.projectNotFound', back: 'curriculum.backToProjects' }}
+    />
+  );
+}
+
+function Fact({ label, value, testId }: { label: string; value: ReactNode; testId: string }) {
+  return (
+    <Stack gap={2} data-testid={testId}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text>{value === null || value === undefined || value === '' ? '—' : value}</Text>
+    </Stack>
+  );
+}
+
+/** A record's detail page: its title, its facts, and a menu of what may be done with it. */
+function RecordDetail<Row extends { id: string; title: string }>({
+  resource,
+  list,
+  notFound,
+  facts,
+  actions,
+}: {
+  resource: ResourceDefinition;
+  list: RouteDefinition;
+  notFound: { text: string; back: string };
+  facts(row: Row): ReadonlyArray<[field: string, value: ReactNode]>;
+  actions(row: Row): ReadonlyArray<{ label: string; to: string; allowed: boolean }>;
+}) {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const record = useRecord<Row>(resource, id ?? '');
+  if (record.isError)
+    return (
+      <RecordUnavailable
+        error={record.error}
+        notFoundText={notFound.text}
+        back={{ to: list.path, label: notFound.back }}
+        onRetry={() => void record.refetch()}
+      />
+    );
+  if (!record.data) return <PageLoading />;
+  const row = record.data;
+  const allowed = actions(row).filter((action) => action.allowed);
+  return (
+    <Card withBorder padding="md" data-testid="record-detail">
+      <Stack>
+        <Group justify="space-between" align="flex-start">
+          <Title order={1} size="h3">
+            {row.title}
+          </Title>
+          {allowed.length > 0 && (
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <Button variant="light" rightSection={<IconDots size={16} />}>
+                  {t('list.actions')}
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {allowed.map((action) => (
+                  <Menu.Item key={action.label} component={Link} to={action.to}>
+                    {t(action.label)}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          )}
+        </Group>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
+          {facts(row).map(([field, value]) => (
+            <Fact key={field} label={t(`fields.${field}`)} value={value} testId={`fact-${field}`} />
+          ))}
+        </SimpleGrid>
+        <Group>
+          <Button variant="default" component={Link} to={list.path}>
+            {t(notFound.back)}
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+export function CompetencyDetailPage() {
+  const { can } = useAccess();
+  return (
+    <RecordDetail<Topic>
+      resource={topics}
+      list={PAGES.competencies}
+      notFound={{ text: 'curriculum.competencyNotFound', back: 'curriculum.backToCompetencies' }}
+      facts={(row) => [
+        ['form', row.form],
+        ['term', row.term],
+        ['subject_id', row.subject?.name],
+        ['title', row.title],
+        ['remarks', row.remarks],
+      ]}
+      actions={(row) => [
+        { label: 'curriculum.editCompetency', to: `${PAGES.newCompetency.path}?id=${row.id}`, allowed: can('manage', topics.subject) },
+        { label: 'curriculum.recordMarks', to: topicLinks(row.id).recordMarks, allowed: can('create', 'mark') },
+        { label: 'curriculum.viewMarks', to: topicLinks(row.id).viewMarks, allowed: true },
+      ]}
+    />
+  );
+}
+
+export function ProjectDetailPage() {
+  const { can } = useAccess();
+  return (
+    <RecordDetail<Project>
+      resource={projects}
+      list={PAGES.projects}
+      notFound={{ text: 'curriculum.projectNotFound', back: 'curriculum.backToProjects' }}
+      facts={(row) => [
+        ['form', row.form],
+        ['term', row.term],
+        ['subject_id', row.subject?.name],
+        ['title', row.title],
+        ['year', row.year],
+        ['max_score', row.max_score],
+      ]}
+      actions={(row) => [
+        { label: 'curriculum.editProject', to: `${PAGES.newProject.path}?id=${row.id}`, allowed: can('manage', projects.subject) },
+        { label: 'curriculum.recordScores', to: `${PAGES.projectScores.path}?project_id=${row.id}`, allowed: can('create', 'mark') },
+      ]}
+    />
+  );
+}
