@@ -9,6 +9,7 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'applyAll',
   'classValues',
   'comments',
+  'curriculum',
   'deleteComments',
   'empty',
   'gradingRules',
