@@ -173,7 +173,9 @@ async function reportProfile(): Promise<void> {
   await reportPostgres(median(bares));
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+}
 
 /** The gzipped JavaScript of a cold /login and /dashboard. */
 async function reportBundles(): Promise<void> {
