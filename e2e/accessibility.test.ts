@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../apps/server/src/db/ids.js';
 import { withTenant } from '../apps/server/src/db/tenant.js';
 import { ADMIN, callApi, type Harness, pickOption, useHarness } from './harness.js';
 
@@ -121,14 +122,26 @@ async function seriousViolations(page: Page): Promise<string[]> {
     });
 }
 
-/** A real record for each page that shows one (its route has an id), from the demo school. */
+/** A real record for each page that shows one (its route has an id), from the demo school or made for the test. */
 async function recordIds(): Promise<Record<string, string>> {
   const db = h.database.db;
   const school = await db.selectFrom('tenants').select('id').where('tenantcode', '=', 'demo-primary').executeTakeFirstOrThrow();
   return withTenant(db, { tenantId: school.id }, async (trx) => {
     const learner = await trx.selectFrom('students').select('id').where('status', '=', 'active').limit(1).executeTakeFirstOrThrow();
     const grade = await trx.selectFrom('grades').select('id').limit(1).executeTakeFirstOrThrow();
-    return { '/students/:id': learner.id, '/grades-detail/:id': grade.id };
+    // A competency and a project of the test's own: the demo school keeps none.
+    const subject = await trx.selectFrom('subjects').select('id').limit(1).executeTakeFirstOrThrow();
+    const place = { tenant_id: school.id, subject_id: subject.id, form: 'P5', term: 'I' };
+    const topic = { ...place, id: newId(), title: 'A11y competency', remarks: null };
+    const project = { ...place, id: newId(), year: 2026, title: 'A11y project', max_score: 10 };
+    await trx.insertInto('topics').values(topic).execute();
+    await trx.insertInto('projects').values(project).execute();
+    return {
+      '/students/:id': learner.id,
+      '/grades-detail/:id': grade.id,
+      '/competency-detail/:id': topic.id,
+      '/project-detail/:id': project.id,
+    };
   });
 }
 
@@ -158,6 +171,10 @@ describe('every page passes axe (issue 24 point 8)', () => {
         .setInputFiles({ name: 'marks.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('x') });
       await page.getByText('marks.xlsx').waitFor();
       await check(`/marks/create with a file chosen at ${size.width} px`);
+      // An error toast (an address whose id is not one): its close button is named too.
+      await go(page, '/competency-detail/1');
+      await page.getByRole('alert').first().waitFor();
+      await check(`an error toast at ${size.width} px`);
     }
 
     // Signed out, in the same page: the public pages, each loaded as a visitor opens it.

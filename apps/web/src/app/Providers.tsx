@@ -25,8 +25,8 @@ const mustard: MantineColorsTuple = [
 /**
  * The theme, with what every form and list of the product shares set once (issue 24 points 7
  * and 8): choosing the option a select already shows keeps it (Mantine's default clears the
- * field; clearing is the clear button's job), a file field's clear button and the pagination's
- * arrows are named in the user's language. Plain objects rather than `Select.extend`, so the
+ * field; clearing is the clear button's job), a file field's clear button, the pagination's
+ * arrows and a toast's close button are named in the user's language. Plain objects rather than `Select.extend`, so the
  * sign-in pages download none of those components.
  */
 function productTheme(t: (key: string) => string) {
@@ -42,6 +42,8 @@ function productTheme(t: (key: string) => string) {
       Pagination: {
         defaultProps: { getControlProps: (control: string) => ({ 'aria-label': t(`forms.pagination.${control}`) }) },
       },
+      // Every toast's close button is named (a screen reader heard only "button").
+      Notification: { defaultProps: { closeButtonProps: { 'aria-label': t('list.close') } } },
     },
   });
 }
