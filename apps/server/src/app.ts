@@ -10,6 +10,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { FailureLimiter } from './modules/auth/failure-limiter.js';
 import { markCommentRoutes } from './modules/comments/mark-comments.routes.js';
 import { remarkRoutes } from './modules/comments/remarks.routes.js';
+import { classCurriculaRoutes } from './modules/curriculum/class-curricula.routes.js';
 import { curriculumRoutes } from './modules/curriculum/curriculum.routes.js';
 import { feeRoutes } from './modules/fees/fees.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -138,6 +139,7 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(feeRoutes);
   await app.register(marksRoutes);
   await app.register(curriculumRoutes);
+  await app.register(classCurriculaRoutes);
   await app.register(reportRoutes);
   await app.register(remarkRoutes);
   await app.register(markCommentRoutes);

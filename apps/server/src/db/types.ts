@@ -313,6 +313,22 @@ export interface ProjectsTable extends TenantOwned {
   max_score: Generated<number>;
 }
 
+/** A class the school set to a curriculum for a year, against its default (migration 0020). */
+export interface ClassCurriculaTable {
+  tenant_id: string;
+  form: string;
+  year: number;
+  curriculum: 'new' | 'old';
+  updated_at: Generated<Timestamp>;
+}
+
+/** The school's new-curriculum rules (migration 0020): whether a competency may score 0. */
+export interface CurriculumSettingsTable {
+  tenant_id: string;
+  allow_zero: Generated<boolean>;
+  updated_at: Generated<Timestamp>;
+}
+
 /** A mark: a number, or an absence (`absent`, no number); `version` counts its writes (migration 0011). */
 export interface MarksTable extends TenantOwned {
   student_id: string;
@@ -545,6 +561,8 @@ export interface DB {
   statement_lines: StatementLinesTable;
   topics: TopicsTable;
   projects: ProjectsTable;
+  class_curricula: ClassCurriculaTable;
+  curriculum_settings: CurriculumSettingsTable;
   marks: MarksTable;
   subject_teachers: SubjectTeachersTable;
   class_teachers: ClassTeachersTable;

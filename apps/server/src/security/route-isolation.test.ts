@@ -811,6 +811,18 @@ const LISTS: Record<string, ListFixture> = {
       expect(ok(await send(B, 'GET', '/api/school/termdates?year=2027'))).toMatchObject({ custom: true, terms: B_TERMS_2027 });
     },
   },
+  '/api/school/curricula': {
+    urls: () => ['/api/school/curricula?year=2027'],
+    check: async () => {
+      // B made its P2 a new-curriculum class for 2027 and allows a 0; A chose nothing: A reads its defaults.
+      ok(await send(B, 'PUT', '/api/school/curricula', { year: 2027, allow_zero: true, classes: [{ form: 'P2', curriculum: 'new' }] }));
+      const answer = ok(await send(A, 'GET', '/api/school/curricula?year=2027'));
+      expect(answer.allow_zero).toBe(false);
+      expect(answer.classes.filter((row: { curriculum: string }) => row.curriculum !== 'old')).toEqual([]);
+      const theirs = ok(await send(B, 'GET', '/api/school/curricula?year=2027'));
+      expect(theirs.classes.find((row: { form: string }) => row.form === 'P2')?.curriculum).toBe('new');
+    },
+  },
   '/api/student/statement': {
     urls: () => [`/api/student/statement?id=${A.ids.student}`],
     check: async () => {
@@ -1346,6 +1358,15 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     const { version } = ok(await send(A, 'GET', '/api/school/reportlayout'));
     await landsInA('PUT', '/api/school/reportlayout', { layout: DEFAULT_REPORT_LAYOUT, version }, ['report_settings']);
     expect(ok(await send(B, 'GET', '/api/school/reportlayout')).layout).toEqual(B_LAYOUT);
+  },
+  'PUT /api/school/curricula': async () => {
+    // A's choice for 2028 lands in A alone: B's rows and rule are as they were, B's P3 still old.
+    const body = { year: 2028, allow_zero: false, classes: [{ form: 'P3', curriculum: 'new' }] };
+    await landsInA('PUT', '/api/school/curricula', body, ['class_curricula', 'curriculum_settings']);
+    const p3 = async (side: Side) =>
+      ok(await send(side, 'GET', '/api/school/curricula?year=2028')).classes.find((row: { form: string }) => row.form === 'P3');
+    expect(await p3(A)).toEqual({ form: 'P3', curriculum: 'new', default: 'old' });
+    expect(await p3(B)).toEqual({ form: 'P3', curriculum: 'old', default: 'old' });
   },
   'PUT /api/school/termdates': async () => {
     const terms = B_TERMS_2027.map((term) => ({

@@ -60,6 +60,7 @@ const NAV_ICONS: Record<string, Icon> = {
   [PAGES.grades.path]: IconAward,
   [PAGES.termDates.path]: IconCalendar,
   [PAGES.gradingRules.path]: IconAdjustments,
+  [PAGES.curricula.path]: IconSchool,
   [PAGES.reportLayout.path]: IconLayout,
   [PAGES.proportions.path]: IconPercentage,
   [PAGES.alevelScores.path]: IconSchool,

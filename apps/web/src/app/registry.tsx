@@ -87,6 +87,7 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   autoReportComments: screen(settings, (m) => m.AutoReportCommentsPage),
   termDates: screen(settings, (m) => m.TermDatesPage),
   gradingRules: screen(reportSettings, (m) => m.GradingRulesPage),
+  curricula: screen(settings, (m) => m.CurriculaPage),
   reportLayout: screen(reportSettings, (m) => m.ReportLayoutPage),
   terminalReport: screen(reports, (m) => m.TerminalReportPage),
   subjectTeachers: screen(settings, (m) => m.SubjectTeachersPage),

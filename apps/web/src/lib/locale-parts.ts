@@ -7,6 +7,7 @@
  */
 export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'applyAll',
+  'classCurricula',
   'classValues',
   'comments',
   'curriculum',

@@ -108,6 +108,7 @@ export const NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
       { label: 'nav.grades', to: PAGES.grades.path },
       { label: 'nav.termDates', to: PAGES.termDates.path },
       entry('nav.gradingRules', PAGES.gradingRules),
+      { ...entry('nav.curricula', PAGES.curricula), secondaryOnly: true },
       { label: 'nav.proportions', to: PAGES.proportions.path },
       { label: 'nav.alevelScores', to: PAGES.alevelScores.path },
       { label: 'nav.subjects', to: PAGES.subjects.path },

@@ -56,6 +56,7 @@ export const PAGES = {
   grades: { path: '/grades', title: 'pages.grades' },
   termDates: { path: '/school/termdates', title: 'pages.termDates' },
   gradingRules: { path: '/school/gradingrules', title: 'pages.gradingRules', ability: manage('setting') },
+  curricula: { path: '/school/curricula', title: 'pages.curricula', ability: manage('setting') },
   newGrade: { path: '/grades/new', title: 'pages.newGrade' },
   gradeDetail: { path: '/grades-detail/:id', title: 'pages.gradeDetail' },
   proportions: { path: '/proportions', title: 'pages.proportions' },

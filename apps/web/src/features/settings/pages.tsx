@@ -10,6 +10,7 @@ function listPage<Row extends { id: string }>(screen: ScreenDefinition<Row>) {
   };
 }
 
+export { CurriculaPage } from './CurriculaPage.js';
 export { TermDatesPage } from './TermDatesPage.js';
 export const StudentCategoriesPage = listPage(screens.studentCategoriesScreen);
 export const SubjectsPage = listPage(screens.subjectsScreen);
