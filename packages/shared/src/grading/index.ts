@@ -6,6 +6,7 @@
  * - exact.ts       exact arithmetic for combined marks (fractions, never a float against a band)
  * - grade-sets.ts  the checks of a grade set (overlaps, gaps, reversed bounds)
  * - descriptors.ts the new curriculum's competency descriptors
+ * - competencies.ts a competency's score (mean of its AOIs) and a subject's, with identifiers
  * - classes.ts     which classes are graded per paper (A level)
  * - engine/        a school's grading rules (data with the guide's defaults, their schema) and
  *                  the computations with an explanation for each number: subject totals, PLE
@@ -15,6 +16,7 @@
  */
 export * from './bands.js';
 export * from './classes.js';
+export * from './competencies.js';
 export * from './descriptors.js';
 export * from './engine/index.js';
 export * from './exact.js';

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { MARK_MESSAGES } from '../messages.js';
-import { ABSENT, checkMark, formatMark, parsePastedBlock, pasteCells, readMarkCell, readMarkValue, sameMark } from './cells.js';
+import {
+  ABSENT,
+  checkMark,
+  competencyScale,
+  formatMark,
+  parsePastedBlock,
+  pasteCells,
+  readMarkCell,
+  readMarkValue,
+  sameMark,
+} from './cells.js';
 
 describe('a mark as typed', () => {
   it('reads numbers within 0 and the maximum, with at most one decimal', () => {
@@ -47,6 +57,36 @@ describe('a mark as typed', () => {
     expect(formatMark(67.5)).toBe('67.5');
     expect(formatMark(ABSENT)).toBe('ABS');
     expect(formatMark(null)).toBe('');
+  });
+});
+
+describe('a competency score as typed', () => {
+  const strict = competencyScale(false);
+  const lenient = competencyScale(true);
+
+  it('reads 1 to 3 with at most one decimal, ABS apart', () => {
+    expect(readMarkCell('1', strict)).toEqual({ ok: true, value: 1 });
+    expect(readMarkCell('2.5', strict)).toEqual({ ok: true, value: 2.5 });
+    expect(readMarkCell('3', strict)).toEqual({ ok: true, value: 3 });
+    expect(readMarkCell('abs', strict)).toEqual({ ok: true, value: ABSENT });
+    expect(readMarkValue(2.4, strict)).toEqual({ ok: true, value: 2.4 });
+  });
+
+  it('refuses 4, 2.55, -1, "three" and 0 (unless the school allows 0), each with its reason', () => {
+    expect(readMarkCell('4', strict)).toEqual({ ok: false, error: MARK_MESSAGES.competencyAboveThree });
+    expect(readMarkCell('3.1', lenient)).toEqual({ ok: false, error: MARK_MESSAGES.competencyAboveThree });
+    expect(readMarkCell('2.55', strict)).toEqual({ ok: false, error: MARK_MESSAGES.oneDecimal });
+    expect(readMarkCell('-1', strict)).toEqual({ ok: false, error: MARK_MESSAGES.competencyBelowOne });
+    expect(readMarkCell('-1', lenient)).toEqual({ ok: false, error: MARK_MESSAGES.belowZero });
+    expect(readMarkCell('three', strict)).toEqual({ ok: false, error: MARK_MESSAGES.notAMark });
+    expect(readMarkCell('0', strict)).toEqual({ ok: false, error: MARK_MESSAGES.competencyBelowOne });
+    expect(readMarkCell('0.5', strict)).toEqual({ ok: false, error: MARK_MESSAGES.competencyBelowOne });
+    expect(readMarkCell('0', lenient)).toEqual({ ok: true, value: 0 });
+  });
+
+  it("leaves a mark type's scale as it was: 0 to the maximum", () => {
+    expect(readMarkCell('4', 100)).toEqual({ ok: true, value: 4 });
+    expect(readMarkCell('0', 100)).toEqual({ ok: true, value: 0 });
   });
 });
 

@@ -24,31 +24,63 @@ export type ReadCell = { ok: true; value: MarkValue } | { ok: false; error: Mark
 /** Digits with one optional decimal, a point or a comma (a sheet saved in a comma locale). */
 const NUMBER = /^[+-]?(\d+)(?:[.,](\d*))?$/;
 
-/** Reads a cell's text against the mark type's maximum. */
-export function readMarkCell(text: string, maximum: number = DEFAULT_MARK_MAXIMUM): ReadCell {
+/**
+ * What a cell may hold: a mark type's marks run from 0 to its maximum; a competency's scores
+ * (an activity of integration, guide new-curriculum.md) run on the identifier scale, 1 to 3,
+ * from 0 only where the school allows it. Either way at most one decimal, and ABS apart.
+ */
+export interface MarkScale {
+  readonly lowest: number;
+  readonly highest: number;
+  /** A competency's scale: its refusals speak of scores from 1 to 3, not of a mark type's maximum. */
+  readonly competency: boolean;
+}
+
+/** The highest score of a competency (the identifier scale: 3 Outstanding .. 1 Basic). */
+export const COMPETENCY_HIGHEST = 3;
+
+/** A mark type's scale: 0 to its maximum. */
+export const markTypeScale = (outof: number = DEFAULT_MARK_MAXIMUM): MarkScale => ({ lowest: 0, highest: outof, competency: false });
+
+/** A competency's scale: 1 to 3, or 0 to 3 where the school allows a 0. */
+export const competencyScale = (allowZero: boolean): MarkScale => ({
+  lowest: allowZero ? 0 : 1,
+  highest: COMPETENCY_HIGHEST,
+  competency: true,
+});
+
+/** A maximum stands for a mark type's scale (the callers that predate competencies). */
+const scaleOf = (scale: number | MarkScale): MarkScale => (typeof scale === 'number' ? markTypeScale(scale) : scale);
+
+/** Reads a cell's text against the mark type's maximum (or a competency's scale). */
+export function readMarkCell(text: string, scale: number | MarkScale = DEFAULT_MARK_MAXIMUM): ReadCell {
   const typed = text.trim();
   if (typed === '') return { ok: true, value: null };
   if (typed.toUpperCase() === ABSENT) return { ok: true, value: ABSENT };
   const number = NUMBER.exec(typed);
   if (!number) return { ok: false, error: MARK_MESSAGES.notAMark };
-  return checkMark(Number(typed.replace(',', '.')), maximum);
+  return checkMark(Number(typed.replace(',', '.')), scale);
 }
 
-/** A number sent or stored as a mark: within 0 and the maximum, at most one decimal. */
-export function checkMark(value: number, maximum: number = DEFAULT_MARK_MAXIMUM): ReadCell {
+/** A number sent or stored as a mark: within the scale (0 to the maximum), at most one decimal. */
+export function checkMark(value: number, scale: number | MarkScale = DEFAULT_MARK_MAXIMUM): ReadCell {
+  const { lowest, highest, competency } = scaleOf(scale);
   if (!Number.isFinite(value)) return { ok: false, error: MARK_MESSAGES.notAMark };
-  if (value < 0) return { ok: false, error: MARK_MESSAGES.belowZero };
-  if (value > maximum) return { ok: false, error: MARK_MESSAGES.aboveMaximum };
+  if (value < lowest) {
+    if (competency && lowest > 0) return { ok: false, error: MARK_MESSAGES.competencyBelowOne };
+    return { ok: false, error: MARK_MESSAGES.belowZero };
+  }
+  if (value > highest) return { ok: false, error: competency ? MARK_MESSAGES.competencyAboveThree : MARK_MESSAGES.aboveMaximum };
   // 67.5 is a mark; 67.55 is not (scaled by ten, a one-decimal number is whole, rounding noise aside).
   if (Math.abs(value * 10 - Math.round(value * 10)) > 1e-6) return { ok: false, error: MARK_MESSAGES.oneDecimal };
   return { ok: true, value: Math.round(value * 10) / 10 };
 }
 
 /** Reads any value a request or a sheet may carry in a mark's place: number, text, ABS or nothing. */
-export function readMarkValue(value: unknown, maximum: number = DEFAULT_MARK_MAXIMUM): ReadCell {
+export function readMarkValue(value: unknown, scale: number | MarkScale = DEFAULT_MARK_MAXIMUM): ReadCell {
   if (value === null || value === undefined) return { ok: true, value: null };
-  if (typeof value === 'number') return checkMark(value, maximum);
-  if (typeof value === 'string') return readMarkCell(value, maximum);
+  if (typeof value === 'number') return checkMark(value, scale);
+  if (typeof value === 'string') return readMarkCell(value, scale);
   return { ok: false, error: MARK_MESSAGES.notAMark };
 }
 

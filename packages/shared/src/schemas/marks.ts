@@ -102,6 +102,11 @@ export const MarksGridSchema = z.object({
     }),
   ),
   marktypes: z.array(z.object({ id: z.uuid(), label: z.string(), outof: z.number(), published: z.boolean() })),
+  /**
+   * A competency's grid (with `topic_id`): every column's scores run on the identifier scale,
+   * 1 to 3 (0 too where the school allows it), whatever the mark type's maximum.
+   */
+  scale: z.object({ lowest: z.number(), highest: z.number(), competency: z.boolean() }).optional(),
 });
 export type MarksGrid = z.infer<typeof MarksGridSchema>;
 

@@ -327,11 +327,11 @@ export function subjectPapers(tx: TenantTx, where: { subject_id: string; form: s
     .executeTakeFirst();
 }
 
-/** The school's topic (competency) by id, if it is of this subject. */
+/** The school's topic (competency) by id, if it is of this subject, with its class and term. */
 export function subjectTopic(tx: TenantTx, topicId: string, subjectId: string) {
   return tx.trx
     .selectFrom('topics')
-    .select(['id', 'title'])
+    .select(['id', 'title', 'form', 'term'])
     .$call(inTenant(tx.tenantId))
     .where('id', '=', topicId)
     .where('subject_id', '=', subjectId)

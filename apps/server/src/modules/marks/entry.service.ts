@@ -3,6 +3,7 @@ import {
   allows,
   type CellChange,
   cellKey,
+  competencyScale,
   currentTerm,
   defaultTermDates,
   localDay,
@@ -10,6 +11,7 @@ import {
   MAX_GRID_CELLS,
   type MarkConflict,
   type MarkHistoryQuerySchema,
+  type MarkScale,
   type MarksDeleteSchema,
   type MarksGrid,
   type MarksGridQuery,
@@ -17,6 +19,7 @@ import {
   type MarksSaved,
   type MarkValue,
   marks,
+  markTypeScale,
   mayOpen,
   PAPERS,
   planSave,
@@ -35,6 +38,7 @@ import type { TenantTx } from '../../db/tenant.js';
 import { AppError, type FieldErrors, invalid } from '../../errors.js';
 import type { ActingMember, ActionContext } from '../../plugins/endpoints.js';
 import { EXPORT_LIMIT, listWorkbook } from '../../resources/resource-routes.js';
+import { curriculumSettings } from '../curriculum/class-curricula.repository.js';
 import { assignmentsOf } from '../staff/staff.repository.js';
 import {
   applyMarkChanges,
@@ -107,9 +111,18 @@ async function checkTarget(tx: TenantTx, target: GridTarget, marktypeIds: readon
     const allowed = subject.multiple_papers && paperForms.includes(target.form.toLowerCase()) ? (papers?.papers ?? PAPERS.length) : 1;
     if (PAPERS.indexOf(target.paper) + 1 > allowed) errors.paper = [MARK_MESSAGES.paperTooHigh];
   }
-  // A competency's scores: the topic must be the school's, of this subject.
+  // A competency's scores: the topic must be the school's, of this subject, class and term, in
+  // a class that follows the new curriculum that year; its scores run on the identifier scale.
   const topic = subject && target.topic_id ? await subjectTopic(tx, target.topic_id, subject.id) : undefined;
+  let competency: MarkScale | null = null;
   if (target.topic_id && !topic) errors.topic_id = [SETTINGS_MESSAGES.referenceMissing];
+  else if (topic) {
+    const settings = await curriculumSettings(tx, target.year);
+    if (topic.form.toLowerCase() !== target.form.toLowerCase() || topic.term !== target.term)
+      errors.topic_id = [MARK_MESSAGES.competencyOtherClass];
+    else if (!settings.isNew(target.form)) errors.topic_id = [MARK_MESSAGES.competencyOldCurriculum];
+    competency = competencyScale(settings.allowZero);
+  }
   const unique = [...new Set(marktypeIds)];
   const types = await markTypesByIds(tx, unique);
   if (types.length !== unique.length) errors.marktypes = [MARK_MESSAGES.markTypeUnknown];
@@ -122,7 +135,9 @@ async function checkTarget(tx: TenantTx, target: GridTarget, marktypeIds: readon
 
   const streams = await streamsOf(tx, target, member);
   if (!mayOpen(streams, target.stream)) throw new AppError(403, MARK_MESSAGES.notAssigned);
-  return { types, subject, topic: topic ?? null, streams };
+  // Each mark type's scale: its maximum, or on a competency the identifier scale whatever its maximum.
+  const scales = new Map(types.map((type) => [type.id, competency ?? markTypeScale(Number(type.outof))]));
+  return { types, subject, topic: topic ?? null, streams, scales, competency };
 }
 
 /**
@@ -150,7 +165,7 @@ const targetOf = (query: Omit<GridTarget, 'topic_id'> & { topic_id?: string | nu
 /** The grid and what it is about: the subject and topic by name, for the sheet's header. */
 async function gridOf(tx: TenantTx, query: MarksGridQuery, member: Member): Promise<{ grid: MarksGrid; about: SheetAbout }> {
   const target = targetOf(query);
-  const { types, subject, topic, streams } = await checkTarget(tx, target, query.marktypes, member);
+  const { types, subject, topic, streams, competency } = await checkTarget(tx, target, query.marktypes, member);
   const learners = await learnersOf(tx, { ...query, streams });
   if (learners.length * types.length > MAX_GRID_CELLS) throw invalid({ marktypes: [MARK_MESSAGES.gridTooLarge] });
   const stored = await storedMarks(tx, target, {
@@ -168,7 +183,13 @@ async function gridOf(tx: TenantTx, query: MarksGridQuery, member: Member): Prom
         }),
       ),
     })),
-    marktypes: types.map((type) => ({ id: type.id, label: type.label, outof: Number(type.outof), published: published.has(type.id) })),
+    marktypes: types.map((type) => ({
+      id: type.id,
+      label: type.label,
+      outof: competency ? competency.highest : Number(type.outof),
+      published: published.has(type.id),
+    })),
+    ...(competency ? { scale: competency } : {}),
   };
   return { grid, about: { ...target, subject: subject.name, topic: topic?.title ?? null } };
 }
@@ -187,12 +208,12 @@ export async function loadGridSheet({ tx, member }: ActionContext, query: MarksG
   return { grid, about, fileName: gridFileName(about) };
 }
 
-/** The cells of a save, read against each mark type's maximum; every bad cell named by its path. */
-function readCells(body: MarksSave, types: ReadonlyMap<string, { outof: number }>, learners: ReadonlyMap<string, Learner>) {
+/** The cells of a save, read against each mark type's scale; every bad cell named by its path. */
+function readCells(body: MarksSave, scales: ReadonlyMap<string, MarkScale>, learners: ReadonlyMap<string, Learner>) {
   const errors: FieldErrors = {};
   const cells: CellChange[] = [];
   for (const [marktypeId, byStudent] of Object.entries(body.marks)) {
-    const type = types.get(marktypeId);
+    const scale = scales.get(marktypeId);
     for (const [studentId, raw] of Object.entries(byStudent)) {
       const path = `marks.${marktypeId}.${studentId}`;
       if (!learners.has(studentId)) {
@@ -200,11 +221,11 @@ function readCells(body: MarksSave, types: ReadonlyMap<string, { outof: number }
         continue;
       }
       // Never read without the maximum: a mark type the map does not know is refused, not unbounded.
-      if (!type) {
+      if (!scale) {
         errors[path] = [MARK_MESSAGES.markTypeUnknown];
         continue;
       }
-      const read = readMarkValue(raw, type.outof);
+      const read = readMarkValue(raw, scale);
       if (!read.ok) {
         errors[path] = [read.error];
         continue;
@@ -296,11 +317,11 @@ export async function saveMarks({ tx, member }: ActionContext, body: MarksSave):
   }
 
   const target = targetOf(body);
-  const { types, streams } = await checkTarget(tx, target, marktypeIds, member);
+  const { scales, streams } = await checkTarget(tx, target, marktypeIds, member);
   // The learners the grid lists: a cell of any other learner (another class, or a stream the
   // member does not teach) is named and nothing is saved.
   const learners = new Map((await learnersOf(tx, { ...body, streams })).map((learner) => [learner.id, learner]));
-  const cells = readCells(body, new Map(types.map((type) => [type.id, { outof: Number(type.outof) }])), learners);
+  const cells = readCells(body, scales, learners);
   const { plan, stored } = await writeCells(tx, target, cells, member, 'grid');
   // The grid's new base, known from the plan under its lock: no read back.
   const marks = savedCells(cells, plan, stored);
@@ -330,13 +351,17 @@ export async function saveGridSheet(
   sheet: ReadGridSheet,
 ): Promise<{ message: string; saved: number; unchanged: number }> {
   const target = targetOf(query);
-  const { types, streams } = await checkTarget(tx, target, sheet.marktypeIds, member);
+  const { types, streams, scales } = await checkTarget(tx, target, sheet.marktypeIds, member);
   const inGrid = new Map((await learnersOf(tx, { ...query, streams })).map((learner) => [learner.studentid, learner]));
   const strangers = sheet.rows.flatMap((row) => (row.studentid !== null && !inGrid.has(row.studentid) ? [row.studentid] : []));
-  const cells = sheetCells(sheet, new Map(types.map((type) => [type.id, { label: type.label, outof: Number(type.outof) }])), {
-    inGrid,
-    elsewhere: await existingStudentids(tx, strangers),
-  });
+  const cells = sheetCells(
+    sheet,
+    new Map(types.map((type) => [type.id, { label: type.label, scale: scales.get(type.id) ?? markTypeScale() }])),
+    {
+      inGrid,
+      elsewhere: await existingStudentids(tx, strangers),
+    },
+  );
   const { plan } = await writeCells(tx, target, cells, member, 'sheet');
   if (plan.writes.length > 0)
     await recordAudit(tx, { action: 'upload', entity: 'marks', entityId: gridEntity(target), after: { saved: plan.writes.length } });

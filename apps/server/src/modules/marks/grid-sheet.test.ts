@@ -375,6 +375,8 @@ describe('the grid as a spreadsheet', () => {
   });
 
   it('round-trips a competency’s scores: the topic is written, checked, and must be the school’s', async () => {
+    // A primary school's P5 takes competency scores once the school puts it on the new curriculum.
+    ok(await json(head).put('/api/school/curricula', { year: YEAR, allow_zero: false, classes: [{ form: 'P5', curriculum: 'new' }] }));
     const topic = newId();
     await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
       trx

@@ -3,6 +3,7 @@ import {
   type CellChange,
   MARK_MESSAGES,
   MAX_GRID_CELLS,
+  type MarkScale,
   type MarksGrid,
   type MarkValue,
   readMarkValue,
@@ -303,12 +304,12 @@ export function readGridSheet(sheet: Sheet, grid: SheetGrid): ReadGridSheet {
  * The marks of the sheet's rows as the save's cells (no base: the sheet overwrites), every
  * row checked first: a student id of no learner of the school (learnerUnknown) or of one
  * outside the grid (learnerNotInClass), one learner on two rows, and each filled mark cell
- * against its mark type's maximum. Any error: 422 naming each `<row>.studentid` or
+ * against its mark type's scale (its maximum, or a competency's 1 to 3). Any error: 422 naming each `<row>.studentid` or
  * `<row>.<mark type label>` (the students upload's shape), and nothing is saved.
  */
 export function sheetCells(
   read: ReadGridSheet,
-  types: ReadonlyMap<string, { label: string; outof: number }>,
+  types: ReadonlyMap<string, { label: string; scale: MarkScale }>,
   learners: SheetLearners,
 ): CellChange[] {
   const errors = new RowErrors();
@@ -318,7 +319,7 @@ export function sheetCells(
     const filled = row.marks.flatMap(({ marktype_id, cell }) => {
       const type = types.get(marktype_id);
       if (!type) return [];
-      const mark = readMarkValue(cellValue(cell), type.outof);
+      const mark = readMarkValue(cellValue(cell), type.scale);
       if (!mark.ok) {
         errors.add(row.number, type.label, mark.error);
         return [];

@@ -14,7 +14,7 @@ import {
   subjects,
 } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyNotice } from '../../components/EmptyNotice.js';
 import { StreamSelect } from '../../components/StreamSelect.js';
@@ -29,6 +29,7 @@ import { notifyError, runLongAction } from '../../lib/notify.js';
 import { PAGES } from '../../lib/pages.js';
 import { allRecords, choicesKey } from '../../lib/resource-calls.js';
 import { TermYearFields } from '../reports/report-filter.js';
+import { CompetencyBanner, useLinkedCompetency } from './competency.js';
 import { MarksGrid } from './MarksGrid.js';
 
 type Filter = {
@@ -39,6 +40,7 @@ type Filter = {
   year: number;
   paper: string;
   subject_id: string | null;
+  topic_id: string | null;
   marktypes: string[];
   excel: boolean;
   file: File | null;
@@ -48,6 +50,8 @@ type Filter = {
  * Create marks (`/marks/create`, spec §2): the filter (class, stream, category, term, year,
  * paper, a filled sheet to upload, subject, download excel, mark types), then the grid. A
  * teacher is offered only the classes and subjects they may enter (issue 13's assignments).
+ * With `?topic_id=` the grid is a competency's: its class, term and subject fill the filter
+ * (and stay), and each mark type chosen is one activity of integration, scored 1 to 3.
  */
 export function MarksEntryPage() {
   const { t } = useTranslation();
@@ -62,10 +66,25 @@ export function MarksEntryPage() {
     year: current.year,
     paper: 'I',
     subject_id: null,
+    topic_id: null,
     marktypes: [],
     excel: false,
     file: null,
   });
+  const linked = useLinkedCompetency();
+  const competency = linked.topic;
+  // The competency fills the filter once it is known: its class, term and subject are the grid's.
+  useEffect(() => {
+    if (competency)
+      setFilter((now) => ({
+        ...now,
+        form: competency.form,
+        term: competency.term,
+        subject_id: competency.subject_id,
+        topic_id: competency.id,
+      }));
+    else setFilter((now) => (now.topic_id ? { ...now, topic_id: null } : now));
+  }, [competency]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The grid belongs to the choices it was loaded for; a file to upload or a download does not change which grid it is.
   const { file: _file, excel: _excel, ...choices } = filter;
@@ -74,7 +93,8 @@ export function MarksEntryPage() {
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof Filter>(name: K, value: Filter[K]) => setFilter((now) => ({ ...now, [name]: value }));
   // The term and year start at the school's own current term once its calendar is known.
-  const { chosen } = useTermStart((start) => setFilter((now) => ({ ...now, ...start })));
+  // A competency's term is its own: the calendar then gives the year alone.
+  const { chosen } = useTermStart((start) => setFilter((now) => (now.topic_id ? { ...now, year: start.year } : { ...now, ...start })));
 
   // The same query as a select of these records (useChoices): one answer, and a write refreshes both.
   const list = <D extends ResourceDefinition>(resource: D) =>
@@ -119,7 +139,13 @@ export function MarksEntryPage() {
 
   const next = async (event: FormEvent) => {
     event.preventDefault();
-    const fields = { ...filter, form: filter.form ?? '', subject_id: filter.subject_id ?? '', excel: filter.excel ? '1' : '0' };
+    const fields = {
+      ...filter,
+      form: filter.form ?? '',
+      subject_id: filter.subject_id ?? '',
+      topic_id: filter.topic_id ?? undefined,
+      excel: filter.excel ? '1' : '0',
+    };
     const { file, ...sent } = fields;
     const parsed = MarksGridQuerySchema.safeParse(sent);
     // The grid on screen is of the choices before: whatever this Next does, it goes.
@@ -184,6 +210,7 @@ export function MarksEntryPage() {
           {typeRows.data && activeTypes.length === 0 && (
             <EmptyNotice text={t('empty.noMarkTypes')} to={PAGES.markTypes.path} link={t('empty.addMarkTypes')} testId="no-mark-types" />
           )}
+          <CompetencyBanner topic={competency} failed={linked.failed} page={PAGES.createMarks} scale />
           <FilterFoldButton fold={fold} />
           <form onSubmit={next} aria-label={t('marks.filter')} noValidate hidden={fold.folded}>
             <Stack>
@@ -193,7 +220,8 @@ export function MarksEntryPage() {
                   data={classes}
                   value={filter.form}
                   onChange={(value) => set('form', value)}
-                  error={errors.form}
+                  error={errors.form ?? errors.topic_id}
+                  disabled={Boolean(competency)}
                   searchable
                   withAsterisk
                 />
@@ -231,6 +259,7 @@ export function MarksEntryPage() {
                   value={filter.subject_id}
                   onChange={(value) => set('subject_id', value)}
                   error={errors.subject_id}
+                  disabled={Boolean(competency)}
                   searchable
                   withAsterisk
                   nothingFoundMessage={t('list.nothingFound')}
@@ -293,7 +322,7 @@ export function MarksEntryPage() {
             term: loaded.sheet.query.term,
             year: loaded.sheet.query.year,
             marktypes: loaded.sheet.grid.marktypes.map((type) => type.label),
-            more: [categoryName(loaded.sheet.query.studentcategory_id)],
+            more: [categoryName(loaded.sheet.query.studentcategory_id), competency?.title ?? null],
           })}
         >
           {loaded.sheet.grid.students.length === 0 && (

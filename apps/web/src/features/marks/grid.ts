@@ -1,9 +1,11 @@
 import {
   cellKey,
   formatMark,
+  type MarkScale,
   type MarksGrid,
   type MarksSaved,
   type MarkValue,
+  markTypeScale,
   type PasteLearner,
   parsePastedBlock,
   planPaste,
@@ -27,8 +29,8 @@ export interface BaseMark {
 export interface GridState {
   /** Learner ids, in the grid's order (rows). */
   rows: readonly string[];
-  /** Mark type ids, in order (columns), each with its maximum. */
-  columns: ReadonlyArray<{ id: string; outof: number; locked: boolean }>;
+  /** Mark type ids, in order (columns), each with the scale its cells are read on (its maximum, or a competency's 1 to 3). */
+  columns: ReadonlyArray<{ id: string; scale: MarkScale; locked: boolean }>;
   /** Stored marks by cell key. */
   base: Readonly<Record<string, BaseMark>>;
   /** What each cell holds now, as typed, by cell key (a cell not here holds its stored mark). */
@@ -43,7 +45,11 @@ export function gridFrom(grid: MarksGrid, mayChangePublished: boolean): GridStat
   for (const row of grid.students) for (const [column, mark] of Object.entries(row.marktypes)) base[keyOf(row.student.id, column)] = mark;
   return {
     rows: grid.students.map((row) => row.student.id),
-    columns: grid.marktypes.map((type) => ({ id: type.id, outof: type.outof, locked: type.published && !mayChangePublished })),
+    columns: grid.marktypes.map((type) => ({
+      id: type.id,
+      scale: grid.scale ?? markTypeScale(type.outof),
+      locked: type.published && !mayChangePublished,
+    })),
     base,
     typed: {},
   };
@@ -59,12 +65,12 @@ export function unsavedKeys(state: GridState): string[] {
   return Object.keys(state.typed).filter((key) => cellText(state, key).trim() !== formatMark(state.base[key]?.mark ?? null));
 }
 
-/** Every typed cell that is no mark, with its reason (checked as typed, against the column's maximum). */
+/** Every typed cell that is no mark, with its reason (checked as typed, against the column's scale). */
 export function cellErrors(state: GridState): Record<string, Exclude<ReadCell, { ok: true }>['error']> {
-  const maximum = new Map(state.columns.map((column) => [column.id, column.outof]));
+  const scales = new Map(state.columns.map((column) => [column.id, column.scale]));
   const errors: Record<string, Exclude<ReadCell, { ok: true }>['error']> = {};
   for (const key of Object.keys(state.typed)) {
-    const read = readMarkCell(state.typed[key] ?? '', maximum.get(key.split(':')[0] ?? ''));
+    const read = readMarkCell(state.typed[key] ?? '', scales.get(key.split(':')[0] ?? ''));
     if (!read.ok) errors[key] = read.error;
   }
   return errors;
@@ -142,12 +148,12 @@ export function saveBody(state: GridState): {
   marks: Record<string, Record<string, MarkValue>>;
   base: Record<string, Record<string, number>>;
 } {
-  const maximum = new Map(state.columns.map((column) => [column.id, column.outof]));
+  const scales = new Map(state.columns.map((column) => [column.id, column.scale]));
   const marks: Record<string, Record<string, MarkValue>> = {};
   const base: Record<string, Record<string, number>> = {};
   for (const key of unsavedKeys(state)) {
     const [column = '', row = ''] = key.split(':');
-    const read = readMarkCell(state.typed[key] ?? '', maximum.get(column));
+    const read = readMarkCell(state.typed[key] ?? '', scales.get(column));
     if (!read.ok) continue;
     marks[column] = { ...marks[column], [row]: read.value };
     base[column] = { ...base[column], [row]: state.base[key]?.version ?? 0 };

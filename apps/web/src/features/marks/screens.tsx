@@ -2,8 +2,9 @@ import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Title } fr
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { classOptions, deleteMarksEndpoint, marks, markTargets, markTypes, PAPERS, subjects, TERMS } from '@mustard/shared';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageLoading } from '../../components/PageLoading.js';
 import { StreamSelect } from '../../components/StreamSelect.js';
 import { ApiError, call } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
@@ -14,6 +15,7 @@ import { PAGES } from '../../lib/pages.js';
 import { useChoices } from '../../resources/choices.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { defineScreen, type FieldSpec } from '../../resources/screen.js';
+import { CompetencyBanner, useLinkedCompetency } from './competency.js';
 
 /*
  * The marks view and the delete marks page (issue 14 points 4 and 5): marks are entered in the
@@ -63,8 +65,23 @@ export const marksScreen = defineScreen({
   addActions: [{ label: 'marks.uploadMarks', to: PAGES.createMarks.path }],
 });
 
+/**
+ * The marks view; with `?topic_id=` a competency's scores (spec §2 "Marks view"): its class,
+ * term and subject fill the filter, and only the marks carrying its id are listed.
+ */
 export function MarksPage() {
-  return <ResourceListPage screen={marksScreen} />;
+  const linked = useLinkedCompetency();
+  const topic = linked.topic;
+  if (linked.waiting) return <PageLoading />;
+  const screen = topic
+    ? { ...marksScreen, initialFilters: () => ({ topic_id: topic.id, form: topic.form, term: topic.term, subject_id: topic.subject_id }) }
+    : marksScreen;
+  return (
+    <Stack>
+      <CompetencyBanner topic={topic} failed={linked.failed} page={PAGES.marks} />
+      <ResourceListPage key={topic?.id ?? 'all'} screen={screen} />
+    </Stack>
+  );
 }
 
 /** The mark targets list (`/school/marktargets`, manage on mark); targets are set a class at a time on the create page. */
@@ -101,7 +118,8 @@ export function MarkTargetsPage() {
 /**
  * Delete marks (`/marks/delete`, manage on mark): the filter names the marks, DELETE asks
  * "Do you really want to delete the marks", and the server deletes them in one transaction,
- * keeping each value in the history; the answer counts them.
+ * keeping each value in the history; the answer counts them. With `?topic_id=` it deletes a
+ * competency's scores: its class, term and subject fill the filter.
  */
 export function DeleteMarksPage() {
   const { t } = useTranslation();
@@ -117,11 +135,25 @@ export function DeleteMarksPage() {
     paper: null as string | null,
     subject_id: null as string | null,
     marktype_id: null as string | null,
+    topic_id: null as string | null,
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (name: keyof typeof filter, value: unknown) => setFilter((now) => ({ ...now, [name]: value }));
-  // The term and year start at the school's own current term once its calendar is known.
-  const { chosen } = useTermStart((start) => setFilter((now) => ({ ...now, ...start })));
+  // The term and year start at the school's own current term once its calendar is known (a competency's term is its own).
+  const { chosen } = useTermStart((start) => setFilter((now) => (now.topic_id ? { ...now, year: start.year } : { ...now, ...start })));
+  const linked = useLinkedCompetency();
+  const competency = linked.topic;
+  useEffect(() => {
+    if (competency)
+      setFilter((now) => ({
+        ...now,
+        form: competency.form,
+        term: competency.term,
+        subject_id: competency.subject_id,
+        topic_id: competency.id,
+      }));
+    else setFilter((now) => (now.topic_id ? { ...now, topic_id: null } : now));
+  }, [competency]);
 
   const remove = async () => {
     try {
@@ -132,6 +164,7 @@ export function DeleteMarksPage() {
         paper: (filter.paper ?? undefined) as (typeof PAPERS)[number] | undefined,
         subject_id: filter.subject_id ?? undefined,
         marktype_id: filter.marktype_id ?? undefined,
+        topic_id: filter.topic_id ?? undefined,
       };
       const answer = await call(deleteMarksEndpoint, { body });
       setErrors({});
@@ -165,6 +198,7 @@ export function DeleteMarksPage() {
         <Title order={1} size="h3">
           {t(PAGES.deleteMarks.title)}
         </Title>
+        <CompetencyBanner topic={competency} failed={linked.failed} page={PAGES.deleteMarks} />
         <form onSubmit={confirm} aria-label={t('marks.filter')} noValidate>
           <Stack>
             <SimpleGrid cols={{ base: 1, sm: 3, md: 4 }}>
@@ -173,7 +207,8 @@ export function DeleteMarksPage() {
                 data={classOptions(session?.tenant ?? {})}
                 value={filter.form}
                 onChange={(value) => set('form', value)}
-                error={errors.form}
+                error={errors.form ?? errors.topic_id}
+                disabled={Boolean(competency)}
                 withAsterisk
                 searchable
               />
@@ -211,6 +246,7 @@ export function DeleteMarksPage() {
                 data={subjectChoices}
                 value={filter.subject_id}
                 onChange={(value) => set('subject_id', value)}
+                disabled={Boolean(competency)}
                 clearable
                 searchable
               />
