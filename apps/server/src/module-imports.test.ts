@@ -29,8 +29,9 @@ const LAYERS: ReadonlyArray<ReadonlyArray<string>> = [
 /** Which module may import which (modules/<name>/), besides itself. Mirrored in ARCHITECTURE.md. */
 const MODULE_IMPORTS: Record<string, ReadonlyArray<string>> = {
   comments: ['reports', 'staff', 'students'],
+  curriculum: ['marks', 'staff'],
   fees: ['students'],
-  marks: ['reports', 'staff', 'students'],
+  marks: ['reports', 'settings', 'staff', 'students'],
   'report-settings': ['reports'],
   reports: ['students'],
   tenants: ['auth'],

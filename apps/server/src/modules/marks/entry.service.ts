@@ -38,7 +38,7 @@ import type { TenantTx } from '../../db/tenant.js';
 import { AppError, type FieldErrors, invalid } from '../../errors.js';
 import type { ActingMember, ActionContext } from '../../plugins/endpoints.js';
 import { EXPORT_LIMIT, listWorkbook } from '../../resources/resource-routes.js';
-import { curriculumSettings } from '../curriculum/class-curricula.repository.js';
+import { curriculumSettings } from '../settings/class-curricula.repository.js';
 import { assignmentsOf } from '../staff/staff.repository.js';
 import {
   applyMarkChanges,
