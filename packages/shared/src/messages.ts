@@ -271,6 +271,19 @@ export const REPORT_MESSAGES = {
   logoTooLarge: 'The badge is too large (at most 5 MB and 40 megapixels)',
 } as const;
 
+/** Project scores (issue 26 point 5): a score or comment refused per cell, a conflict, a sheet. */
+export const PROJECT_SCORE_MESSAGES = {
+  notAScore: 'Enter a number from 0 to the project’s maximum, or leave it empty',
+  absentNotScore: 'A project has no ABS: leave the score empty for a learner without one',
+  belowZero: 'A project score cannot be below 0',
+  aboveMaximum: 'The score is above the project’s maximum',
+  oneDecimal: 'A project score has at most one decimal',
+  commentTooLong: 'A comment has at most 1,000 characters',
+  commentNotText: 'A comment is text',
+  conflict: 'Someone else changed some of these scores since you opened them',
+  projectUnknown: 'There is no such project in this school',
+} as const;
+
 /**
  * Every catalogue by name. The web translates a message the server or a shared rule gives
  * by finding its key here (`messages.<catalogue>.<key>` in the locale files), so English stays
@@ -293,6 +306,7 @@ export const MESSAGE_CATALOGUES = {
   gradingRules: GRADING_RULE_MESSAGES,
   comments: COMMENT_MESSAGES,
   remarks: REMARK_MESSAGES,
+  projectScores: PROJECT_SCORE_MESSAGES,
 } as const;
 
 type Values<T> = T[keyof T];

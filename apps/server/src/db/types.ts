@@ -313,6 +313,16 @@ export interface ProjectsTable extends TenantOwned {
   max_score: Generated<number>;
 }
 
+/** A learner's score (0 to the project's maximum) and comment on a project (migration 0019); `version` counts its writes. */
+export interface ProjectScoresTable extends TenantOwned {
+  project_id: string;
+  student_id: string;
+  score: string | number | null;
+  comment: string | null;
+  version: Generated<number>;
+  user_id: string | null;
+}
+
 /** A class the school set to a curriculum for a year, against its default (migration 0020). */
 export interface ClassCurriculaTable {
   tenant_id: string;
@@ -561,6 +571,7 @@ export interface DB {
   statement_lines: StatementLinesTable;
   topics: TopicsTable;
   projects: ProjectsTable;
+  project_scores: ProjectScoresTable;
   class_curricula: ClassCurriculaTable;
   curriculum_settings: CurriculumSettingsTable;
   marks: MarksTable;

@@ -670,6 +670,19 @@ const LISTS: Record<string, ListFixture> = {
   '/api/school/subjectpapers': resourceList('/api/school/subjectpapers', 'subjectpaper', [['subject_id', 'subject']]),
   '/api/school/topics': resourceList('/api/school/topics', 'topic', [['subject_id', 'subject']]),
   '/api/school/projects': resourceList('/api/school/projects', 'project', [['subject_id', 'subject']]),
+  '/api/school/projectscores': {
+    urls: () => [`/api/school/projectscores?project_id=${A.ids.project}`],
+    check: async () => {
+      // B has scores of its own project; A sees none of them, and B's project named by A is refused, unnamed.
+      ok(await send(B, 'POST', '/api/school/projectscores', scoreSave(B, await projectLearner(B))));
+      const mine = await send(A, 'GET', `/api/school/projectscores?project_id=${A.ids.project}`);
+      expect(mine.statusCode, mine.body).toBe(200);
+      expectNothingOfB(mine.body, 'GET /api/school/projectscores');
+      const theirs = await send(A, 'GET', `/api/school/projectscores?project_id=${B.ids.project}`);
+      expect(theirs.statusCode, theirs.body).toBe(422);
+      expectNothingOfB(theirs.body, 'GET /api/school/projectscores?project_id=<B>');
+    },
+  },
   '/api/requisitions/defaults': { own: () => [A.ids.user] },
   '/api/school/assignments/mine': {
     urls: () => ['/api/school/assignments/mine?term=I&year=2026'],
@@ -1054,6 +1067,33 @@ const commentWrite = (path: string) => async () => {
   expectNothingOfB(JSON.stringify(ok(await send(A, 'POST', path, save))), `POST ${path}`);
 };
 
+/** A learner of the side's P7 (the class of its project, Term I 2026), new each time: promotion moves the seeded ones on. */
+async function projectLearner(side: Side): Promise<string> {
+  const id = newId();
+  await withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) =>
+    trx
+      .insertInto('students')
+      .values({
+        tenant_id: side.tenant.id,
+        id,
+        studentid: `${side.mark}/P${next()}`,
+        firstname: side.mark,
+        lastname: 'Project',
+        form: 'P7',
+      })
+      .execute(),
+  );
+  return id;
+}
+/** A save of one learner's score and comment on the side's project (issue 26 point 5), as a fresh grid sends it. */
+const scoreSave = (side: Side, student: string) => ({
+  project_id: side.ids.project,
+  save_id: crypto.randomUUID(),
+  scores: { [student]: { score: 7, comment: `${side.mark} comment ${next()}` } },
+  base: {},
+});
+const PROJECT_SCORE_TABLES = ['project_scores', 'mark_saves'];
+
 const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
   'POST /api/school/markcomments': commentWrite('/api/school/markcomments'),
   'POST /api/school/genericcomments': commentWrite('/api/school/genericcomments'),
@@ -1167,6 +1207,21 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     ...BODY.projects(A),
     title: `Alpha write ${next()}`,
   })),
+  'POST /api/school/projectscores/grid': async () => {
+    const learner = await projectLearner(A);
+    const grid = ok(await send(A, 'POST', '/api/school/projectscores/grid', { project_id: A.ids.project }));
+    expect(grid.students.map((row: { student: { id: string } }) => row.student.id)).toContain(learner);
+    expectNothingOfB(JSON.stringify(grid), 'POST /api/school/projectscores/grid');
+    await refusesForeign('POST', '/api/school/projectscores/grid', { project_id: B.ids.project }, 'project_id', PROJECT_SCORE_TABLES);
+  },
+  'POST /api/school/projectscores': async () => {
+    await landsInA('POST', '/api/school/projectscores', scoreSave(A, await projectLearner(A)), PROJECT_SCORE_TABLES);
+    const save = { ...scoreSave(A, await projectLearner(A)), project_id: B.ids.project };
+    await refusesForeign('POST', '/api/school/projectscores', save, 'project_id', PROJECT_SCORE_TABLES);
+    // B's learner named in A's project: not of its class.
+    const theirs = await projectLearner(B);
+    await refusesForeign('POST', '/api/school/projectscores', scoreSave(A, theirs), theirs, PROJECT_SCORE_TABLES);
+  },
   'POST /api/school/gradefoots': staffWrite(
     '/api/school/gradefoots',
     'grade_footers',

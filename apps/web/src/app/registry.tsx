@@ -56,6 +56,7 @@ const subjectComments = () => import('../features/comments/SubjectCommentsPage.j
 const reportComments = () => import('../features/comments/ReportCommentsPage.js');
 const deleteComments = () => import('../features/comments/DeleteCommentsPage.js');
 const curriculum = () => import('../features/curriculum/pages.js');
+const projectScores = () => import('../features/curriculum/ProjectScoresPage.js');
 /**
  * Each signed-in page registered once, by its key in PAGES (lib/pages.ts): the compiler refuses
  * a key that is not a page. A page without a component shows its title until its issue lands.
@@ -107,4 +108,5 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   projects: screen(curriculum, (m) => m.ProjectsPage),
   newProject: screen(curriculum, (m) => m.ProjectFormPage),
   projectDetail: screen(curriculum, (m) => m.ProjectDetailPage),
+  projectScores: screen(projectScores, (m) => m.ProjectScoresPage),
 };

@@ -75,7 +75,7 @@ export const PAGES = {
   projects: { path: '/school/projects', title: 'pages.projects' },
   newProject: { path: '/school/projects/new', title: 'pages.newProject', ability: manage('mark') },
   projectDetail: { path: '/project-detail/:id', title: 'pages.projectDetail' },
-  projectScores: { path: '/school/projectscores/new', title: 'pages.projectScores' },
+  projectScores: { path: '/school/projectscores/new', title: 'pages.projectScores', ability: { action: 'create', subject: 'mark' } },
 } as const satisfies Record<string, RouteDefinition>;
 
 /** A page's key: what the registry maps to its component. */

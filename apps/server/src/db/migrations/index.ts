@@ -17,6 +17,7 @@ import * as teacherRoleRemarks from './2026_11_25_0015_teacher_role_remarks.js';
 import * as uploadMappings from './2026_11_25_0016_upload_mappings.js';
 import * as documentProgress from './2026_11_25_0017_document_progress.js';
 import * as projects from './2026_11_26_0018_projects.js';
+import * as projectScores from './2026_11_26_0019_project_scores.js';
 import * as classCurricula from './2026_11_26_0020_class_curricula.js';
 
 /**
@@ -42,5 +43,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0016_upload_mappings': uploadMappings,
   '2026_11_25_0017_document_progress': documentProgress,
   '2026_11_26_0018_projects': projects,
+  '2026_11_26_0019_project_scores': projectScores,
   '2026_11_26_0020_class_curricula': classCurricula,
 };

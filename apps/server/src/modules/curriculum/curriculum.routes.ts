@@ -1,6 +1,7 @@
 import { projects, topics } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerResource } from '../../resources/resource-routes.js';
+import { projectScoreRoutes } from './project-scores.routes.js';
 
 const subjectName = { table: 'subjects', key: 'subject_id', column: 'name' } as const;
 
@@ -13,4 +14,5 @@ const subjectName = { table: 'subjects', key: 'subject_id', column: 'name' } as 
 export const curriculumRoutes: FastifyPluginAsyncZod = async (app) => {
   registerResource(app, topics, { table: 'topics', references: { subject: subjectName } });
   registerResource(app, projects, { table: 'projects', references: { subject: subjectName } });
+  await app.register(projectScoreRoutes);
 };
