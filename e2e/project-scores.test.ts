@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, callApi, type Harness, useHarness } from './harness.js';
@@ -6,7 +7,8 @@ import { ADMIN, callApi, type Harness, useHarness } from './harness.js';
  * Project scores (issue 26 point 5), as the secondary demo school's administrator records them:
  * a project of S3 Mathematics opened from its page through Record Scores, two learners' scores
  * typed with comments (Enter moving down the column), Record Scores, and the page reloaded
- * showing them; a score above the maximum is refused in its cell before anything is sent.
+ * showing them; a score above the maximum is refused in its cell before anything is sent; axe
+ * finds no serious or critical violation on the grid at 1366 and 360 px.
  */
 
 let h: Harness;
@@ -77,6 +79,22 @@ describe('project scores', () => {
     await expect(cell(page, 'score', 1).inputValue()).resolves.toBe('7');
     await expect(cell(page, 'comment', 0).inputValue()).resolves.toBe('A neat plan, well measured');
     await expect(cell(page, 'comment', 1).inputValue()).resolves.toBe('Good teamwork');
+
+    // No serious or critical accessibility violation on the grid, on a laptop and on a phone.
+    for (const size of [
+      { width: 1366, height: 768 },
+      { width: 360, height: 740 },
+    ]) {
+      await page.setViewportSize(size);
+      const results = await new AxeBuilder({ page })
+        .setLegacyMode(true)
+        .options({ iframes: false, resultTypes: ['violations'] })
+        .analyze();
+      const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+      expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`)).toEqual(
+        [],
+      );
+    }
 
     // The API lists them too.
     const list = (await callApi(page, 'GET', `/api/school/projectscores?project_id=${id}`)).data as {
