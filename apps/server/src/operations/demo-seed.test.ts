@@ -543,6 +543,8 @@ const marksOf = (trx: Trx) =>
     .select(sql<number | null>`m.mark::float8`.as('mark'))
     .where('m.term', '=', MARKS.term)
     .where('m.year', '=', MARKS.year)
+    // The exams' marks: the competencies' scores (1 to 3) are demo-curriculum.test.ts's.
+    .where('m.topic_id', 'is', null)
     .execute();
 
 /** Each school's marks of the term, read once. */

@@ -8,6 +8,7 @@ import type { DB, NewStudent } from '../db/types.js';
 import { hashPassword } from '../modules/auth/password.js';
 import { insertTenantWithRoles } from '../modules/tenants/tenants.service.js';
 import { seedDemoComments } from './demo-comments.js';
+import { seedDemoCurriculum } from './demo-curriculum.js';
 import { seedDemoFees } from './demo-fees.js';
 import { seedDemoMarks } from './demo-marks.js';
 import { BOYS, GIRLS, HOUSES, PLACES, pick, SURNAMES, seededRandom } from './demo-people.js';
@@ -223,6 +224,8 @@ export async function seedDemo(database: Database, password: string): Promise<De
         if (roster) await seedDemoStaff(trx, tenantId, roster, { classes, streams }, { teacherId, staffIds }, year);
         const marksTerm = await seedDemoMarks(trx, tenantId, { classes }, year);
         await seedDemoComments(trx, tenantId, { classes }, marksTerm, year);
+        // The new curriculum's competencies, scores and projects in S1 to S4 (issue 26 point 7).
+        if (tenant.tenantcode === 'demo-secondary') await seedDemoCurriculum(trx, tenantId, { classes }, marksTerm, year);
       }
     });
   }
