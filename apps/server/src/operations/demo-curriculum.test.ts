@@ -10,9 +10,9 @@ import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/
 /*
  * The demo's new curriculum (issue 26 point 7): after the seed, demo-secondary's S1 to S4 have
  * three or four competencies per subject in every term, AOI scores of the marks term for every
- * learner (1 to 3, a few ABS), a project per subject in S3 and S4, and the demo teacher enters
- * S2 English Language competency scores; the primary school has none of it; seeding again adds
- * nothing.
+ * learner (1 to 3, a few ABS), a project per subject in S3 and S4 with a score and comment for
+ * each learner, and the demo teacher enters S2 English Language competency scores; the primary
+ * school has none of it; seeding again adds nothing.
  */
 
 let t: TestApp;
@@ -78,6 +78,7 @@ const counts = (trx: Trx) =>
     trx.selectFrom('topics').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
     trx.selectFrom('marks').select(sql<number>`count(*)::int`.as('n')).where('topic_id', 'is not', null).executeTakeFirstOrThrow(),
     trx.selectFrom('projects').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    trx.selectFrom('project_scores').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
     trx.selectFrom('mark_types').select(sql<number>`count(*)::int`.as('n')).where('label', 'in', AOI_LABELS).executeTakeFirstOrThrow(),
   ]).then((rows) => rows.map((row) => row.n));
 
@@ -166,7 +167,7 @@ describe('the secondary demo’s new curriculum', () => {
     });
   });
 
-  it('has one project per subject in S3 and S4 for the term, out of 10', async () => {
+  it('has one project per subject in S3 and S4 for the term, out of 10, and a score and comment for every learner who sits it', async () => {
     await inSchool('demo-secondary', async (trx) => {
       const subjects = (await subjectsByClass(trx)).filter((subject) => ['S3', 'S4'].includes(subject.form));
       const projects = await trx
@@ -180,6 +181,30 @@ describe('the secondary demo’s new curriculum', () => {
         expect([project.term, project.year, project.max_score]).toEqual([MARKS.term, MARKS.year, PROJECT_MAX_SCORE]);
         expect(project.title.length).toBeGreaterThan(10);
       }
+      const learners = await trx.selectFrom('students').select(['id', 'studentid', 'form']).where('form', 'in', ['S3', 'S4']).execute();
+      const scores = await trx
+        .selectFrom('project_scores')
+        .select(['project_id', 'student_id', 'comment', 'user_id', sql<number | null>`score::float8`.as('score')])
+        .execute();
+      const expected = projects.flatMap((project) => {
+        const subject = subjects.find((row) => row.id === project.subject_id && row.form === project.form)!;
+        return learners
+          .filter((learner) => learner.form === project.form && sits(learner, subject.name))
+          .map((learner) => `${project.id}|${learner.id}`);
+      });
+      expect(expected).toHaveLength(2 * 80 * 8);
+      expect(scores.map((score) => `${score.project_id}|${score.student_id}`).sort()).toEqual(expected.sort());
+      for (const score of scores) {
+        expect(score.score).not.toBeNull();
+        expect(score.score! >= 0 && score.score! <= PROJECT_MAX_SCORE && Number.isInteger(Math.round(score.score! * 10 * 1e6) / 1e6)).toBe(
+          true,
+        );
+        expect(score.comment?.length).toBeGreaterThan(5);
+        expect(score.user_id).toBeTruthy();
+      }
+      const values = scores.map((score) => score.score!);
+      expect(new Set(values).size).toBeGreaterThan(20);
+      expect(new Set(scores.map((score) => score.comment)).size).toBeGreaterThan(5);
     });
   });
 
@@ -248,7 +273,7 @@ describe('the secondary demo’s new curriculum', () => {
 
 describe('the demo’s new curriculum elsewhere, and again', () => {
   it('gives the primary school no competencies, scores, projects or AOI mark types', async () => {
-    expect(await inSchool('demo-primary', counts)).toEqual([0, 0, 0, 0]);
+    expect(await inSchool('demo-primary', counts)).toEqual([0, 0, 0, 0, 0]);
   });
 
   it('adds nothing when seeded again', async () => {

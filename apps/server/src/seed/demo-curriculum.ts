@@ -21,15 +21,15 @@ import { seededRandom } from './demo-people.js';
  *   the teachers to enter (the demo teacher's S2 English Language among them); values 1 to 3
  *   with at most one decimal, mostly 1.5 to 3, a few ABS (absent, no number), each entered by
  *   the subject teacher of the learner's class and stream;
- * - one project per subject in S3 and S4 for the marks term, out of 10 (its scores and
- *   comments, `projectScoreOf`, are written once the project scores' table exists).
+ * - one project per subject in S3 and S4 for the marks term, out of 10, with a score and a
+ *   short comment for every learner who sits the subject.
  *
  * The end-of-term exam of these classes is the demo's EOT (demo-marks.ts marks S1 to S4).
  *
  * Safe to run again: a class's subject and term that has competencies (or a project) keeps them
  * as they are, and scores are inserted skipping what a unique key already holds. Scores go only
  * to the demo's own competencies, never to one a school added. Size: some 550 competencies,
- * 26 projects and about 10,000 AOI scores, each table in a few statements.
+ * 26 projects, about 10,000 AOI scores and 1,300 project scores, each table in a few statements.
  */
 
 export const AOI_MARK_TYPES: ReadonlyArray<{ label: string; position: number }> = [
@@ -705,4 +705,38 @@ export async function seedDemoCurriculum(
         : [];
     });
   if (newProjects.length > 0) await trx.insertInto('projects').values(newProjects).execute();
+
+  // Project scores: every learner who sits the subject, in the demo's own projects.
+  const projects =
+    projectForms.length === 0
+      ? []
+      : (
+          await trx
+            .selectFrom('projects')
+            .select(['id', 'subject_id', 'form', 'title', 'max_score'])
+            .$call(inTenant(tenantId))
+            .where('form', 'in', projectForms)
+            .where('term', '=', at.term)
+            .where('year', '=', at.year)
+            .execute()
+        ).filter((project) => PROJECTS[subjectName.get(project.subject_id) ?? '']?.[project.form as 'S3' | 'S4'] === project.title);
+  const projectScores = projects.flatMap((project) => {
+    const subject = subjectName.get(project.subject_id)!;
+    return learners
+      .filter((learner) => learner.form === project.form && sits(learner, subject))
+      .map((learner) => ({
+        ...row(),
+        project_id: project.id,
+        student_id: learner.id,
+        ...projectScoreOf(learner.studentid, subject, project.title, project.max_score),
+        user_id: teacherOf(learner.form, learner.stream, project.subject_id),
+      }));
+  });
+  await inBatches(projectScores, (batch) =>
+    trx
+      .insertInto('project_scores')
+      .values(batch)
+      .onConflict((oc) => oc.doNothing())
+      .execute(),
+  );
 }
