@@ -100,3 +100,50 @@ describe("a competency's scores", () => {
     await page.context().close();
   });
 });
+
+describe("a new-curriculum learner's page", () => {
+  it('shows each competency with its activities, score and identifier, the subject’s mean, a project with its comment, and exams without grades', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-secondary', path: '/dashboard' });
+    const learners = (await callApi(page, 'GET', '/api/school/students?form=S3&per_page=5')).data as {
+      students: Array<{ id: string; fullname: string }>;
+    };
+    const learner = learners.students[0] as { id: string; fullname: string };
+    // The learner's score on one of the demo's S3 projects, with a comment, as the project's grid saves it.
+    const projects = (await callApi(page, 'GET', '/api/school/projects?form=S3&per_page=5')).data as {
+      projects: Array<{ id: string; title: string; max_score: number }>;
+    };
+    const project = projects.projects[0] as { id: string; title: string; max_score: number };
+    const comment = `Careful measurements ${unique()}`;
+    // From the version the grid loads (the demo may have scored the learner already).
+    const grid = (await callApi(page, 'POST', '/api/school/projectscores/grid', { project_id: project.id })).data as {
+      students: Array<{ student: { id: string }; scores: { version: number } | null }>;
+    };
+    const version = grid.students.find((row) => row.student.id === learner.id)?.scores?.version ?? 0;
+    const saved = await callApi(page, 'POST', '/api/school/projectscores', {
+      project_id: project.id,
+      save_id: crypto.randomUUID(),
+      scores: { [learner.id]: { score: 8.5, comment } },
+      base: { [learner.id]: version },
+    });
+    expect(saved.status).toBe(200);
+
+    await page.goto(`/students/${learner.id}`);
+    const nc = page.getByTestId('nc-results');
+    await nc.waitFor();
+    // Every subject the demo scored: its competencies, each with its activities of integration and identifier, and the mean.
+    const subjects = nc.locator('[data-nc-block]');
+    await expect.poll(() => subjects.count()).toBeGreaterThan(3);
+    const first = subjects.first();
+    await expect.poll(() => first.locator('tr[data-topic]').count()).toBeGreaterThan(2);
+    await expect(first.locator('tr[data-topic]').first().locator('td').nth(1).textContent()).resolves.toMatch(/^AOI 1: (\d(\.\d)?|ABS)/);
+    await expect(first.locator('tr[data-topic="average"] td').nth(3).textContent()).resolves.toMatch(/^(Outstanding|Moderate|Basic)$/);
+    const projectRow = nc.locator(`tr[data-project="${project.title}"]`);
+    await expect(projectRow.locator('td').nth(1).textContent()).resolves.toBe(`8.5 / ${project.max_score}`);
+    await expect(projectRow.locator('td').nth(2).textContent()).resolves.toBe(comment);
+    // The end-of-term exam shows its marks without a grade column: the new curriculum prints no grades.
+    const exam = page.getByTestId('exam-EOT');
+    await exam.waitFor();
+    await expect(exam.locator('thead th').count()).resolves.toBe(2);
+    await page.context().close();
+  });
+});

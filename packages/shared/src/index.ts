@@ -24,6 +24,7 @@ export * from './endpoints/settings.js';
 export * from './endpoints/staff.js';
 export * from './endpoints/students.js';
 export * from './endpoints/tenants.js';
+export * from './endpoints/topics.js';
 export * from './endpoints/users.js';
 export * from './grading/index.js';
 export * from './marks/index.js';

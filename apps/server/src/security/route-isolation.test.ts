@@ -1203,6 +1203,44 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     [['user_id', 'user']],
   ),
   'POST /api/school/topics': curriculumWrite('/api/school/topics', 'topics', () => ({ ...BODY.topics(A), title: `Alpha write ${next()}` })),
+  'POST /api/school/topics/sheet': async () => {
+    // A competency's scores need a class on the new curriculum: A's P2 is put on it for 2026, then back.
+    const curricula = (curriculum: string) => ({ year: 2026, allow_zero: false, classes: [{ form: 'P2', curriculum }] });
+    ok(await send(A, 'PUT', '/api/school/curricula', curricula('new')));
+    try {
+      const learner = await gridLearner(A);
+      // A's plain P2 sheet, a score filled for the new learner, as Create Marks downloads it.
+      const download = await send(A, 'POST', '/api/school/marks/grid', { ...markGrid(A), excel: '1' });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(download.rawPayload as unknown as ArrayBuffer);
+      const sheet = workbook.getWorksheet('Marks') as ExcelJS.Worksheet;
+      const studentid = (await rowOf('students', A, learner))?.studentid;
+      // Its learners' other marks are no scores: only the new learner's cell is filled.
+      let table = false;
+      sheet.eachRow((row) => {
+        if (table) row.getCell(3).value = row.getCell(1).value === studentid ? 2.5 : null;
+        table ||= row.getCell(1).value === 'Student ID';
+      });
+      const fileOf = async () => ({ field: 'file', bytes: Buffer.from(await workbook.xlsx.writeBuffer()), name: 'scores.xlsx' });
+      const fields = (side: Side) => ({ form: 'P2', term: 'I', subject_id: side.ids.subject, title: `Alpha sheet ${next()}` });
+      const tables = ['topics', ...MARK_TABLES];
+      const before = await rowsOf(B, tables);
+      const landed = await sendForm(A, 'POST', '/api/school/topics/sheet', fields(A), await fileOf());
+      expect(landed.statusCode, landed.body).toBe(200);
+      expect(landed.json()).toMatchObject({ saved: 1 });
+      expect(await rowsOf(B, tables)).toEqual(before);
+      // B's subject named, the sheet saying it too: refused by subject_id, nothing kept in A or B.
+      sheet.eachRow((row) => {
+        if (row.getCell(1).value === 'Subject ID') row.getCell(2).value = B.ids.subject;
+      });
+      const file = await fileOf();
+      await refusesForeign('POST', '/api/school/topics/sheet', null, 'subject_id', tables, () =>
+        sendForm(A, 'POST', '/api/school/topics/sheet', fields(B), file),
+      );
+    } finally {
+      ok(await send(A, 'PUT', '/api/school/curricula', curricula('old')));
+    }
+  },
   'POST /api/school/projects': curriculumWrite('/api/school/projects', 'projects', () => ({
     ...BODY.projects(A),
     title: `Alpha write ${next()}`,

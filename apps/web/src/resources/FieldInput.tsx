@@ -67,6 +67,8 @@ export function FieldInput({ spec, props: given, required = false }: { spec: Fie
           placeholder={t('list.choosePhoto')}
         />
       );
+    case 'sheet':
+      return <FileInput {...common} {...(props as object)} accept=".xlsx" clearable placeholder={t('marks.chooseFile')} />;
     case 'textarea':
       return <Textarea {...common} {...(props as object)} autosize minRows={2} />;
     default:

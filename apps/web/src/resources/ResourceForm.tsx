@@ -8,10 +8,13 @@ import { type FormBody, type ResourceCalls, resourceCalls } from '../lib/resourc
 import { FieldInput } from './FieldInput.js';
 import type { FieldSpec, ScreenDefinition } from './screen.js';
 
+/** A file sent beside the fields (a photo, a filled sheet): not of the input schema, the form goes as multipart. */
+const isFile = (spec: FieldSpec) => spec.kind === 'photo' || spec.kind === 'sheet';
+
 function blank(spec: FieldSpec): unknown {
   if (spec.kind === 'switch') return false;
   if (spec.kind === 'multiselect') return [];
-  if (spec.kind === 'select' || spec.kind === 'photo') return null;
+  if (spec.kind === 'select' || isFile(spec)) return null;
   return '';
 }
 
@@ -44,7 +47,7 @@ export function ResourceForm<Row extends { id: string }>({
   const { resource } = screen;
   // An update may take less than a create (a member's roles only): its form shows only those fields.
   const input = (record && resource.updateInput) || resource.input;
-  const fields = screen.fields.filter((spec) => spec.kind === 'photo' || spec.name in input.shape);
+  const fields = screen.fields.filter((spec) => isFile(spec) || spec.name in input.shape);
   const stored = record as Record<string, unknown> | null;
   const initial = Object.fromEntries(
     fields.map((spec) => {
@@ -52,9 +55,9 @@ export function ResourceForm<Row extends { id: string }>({
       return [spec.name, value === undefined || (value === null && spec.kind !== 'select') ? blank(spec) : value];
     }),
   );
-  // A photo travels beside the fields; the fields' own schema knows nothing of it.
-  const photoFields = fields.filter((spec) => spec.kind === 'photo').map((spec) => spec.name);
-  const schema = photoFields.length ? input.extend(Object.fromEntries(photoFields.map((name) => [name, z.any()]))) : input;
+  // A photo or a sheet travels beside the fields; the fields' own schema knows nothing of it.
+  const fileFields = fields.filter(isFile).map((spec) => spec.name);
+  const schema = fileFields.length ? input.extend(Object.fromEntries(fileFields.map((name) => [name, z.any()]))) : input;
   const { form, field, showServerErrors } = useSchemaForm<Record<string, unknown>>(schema, initial);
   const [busy, setBusy] = useState(false);
   // Fields that follow others (`follow`) until the person chooses their value; a new record's only.
@@ -78,13 +81,13 @@ export function ResourceForm<Row extends { id: string }>({
     };
   };
 
-  // A form with a photo is sent as multipart (spec §7: add and edit a learner with a photo).
+  // A form with a file is sent as multipart (spec §7: add and edit a learner with a photo).
   const body = (values: Record<string, unknown>): FormBody => {
-    if (photoFields.length === 0) return values;
+    if (fileFields.length === 0) return values;
     const data = new FormData();
     for (const [name, value] of Object.entries(values)) {
       if (value instanceof File) data.set(name, value, value.name);
-      else if (value !== null && value !== undefined && !photoFields.includes(name)) data.set(name, String(value));
+      else if (value !== null && value !== undefined && !fileFields.includes(name)) data.set(name, String(value));
     }
     return data;
   };

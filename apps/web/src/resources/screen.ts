@@ -27,7 +27,8 @@ export interface FieldSpec<Name extends string = string> {
   label?: string;
   /** Help under the label, with an example (a locale key): what the value means. */
   description?: string;
-  kind: 'text' | 'textarea' | 'number' | 'select' | 'multiselect' | 'switch' | 'year' | 'date' | 'photo';
+  /** `photo` and `sheet` are files sent beside the fields (multipart): a learner's photo, a filled .xlsx. */
+  kind: 'text' | 'textarea' | 'number' | 'select' | 'multiselect' | 'switch' | 'year' | 'date' | 'photo' | 'sheet';
   choices?: Choices;
   /** The form's value from the stored record, where they differ (a member's roles are sent by name). */
   fromRecord?(record: Record<string, unknown>): unknown;
@@ -161,6 +162,6 @@ export function defineScreen<Record extends z.ZodObject, Input extends z.ZodObje
 /** The screen of one resource: its rows the records, its inputs the input's fields (and a learner's photo), its filters the list's. */
 type ResourceScreen<Record extends z.ZodObject, Input extends z.ZodObject, Filters extends z.ZodObject> = ScreenDefinition<
   z.infer<Record> & { id: string },
-  (keyof z.infer<Input> & string) | 'photo',
+  (keyof z.infer<Input> & string) | 'photo' | 'file',
   keyof z.infer<Filters> & string
 > & { resource: ResourceDefinition<Record, Input, Filters> };

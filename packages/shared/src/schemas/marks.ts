@@ -41,6 +41,9 @@ export const SubjectResultSchema = z.object({
 });
 export type SubjectResult = z.infer<typeof SubjectResultSchema>;
 
+/** A mark in a request or an answer: a number, ABS for an absence, or none (cleared). */
+export const MarkValueSchema = z.union([z.number(), z.literal(ABSENT), z.null()]);
+
 /** A learner's academic records (spec §3 "Student result record"): one per class, term and year. */
 export const StudentResultsSchema = z.object({
   results: z.array(
@@ -49,14 +52,41 @@ export const StudentResultsSchema = z.object({
       term: z.string(),
       year: z.number(),
       exams: z.array(z.object({ marktype_id: z.uuid(), marktype: z.string(), subjects: z.array(SubjectResultSchema) })),
-      /** New-curriculum results: per subject the competencies (topics) scored 1 to 3, and their average. */
+      /**
+       * The class's curriculum that year (issue 26 point 1): on the new one the exams show marks
+       * without grades, and the competencies and projects below are the learner's results.
+       */
+      curriculum: z.enum(['new', 'old']),
+      /**
+       * New-curriculum results (issue 26 point 6): per subject each competency (topic) with its
+       * activities of integration (one per mark type, ABS apart), their mean (`mark`, one decimal)
+       * and identifier (`score`); the subject's mean of its competencies (`average`) and
+       * identifier; and the subject's projects with the learner's score and comment.
+       */
       ncresults: z.array(
         z.object({
           subject_id: z.uuid(),
           subject: z.string(),
-          topics: z.array(z.object({ topic_id: z.uuid(), title: z.string(), mark: z.number(), score: z.string() })),
-          average: z.number(),
-          score: z.string(),
+          topics: z.array(
+            z.object({
+              topic_id: z.uuid(),
+              title: z.string(),
+              aois: z.array(z.object({ marktype_id: z.uuid(), marktype: z.string(), mark: MarkValueSchema })),
+              mark: z.number().nullable(),
+              score: z.string().nullable(),
+            }),
+          ),
+          average: z.number().nullable(),
+          score: z.string().nullable(),
+          projects: z.array(
+            z.object({
+              project_id: z.uuid(),
+              title: z.string(),
+              score: z.number().nullable(),
+              max_score: z.number(),
+              comment: z.string().nullable(),
+            }),
+          ),
         }),
       ),
     }),
@@ -70,9 +100,6 @@ export type StudentResults = z.infer<typeof StudentResultsSchema>;
  * Entering marks (issue 14): the grid of a class's learners by mark type for one subject,
  * paper, term and year; its save; the marks list and their deletion.
  */
-
-/** A mark in a request or an answer: a number, ABS for an absence, or none (cleared). */
-export const MarkValueSchema = z.union([z.number(), z.literal(ABSENT), z.null()]);
 
 /** Which grid: the class and stream, its learners of one category if given, the subject, paper, term and year. */
 export const MarksGridQuerySchema = z.strictObject({

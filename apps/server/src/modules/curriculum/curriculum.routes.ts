@@ -1,7 +1,12 @@
-import { projects, topics } from '@mustard/shared';
+import { projects, topics, topicWithScoresEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { registerResource } from '../../resources/resource-routes.js';
+import { endpointRoute, withAction } from '../../plugins/endpoints.js';
+import { schoolOf } from '../../plugins/school.js';
+import { placeClassFields, registerResource } from '../../resources/resource-routes.js';
+import { readSpreadsheet } from '../../resources/spreadsheet.js';
+import { readSheetForCompetency } from '../marks/grid-sheet.js';
 import { projectScoreRoutes } from './project-scores.routes.js';
+import { createTopicWithScores } from './topic-sheet.service.js';
 
 const subjectName = { table: 'subjects', key: 'subject_id', column: 'name' } as const;
 
@@ -12,7 +17,18 @@ const subjectName = { table: 'subjects', key: 'subject_id', column: 'name' } as 
  * marks' foreign key, so no mark is ever left without its competency).
  */
 export const curriculumRoutes: FastifyPluginAsyncZod = async (app) => {
-  registerResource(app, topics, { table: 'topics', references: { subject: subjectName } });
+  const topicRepository = registerResource(app, topics, { table: 'topics', references: { subject: subjectName } });
+  // A competency with a filled scores sheet: the sheet read (and checked to be of the competency's
+  // class, subject and term) before the transaction holds a connection, then both saved in it.
+  endpointRoute(app, topicWithScoresEndpoint, async ({ body, file }, request) => {
+    const input = placeClassFields(topics.classFields, body, schoolOf(request).classes);
+    const sheet = readSheetForCompetency(await readSpreadsheet(file.buffer), {
+      form: String(input.form),
+      term: String(input.term),
+      subject_id: String(input.subject_id),
+    });
+    return withAction(app, request, (context) => createTopicWithScores(context, topicRepository, input, sheet));
+  });
   registerResource(app, projects, { table: 'projects', references: { subject: subjectName } });
   await app.register(projectScoreRoutes);
 };

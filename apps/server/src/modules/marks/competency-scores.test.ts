@@ -299,3 +299,70 @@ describe("a competency's scores in the marks list, the sheet and the deletion", 
     expect(history.history.some((entry: { source: string }) => entry.source === 'delete')).toBe(true);
   });
 });
+
+describe('a competency created with a filled scores sheet', () => {
+  /** The class's plain marks sheet (no competency), as Create Marks downloads it. */
+  async function plainSheet() {
+    const response = await head.post('/api/school/marks/grid', { ...place(), topic_id: undefined, marktypes: [aoi2.id], excel: '1' });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Marks') as ExcelJS.Worksheet;
+    const rowOf = (studentid: string) => {
+      let found = 0;
+      sheet.eachRow((row, number) => {
+        if (row.getCell(1).value === studentid) found = number;
+      });
+      return found;
+    };
+    return { workbook, sheet, rowOf };
+  }
+  async function createWith(by: { token: string }, workbook: ExcelJS.Workbook, fields: Record<string, string>) {
+    const form = new FormData();
+    for (const [key, value] of Object.entries({ form: 'S2', term: 'I', subject_id: english.id as string, ...fields })) form.set(key, value);
+    form.set('file', new Blob([new Uint8Array(await workbook.xlsx.writeBuffer())]), 'scores.xlsx');
+    const request = new Request('http://mustard.test/', { method: 'POST', body: form });
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/school/topics/sheet',
+      headers: {
+        authorization: `Bearer ${by.token}`,
+        [TENANT_HEADER]: school.tenantcode,
+        'content-type': request.headers.get('content-type') as string,
+      },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+  }
+  const titled = async (title: string) =>
+    ok(await head.get(`/api/school/topics?form=S2&term=I&search=${encodeURIComponent(title)}`)).topics as Array<{ id: string }>;
+
+  it('adds the competency and saves the sheet as its scores, in one action', async () => {
+    const { workbook, sheet, rowOf } = await plainSheet();
+    sheet.getCell(rowOf('S2-1'), 3).value = 2;
+    sheet.getCell(rowOf('S2-2'), 3).value = 'ABS';
+    sheet.getCell(rowOf('S2-3'), 3).value = 2.5;
+    const answer = ok(await createWith({ token: headToken }, workbook, { title: 'Finding information', remarks: 'Library visit' }));
+    expect(answer).toMatchObject({ created: { title: 'Finding information', form: 'S2', term: 'I', remarks: 'Library visit' }, saved: 3 });
+    const scores = await scoresOf(head, { topic_id: answer.created.id, marktypes: [aoi2.id] });
+    expect(scores).toMatchObject({ 'S2-1': { [aoi2.id]: 2 }, 'S2-2': { [aoi2.id]: 'ABS' }, 'S2-3': { [aoi2.id]: 2.5 } });
+    expect(await titled('Finding information')).toHaveLength(1);
+  });
+
+  it('keeps nothing, the competency neither, when a row is refused or the sheet is of another class', async () => {
+    const { workbook, sheet, rowOf } = await plainSheet();
+    sheet.getCell(rowOf('S2-1'), 3).value = 4;
+    const refused = await createWith({ token: headToken }, workbook, { title: 'Refused scores' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ [`${rowOf('S2-1')}.AOI 2`]: [MARK_MESSAGES.competencyAboveThree] });
+    expect(await titled('Refused scores')).toEqual([]);
+
+    sheet.getCell(rowOf('S2-1'), 3).value = 3;
+    const elsewhere = await createWith({ token: headToken }, workbook, { title: 'Another class', form: 'S3' });
+    expect(elsewhere.statusCode).toBe(422);
+    expect(elsewhere.json().message).toBe(MARK_MESSAGES.sheetWrongGrid);
+    expect(await titled('Another class')).toEqual([]);
+
+    // A teacher does not add competencies.
+    expect((await createWith(teacher, workbook, { title: 'By a teacher' })).statusCode).toBe(403);
+    expect(await titled('By a teacher')).toEqual([]);
+  });
+});

@@ -6,6 +6,7 @@ import {
   type MarkScale,
   type MarksGrid,
   type MarkValue,
+  PAPERS,
   readMarkValue,
   STUDENT_MESSAGES,
 } from '@mustard/shared';
@@ -256,20 +257,13 @@ function namesGrid(about: ReadonlyMap<string, string | null>, grid: SheetGrid): 
   );
 }
 
-/**
- * Reads an uploaded sheet (resources/spreadsheet.ts bounds it: at most 5,000 rows of 100
- * columns) as the layout above says, and checks it is of `grid`. Refuses with 422: no "Student
- * ID" header or no mark column (sheetNoMarks); a sheet naming another grid, or one mark type in
- * two columns, which could save either of two marks (sheetRepeatedMarkType); no learner rows; more
- * cells than a grid holds (the grid's own limit).
- */
-export function readGridSheet(sheet: Sheet, grid: SheetGrid): ReadGridSheet {
+/** The sheet's rows, its table's header row and key column, and the block above it (the grid, the mark type ids). */
+function sheetBlock(sheet: Sheet) {
   // The reader gives row 1 apart, as a header of texts: here it is the block's first row.
   const rows = sheet.header.length > 0 ? [{ number: 1, cells: sheet.header as Cell[] }, ...sheet.rows] : sheet.rows;
   const headerAt = rows.findIndex((row) => row.cells.some((cell) => normalise(cellText(cell) ?? '') === KEY.studentid));
   if (headerAt < 0) throw noMarks();
   const keyColumn = (rows[headerAt]?.cells ?? []).findIndex((cell) => normalise(cellText(cell) ?? '') === KEY.studentid);
-
   const about = new Map<string, string | null>();
   let idCells: Cell[] = [];
   for (const row of rows.slice(0, headerAt)) {
@@ -278,6 +272,37 @@ export function readGridSheet(sheet: Sheet, grid: SheetGrid): ReadGridSheet {
     // The first of a key counts: a note a teacher wrote below cannot rename the grid.
     else if (key !== '' && !about.has(key)) about.set(key, cellText(row.cells[1]));
   }
+  return { rows, headerAt, keyColumn, about, idCells };
+}
+
+/**
+ * A filled sheet of a class's marks in a subject, downloaded without a competency, read as the
+ * scores of a competency being created with it (issue 26 point 2): the sheet names its own
+ * stream, year and paper; its class, subject and term must be the competency's, and it must
+ * name no other competency (sheetWrongGrid otherwise). Answers the grid it is of, the
+ * competency's id still to come, and its rows as readGridSheet reads them.
+ */
+export function readSheetForCompetency(
+  sheet: Sheet,
+  competency: { form: string; term: string; subject_id: string },
+): { grid: Omit<SheetGrid, 'paper'> & { paper: (typeof PAPERS)[number] }; read: ReadGridSheet } {
+  const { about } = sheetBlock(sheet);
+  const year = Number(about.get(KEY.year));
+  const paper = PAPERS.find((each) => each === (about.get(KEY.paper) ?? '').trim().toUpperCase());
+  if (!Number.isInteger(year) || !paper || about.get(KEY.topicId)) throw wrongGrid();
+  const grid = { ...competency, stream: about.get(KEY.stream) || null, year, paper, topic_id: null };
+  return { grid, read: readGridSheet(sheet, grid) };
+}
+
+/**
+ * Reads an uploaded sheet (resources/spreadsheet.ts bounds it: at most 5,000 rows of 100
+ * columns) as the layout above says, and checks it is of `grid`. Refuses with 422: no "Student
+ * ID" header or no mark column (sheetNoMarks); a sheet naming another grid, or one mark type in
+ * two columns, which could save either of two marks (sheetRepeatedMarkType); no learner rows; more
+ * cells than a grid holds (the grid's own limit).
+ */
+export function readGridSheet(sheet: Sheet, grid: SheetGrid): ReadGridSheet {
+  const { rows, headerAt, keyColumn, about, idCells } = sheetBlock(sheet);
   const columns: Array<{ index: number; marktype_id: string }> = [];
   idCells.forEach((cell, index) => {
     const id = cellText(cell);

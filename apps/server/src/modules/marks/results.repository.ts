@@ -1,17 +1,22 @@
 import {
+  ABSENT,
+  type AoiScore,
+  competencyScores,
+  displayScore,
   type GradingMark,
-  genericDescriptor,
   gradeClass,
   isPerPaperForm,
   learnerHistoryScope,
   printedNumber,
   type StudentResults,
   type SubjectResult,
+  subjectCompetencyScore,
 } from '@mustard/shared';
 import { sql } from 'kysely';
 import type { TenantTx } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
 import { type GradingLoad, gradingInputsOf, loadGradingInputs } from '../reports/pipeline/loader.js';
+import { curriculumSettings } from '../settings/class-curricula.repository.js';
 import { classTermKey } from '../students/class-learners.repository.js';
 
 /**
@@ -20,9 +25,11 @@ import { classTermKey } from '../students/class-learners.repository.js';
  * the report card gives that exam: the one grader (`gradeClass`, packages/shared reports) on
  * the report pipeline's grading inputs (its loader, one query per table), so a 40 out of 50 is 80% and D1
  * here as on the card. S5 and S6 show each paper with its grade, and the subject's total and
- * letter as the card has them (the mean of the papers out of 100). Marks of a competency (topic)
- * are the new curriculum's: per subject, each topic's score with its generic descriptor, and the
- * average.
+ * letter as the card has them (the mean of the papers out of 100). In a class on the new
+ * curriculum that year (issue 26 point 6) the exams show marks without grades, and the
+ * competencies' scores (marks carrying a topic) are the learner's results: per subject each
+ * competency with its activities of integration and their mean and identifier, the subject's
+ * mean, and the subject's projects with the learner's score and comment.
  */
 export async function studentResults(tx: TenantTx, studentId: string): Promise<StudentResults> {
   const { trx, tenantId } = tx;
@@ -66,22 +73,27 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
   const examMarks = new Map<object, { form: string; term: string; year: number; outof: number; marks: GradingMark[] }>();
 
   const results: StudentResults['results'] = [];
+  /** Each record's competency scores by subject, to score once every AOI is in. */
+  const aoisOf = new Map<object, Map<string, { subject: string; aois: Array<AoiScore & { marktype: string; title: string }> }>>();
   for (const row of rows) {
     let record = results.at(-1);
     if (!record || record.form !== row.form || record.term !== row.term || record.year !== row.year) {
-      record = { form: row.form, term: row.term, year: row.year, exams: [], ncresults: [] };
+      record = { form: row.form, term: row.term, year: row.year, curriculum: 'old', exams: [], ncresults: [] };
       results.push(record);
+      aoisOf.set(record, new Map());
     }
     if (row.topic_id) {
-      // A competency a learner missed has no score to average.
-      if (row.mark === null) continue;
-      // A competency score (1 to 3) of the new curriculum: grouped by subject, not by exam.
-      let subject = record.ncresults.find((candidate) => candidate.subject_id === row.subject_id);
-      if (!subject) {
-        subject = { subject_id: row.subject_id, subject: row.subject, topics: [], average: 0, score: '' };
-        record.ncresults.push(subject);
-      }
-      subject.topics.push({ topic_id: row.topic_id, title: row.topic ?? '', mark: row.mark, score: genericDescriptor(row.mark) });
+      // An activity of integration of a competency (1 to 3, ABS apart): grouped by subject, not by exam.
+      const bySubject = aoisOf.get(record);
+      const subject = bySubject?.get(row.subject_id) ?? { subject: row.subject, aois: [] };
+      bySubject?.set(row.subject_id, subject);
+      subject.aois.push({
+        topic_id: row.topic_id,
+        marktype_id: row.marktype_id,
+        marktype: row.marktype,
+        title: row.topic ?? '',
+        value: row.absent ? ABSENT : row.mark,
+      });
       continue;
     }
     let exam = record.exams.find((candidate) => candidate.marktype_id === row.marktype_id);
@@ -115,19 +127,25 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
     }
   }
 
+  // Each year's curricula: a record of a new-curriculum class shows no grades, and its competencies.
+  const years = new Map<number, Awaited<ReturnType<typeof curriculumSettings>>>();
+  for (const year of new Set(results.map((record) => record.year))) years.set(year, await curriculumSettings(tx, year));
+  const projects = await projectScoresOf(tx, studentId);
   for (const record of results) {
-    for (const exam of record.exams) {
-      const of = examMarks.get(exam);
-      if (of) gradeExam(exam, of, load);
-    }
-  }
-
-  for (const record of results) {
-    for (const subject of record.ncresults) {
-      const average = subject.topics.reduce((sum, topic) => sum + topic.mark, 0) / subject.topics.length;
-      subject.average = Math.round(average * 100) / 100;
-      subject.score = genericDescriptor(subject.average);
-    }
+    const newCurriculum = years.get(record.year)?.isNew(record.form) ?? false;
+    record.curriculum = newCurriculum ? 'new' : 'old';
+    if (!newCurriculum)
+      for (const exam of record.exams) {
+        const of = examMarks.get(exam);
+        if (of) gradeExam(exam, of, load);
+      }
+    record.ncresults = ncResults(
+      aoisOf.get(record) ?? new Map(),
+      projects.filter(
+        (project) =>
+          project.form.toLowerCase() === record.form.toLowerCase() && project.term === record.term && project.year === record.year,
+      ),
+    );
   }
 
   const history = await trx
@@ -138,6 +156,75 @@ export async function studentResults(tx: TenantTx, studentId: string): Promise<S
     .orderBy('recorded_at', 'desc')
     .execute();
   return { results, history };
+}
+
+/** The learner's project scores, each with its project's class, term, year and subject. */
+function projectScoresOf(tx: TenantTx, studentId: string) {
+  return tx.trx
+    .selectFrom('project_scores as ps')
+    .innerJoin('projects as p', (join) => join.onRef('p.tenant_id', '=', 'ps.tenant_id').onRef('p.id', '=', 'ps.project_id'))
+    .innerJoin('subjects as s', (join) => join.onRef('s.tenant_id', '=', 'p.tenant_id').onRef('s.id', '=', 'p.subject_id'))
+    .select([
+      'p.id as project_id',
+      'p.title',
+      'p.form',
+      'p.term',
+      'p.year',
+      'p.max_score',
+      'p.subject_id',
+      's.name as subject',
+      sql<number | null>`ps.score::float8`.as('score'),
+      'ps.comment',
+    ])
+    .$call(inTenant(tx.tenantId, 'ps.tenant_id'))
+    .where('ps.student_id', '=', studentId)
+    .orderBy('p.created_at')
+    .execute();
+}
+
+type ProjectScoreRow = Awaited<ReturnType<typeof projectScoresOf>>[number];
+
+/**
+ * A record's new-curriculum results: per subject (as the marks first name it, then subjects
+ * with projects alone) each competency scored from its AOIs, the subject's mean, and its
+ * projects. The means are exact (competencies.ts); the numbers handed out are to one decimal.
+ */
+function ncResults(
+  bySubject: ReadonlyMap<string, { subject: string; aois: ReadonlyArray<AoiScore & { marktype: string; title: string }> }>,
+  projects: ReadonlyArray<ProjectScoreRow>,
+): StudentResults['results'][number]['ncresults'] {
+  const subjects = new Map([...bySubject].map(([id, entry]) => [id, entry.subject]));
+  for (const project of projects) if (!subjects.has(project.subject_id)) subjects.set(project.subject_id, project.subject);
+  return [...subjects].map(([subjectId, name]) => {
+    const aois = bySubject.get(subjectId)?.aois ?? [];
+    const topics = competencyScores(aois).map((topic) => {
+      const own = aois.filter((aoi) => aoi.topic_id === topic.topic_id);
+      return {
+        topic_id: topic.topic_id,
+        title: own[0]?.title ?? '',
+        aois: own.map((aoi) => ({ marktype_id: aoi.marktype_id, marktype: aoi.marktype, mark: aoi.value })),
+        mark: displayScore(topic.score),
+        score: topic.identifier,
+      };
+    });
+    const subject = subjectCompetencyScore(competencyScores(aois));
+    return {
+      subject_id: subjectId,
+      subject: name,
+      topics,
+      average: displayScore(subject.score),
+      score: subject.identifier,
+      projects: projects
+        .filter((project) => project.subject_id === subjectId)
+        .map((project) => ({
+          project_id: project.project_id,
+          title: project.title,
+          score: project.score,
+          max_score: project.max_score,
+          comment: project.comment,
+        })),
+    };
+  });
 }
 
 /**

@@ -768,7 +768,16 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
   async function writeMarks(
     tenantId: string,
     studentId: string,
-    marks: Array<{ subject: Ref; marktype: Ref; form: string; term: string; year: number; mark: number; paper?: string; topic?: Ref }>,
+    marks: Array<{
+      subject: Ref;
+      marktype: Ref;
+      form: string;
+      term: string;
+      year: number;
+      mark: number | 'ABS';
+      paper?: string;
+      topic?: Ref;
+    }>,
   ) {
     await makeMarks(
       t.database,
@@ -826,6 +835,7 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
           form: 'P5',
           term: 'II',
           year: 2026,
+          curriculum: 'old',
           exams: [{ marktype_id: bot.id, marktype: 'BOT', subjects: [subject(maths, 90, null)] }],
           ncresults: [],
         },
@@ -833,6 +843,7 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
           form: 'P5',
           term: 'I',
           year: 2026,
+          curriculum: 'old',
           exams: [
             { marktype_id: bot.id, marktype: 'BOT', subjects: [subject(maths, 74.5, 'C3'), subject(english, 80, 'D1')] },
             { marktype_id: eot.id, marktype: 'EOT', subjects: [subject(maths, 80, 'D1'), subject(english, 34.5, 'F9')] },
@@ -843,6 +854,7 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
           form: 'P4',
           term: 'III',
           year: 2025,
+          curriculum: 'old',
           exams: [{ marktype_id: eot.id, marktype: 'EOT', subjects: [subject(maths, 55, 'C6')] }],
           ncresults: [],
         },
@@ -884,6 +896,7 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
           form: 'S5',
           term: 'I',
           year: 2026,
+          curriculum: 'old',
           exams: [
             {
               marktype_id: eot.id,
@@ -913,11 +926,15 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
     });
   });
 
-  it('groups new-curriculum competency scores by subject, with each descriptor and the average', async () => {
+  it('shows a new-curriculum learner’s competencies with their activities, projects and exam marks, without grades', async () => {
     const school = await newSchool('Mbale Secondary', 'secondary');
     const head = school.head;
     const biology = ok(await head.post(subjects.path, { name: 'Biology', category: 'science' }));
-    const activity = ok(await head.post(markTypes.path, { label: 'Activity of integration', category: 'ca' }));
+    const aoi1 = ok(await head.post(markTypes.path, { label: 'AOI 1', category: 'ca', position: 1 }));
+    const aoi2 = ok(await head.post(markTypes.path, { label: 'AOI 2', category: 'ca', position: 2 }));
+    const eot = ok(await head.post(markTypes.path, { label: 'EOT', category: 'exam', position: 3 }));
+    // A grade set for S2 Biology: an old-curriculum card would grade the exam with it; this one does not.
+    ok(await head.post('/api/school/grades', gradeSet(biology.id, { form: 'S2', term: 'I', year: 2026 })));
     const topic = (title: string) => ({ id: newId(), title });
     const [cells, nutrition, soil] = [topic('Cells'), topic('Nutrition in plants'), topic('Soil')];
     await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
@@ -936,28 +953,67 @@ describe('academic records (GET /api/school/students/:id/results)', () => {
         )
         .execute(),
     );
+    const project = ok(
+      await head.post('/api/school/projects', {
+        form: 'S2',
+        term: 'I',
+        year: 2026,
+        subject_id: biology.id,
+        title: 'A school garden',
+        max_score: 10,
+      }),
+    );
     const learner: Student = ok(await head.post(PATH, { studentid: 'MSS/0001', firstname: 'Joan', lastname: 'Achieng', form: 'S2' }));
+    await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx
+        .insertInto('project_scores')
+        .values({ tenant_id: school.id, id: newId(), project_id: project.id, student_id: learner.id, score: 7.5, comment: 'Careful plan' })
+        .execute(),
+    );
+    const s2 = { subject: biology, form: 'S2', term: 'I', year: 2026 };
     await writeMarks(school.id, learner.id, [
-      { subject: biology, marktype: activity, form: 'S2', term: 'I', year: 2026, mark: 3, topic: cells },
-      { subject: biology, marktype: activity, form: 'S2', term: 'I', year: 2026, mark: 2, topic: nutrition },
-      { subject: biology, marktype: activity, form: 'S2', term: 'I', year: 2026, mark: 1, topic: soil },
+      { ...s2, marktype: aoi1, mark: 3, topic: cells },
+      { ...s2, marktype: aoi2, mark: 2, topic: cells },
+      { ...s2, marktype: aoi1, mark: 2, topic: nutrition },
+      { ...s2, marktype: aoi2, mark: 'ABS', topic: nutrition },
+      { ...s2, marktype: aoi1, mark: 'ABS', topic: soil },
+      { ...s2, marktype: eot, mark: 64 },
     ]);
     const results: StudentResults = ok(await head.get(`${PATH}/${learner.id}/results`));
     expect(results.results).toHaveLength(1);
-    expect(results.results[0]?.exams).toEqual([]);
+    expect(results.results[0]?.curriculum).toBe('new');
+    // The exam's mark, with no grade: the new curriculum prints no grades from a grade set.
+    expect(results.results[0]?.exams).toEqual([
+      {
+        marktype_id: eot.id,
+        marktype: 'EOT',
+        subjects: [{ subject_id: biology.id, subject: 'Biology', category: 'science', mark: 64, score: null }],
+      },
+    ]);
+    const aoi = (type: { id: string; label: string }, mark: number | 'ABS') => ({ marktype_id: type.id, marktype: type.label, mark });
     expect(results.results[0]?.ncresults).toEqual([
       {
         subject_id: biology.id,
         subject: 'Biology',
         topics: [
-          { topic_id: cells.id, title: 'Cells', mark: 3, score: 'Outstanding' },
-          { topic_id: nutrition.id, title: 'Nutrition in plants', mark: 2, score: 'Moderate' },
-          { topic_id: soil.id, title: 'Soil', mark: 1, score: 'Basic' },
+          // (3 + 2) / 2: two activities averaged.
+          { topic_id: cells.id, title: 'Cells', aois: [aoi(aoi1, 3), aoi(aoi2, 2)], mark: 2.5, score: 'Outstanding' },
+          // An absence is no score: the one activity sat is the competency's score.
+          { topic_id: nutrition.id, title: 'Nutrition in plants', aois: [aoi(aoi1, 2), aoi(aoi2, 'ABS')], mark: 2, score: 'Moderate' },
+          // Missed entirely: no score, and it does not pull the subject down.
+          { topic_id: soil.id, title: 'Soil', aois: [aoi(aoi1, 'ABS')], mark: null, score: null },
         ],
-        average: 2,
+        average: 2.3,
         score: 'Moderate',
+        projects: [{ project_id: project.id, title: 'A school garden', score: 7.5, max_score: 10, comment: 'Careful plan' }],
       },
     ]);
+
+    // The school puts S2 on the old curriculum for 2026: the exam is graded again.
+    ok(await head.put('/api/school/curricula', { year: 2026, allow_zero: false, classes: [{ form: 'S2', curriculum: 'old' }] }));
+    const old: StudentResults = ok(await head.get(`${PATH}/${learner.id}/results`));
+    expect(old.results[0]?.curriculum).toBe('old');
+    expect(old.results[0]?.exams[0]?.subjects[0]?.score).not.toBeNull();
   });
 });
 

@@ -1,22 +1,24 @@
 import { Button, Card, Group, Menu, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { projects, RESULT_MESSAGES, type ResourceDefinition, subjects, topics } from '@mustard/shared';
+import { projects, RESULT_MESSAGES, type ResourceDefinition, subjects, topics, topicWithScoresEndpoint } from '@mustard/shared';
 import { IconDots } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { PageLoading } from '../../components/PageLoading.js';
 import { RecordUnavailable } from '../../components/RecordUnavailable.js';
 import { useAccess } from '../../lib/access.js';
+import { ApiError, call } from '../../lib/api.js';
 import { calendarDefaults, useCurrentTerm } from '../../lib/calendar.js';
 import { translateMessage } from '../../lib/messages.js';
 import { PAGES, pathTo, type RouteDefinition } from '../../lib/pages.js';
-import { resourceCalls } from '../../lib/resource-calls.js';
+import { type FormBody, type ResourceCalls, resourceCalls } from '../../lib/resource-calls.js';
 import { ResourceForm } from '../../resources/ResourceForm.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { defineScreen, type FieldSpec, type ScreenDefinition } from '../../resources/screen.js';
+import { rowProblems } from '../students/UploadStudents.js';
 
 /*
  * The new curriculum's competencies and projects (issue 26 points 2 and 4; spec §2
@@ -150,11 +152,55 @@ function RecordFormPage<Row extends { id: string }>({
   );
 }
 
+/** A new competency's optional filled scores sheet: a plain marks sheet of its class and subject from Create Marks. */
+const scoresSheetField: FieldSpec<'file'> = {
+  name: 'file',
+  label: 'curriculum.scoresSheet',
+  description: 'curriculum.scoresSheetHint',
+  kind: 'sheet',
+};
+
+/**
+ * The new competency's form, with the optional scores sheet (issue 26 point 2): with a sheet,
+ * the competency and its scores are saved in one call (nothing kept if a row is refused, each
+ * refused row named under the file); without one, the competency alone, as the list adds it.
+ */
+function useNewCompetencyScreen(): ScreenDefinition<Topic> {
+  const { t } = useTranslation();
+  return useMemo(() => {
+    const plain = resourceCalls(topics) as Required<ResourceCalls<Topic>>;
+    const create = async (body: FormBody) => {
+      const data = body as FormData;
+      if (!(data.get('file') instanceof File)) return plain.create(Object.fromEntries(data.entries()) as FormBody);
+      try {
+        const answer = await call(topicWithScoresEndpoint, { body: data });
+        notifications.show({
+          color: 'green',
+          message:
+            answer.saved === 0 ? t('marks.sheetUnchanged') : t('marks.sheetSaved', { saved: answer.saved, unchanged: answer.unchanged }),
+        });
+        return answer.created;
+      } catch (error) {
+        // The sheet's refused rows ("12.AOI 1"), every one, under the file: the competency was not kept either.
+        const byRow = error instanceof ApiError && Object.keys(error.data?.errors ?? {}).some((key) => /^\d+\./.test(key));
+        if (byRow) throw new ApiError(422, error.message, { ...error.data, errors: { file: [rowProblems(error, t).join(' · ')] } });
+        throw error;
+      }
+    };
+    return {
+      ...competenciesScreen,
+      fields: [...competenciesScreen.fields, scoresSheetField],
+      calls: { ...plain, create },
+    } as ScreenDefinition<Topic>;
+  }, [t]);
+}
+
 export function CompetencyFormPage() {
   const [params] = useSearchParams();
+  const withSheet = useNewCompetencyScreen();
   return (
     <RecordFormPage
-      screen={competenciesScreen}
+      screen={params.get('id') ? competenciesScreen : withSheet}
       title={params.get('id') ? 'curriculum.editCompetency' : 'curriculum.newCompetency'}
       list={PAGES.competencies}
       detail={PAGES.competencyDetail}

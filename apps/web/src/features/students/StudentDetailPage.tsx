@@ -123,10 +123,13 @@ function SubjectHistory({ results, subject, onClose }: { results: Record[]; subj
 
 /**
  * A record's exams: per mark type a table of subject, mark and grade; S5 and S6 per paper with
- * the subject's total and letter as the report card has them.
+ * the subject's total and letter as the report card has them. A new-curriculum class's record
+ * shows its exams' marks without grades, then per subject its competencies (each activity of
+ * integration, their mean and identifier), the subject's mean, and its projects.
  */
 function RecordTables({ record, onSubject }: { record: Record; onSubject(subject: SubjectResult): void }) {
   const { t } = useTranslation();
+  const graded = record.curriculum === 'old';
   return (
     <Stack>
       {record.exams.map((exam) => {
@@ -142,7 +145,7 @@ function RecordTables({ record, onSubject }: { record: Record; onSubject(subject
                   <Table.Th>{t('fields.subject')}</Table.Th>
                   {perPaper && <Table.Th>{t('students.papers')}</Table.Th>}
                   <Table.Th>{perPaper ? t('fields.total') : t('students.mark')}</Table.Th>
-                  <Table.Th>{t('fields.score')}</Table.Th>
+                  {graded && <Table.Th>{t('fields.score')}</Table.Th>}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -184,7 +187,7 @@ function RecordTables({ record, onSubject }: { record: Record; onSubject(subject
                             : ''
                           : NUMBER.format(subject.mark)}
                     </Table.Td>
-                    <Table.Td>{subject.score ?? ''}</Table.Td>
+                    {graded && <Table.Td>{subject.score ?? ''}</Table.Td>}
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -199,29 +202,56 @@ function RecordTables({ record, onSubject }: { record: Record; onSubject(subject
           </Title>
           <Stack>
             {record.ncresults.map((subject) => (
-              <Table key={subject.subject_id} striped withTableBorder data-nc-subject={subject.subject}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{subject.subject}</Table.Th>
-                    <Table.Th>{t('students.competencyScore')}</Table.Th>
-                    <Table.Th>{t('students.descriptor')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {subject.topics.map((topic) => (
-                    <Table.Tr key={topic.topic_id}>
-                      <Table.Td>{topic.title}</Table.Td>
-                      <Table.Td>{topic.mark}</Table.Td>
-                      <Table.Td>{t(`students.descriptors.${topic.score}`)}</Table.Td>
+              <Stack key={subject.subject_id} gap="xs" data-nc-block={subject.subject}>
+                <Table striped withTableBorder data-nc-subject={subject.subject}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{subject.subject}</Table.Th>
+                      <Table.Th>{t('students.activities')}</Table.Th>
+                      <Table.Th>{t('students.competencyScore')}</Table.Th>
+                      <Table.Th>{t('students.descriptor')}</Table.Th>
                     </Table.Tr>
-                  ))}
-                  <Table.Tr fw={600}>
-                    <Table.Td>{t('students.average')}</Table.Td>
-                    <Table.Td>{subject.average}</Table.Td>
-                    <Table.Td>{t(`students.descriptors.${subject.score}`)}</Table.Td>
-                  </Table.Tr>
-                </Table.Tbody>
-              </Table>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {subject.topics.map((topic) => (
+                      <Table.Tr key={topic.topic_id} data-topic={topic.title}>
+                        <Table.Td>{topic.title}</Table.Td>
+                        <Table.Td>{topic.aois.map((aoi) => `${aoi.marktype}: ${aoi.mark ?? ''}`).join(' · ')}</Table.Td>
+                        <Table.Td>{topic.mark ?? ABSENT}</Table.Td>
+                        <Table.Td>{topic.score ? t(`students.descriptors.${topic.score}`) : ''}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                    {subject.topics.length > 0 && (
+                      <Table.Tr fw={600} data-topic="average">
+                        <Table.Td>{t('students.average')}</Table.Td>
+                        <Table.Td />
+                        <Table.Td>{subject.average ?? ''}</Table.Td>
+                        <Table.Td>{subject.score ? t(`students.descriptors.${subject.score}`) : ''}</Table.Td>
+                      </Table.Tr>
+                    )}
+                  </Table.Tbody>
+                </Table>
+                {subject.projects.length > 0 && (
+                  <Table withTableBorder data-testid="nc-projects">
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>{t('students.project')}</Table.Th>
+                        <Table.Th>{t('fields.score')}</Table.Th>
+                        <Table.Th>{t('students.comment')}</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {subject.projects.map((project) => (
+                        <Table.Tr key={project.project_id} data-project={project.title}>
+                          <Table.Td>{project.title}</Table.Td>
+                          <Table.Td>{project.score === null ? '' : `${NUMBER.format(project.score)} / ${project.max_score}`}</Table.Td>
+                          <Table.Td>{project.comment ?? ''}</Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                )}
+              </Stack>
             ))}
           </Stack>
         </Card>

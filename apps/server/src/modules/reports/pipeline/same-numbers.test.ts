@@ -26,6 +26,8 @@ beforeAll(async () => {
   const school = await makeTenant(t.database, { name: 'Same Numbers SS', schooltype: 'secondary' });
   const user = await makeUser(t.database, { memberOf: [{ tenantId: school.id, roles: ['headteacher'] }] });
   head = caller(t.app, await login(t.app, user.email), school.tenantcode);
+  // An older cohort: S2 on the old curriculum this year, graded by its grade set on the card and the page alike.
+  ok(await head.put('/api/school/curricula', { year: YEAR, allow_zero: false, classes: [{ form: 'S2', curriculum: 'old' }] }));
   english = await newSubject(head, { category: 'english' });
   physics = await newSubject(head, { multiple_papers: true, multiple_paper_forms: 'S5,S6' });
   bot = await newMarkType(head);
