@@ -282,6 +282,7 @@ export const PROJECT_SCORE_MESSAGES = {
   commentNotText: 'A comment is text',
   conflict: 'Someone else changed some of these scores since you opened them',
   projectUnknown: 'There is no such project in this school',
+  maximumBelowScores: 'Some learners have scores above this maximum: lower those scores first',
 } as const;
 
 /**

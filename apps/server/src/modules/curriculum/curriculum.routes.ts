@@ -6,6 +6,7 @@ import { placeClassFields, registerResource } from '../../resources/resource-rou
 import { readSpreadsheet } from '../../resources/spreadsheet.js';
 import { readSheetForCompetency } from '../marks/grid-sheet.js';
 import { projectScoreRoutes } from './project-scores.routes.js';
+import { keepScoresWithinMaximum } from './project-scores.service.js';
 import { createTopicWithScores } from './topic-sheet.service.js';
 
 const subjectName = { table: 'subjects', key: 'subject_id', column: 'name' } as const;
@@ -29,6 +30,6 @@ export const curriculumRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     return withAction(app, request, (context) => createTopicWithScores(context, topicRepository, input, sheet));
   });
-  registerResource(app, projects, { table: 'projects', references: { subject: subjectName } });
+  registerResource(app, projects, { table: 'projects', references: { subject: subjectName }, beforeWrite: keepScoresWithinMaximum });
   await app.register(projectScoreRoutes);
 };

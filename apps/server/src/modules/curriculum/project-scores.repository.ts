@@ -114,3 +114,15 @@ export function scoreListRows(tx: TenantTx, projectId: string) {
     .$call(byLearnerName('st'))
     .execute();
 }
+
+/** The highest score saved on a project (null for none), its project held until the action ends. */
+export async function highestProjectScore(tx: TenantTx, projectId: string): Promise<number | null> {
+  if (!(await projectOf(tx, projectId, true))) return null;
+  const row = await tx.trx
+    .selectFrom('project_scores')
+    .select(sql<number | null>`max(score)::float8`.as('highest'))
+    .$call(inTenant(tx.tenantId))
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return row?.highest ?? null;
+}

@@ -26,6 +26,7 @@ import { cellValue, learnerOfRow, RowErrors } from '../marks/learner-sheet.js';
 import { assignmentsOf } from '../staff/staff.repository.js';
 import {
   applyScoreChanges,
+  highestProjectScore,
   projectOf,
   type ScoreWrite,
   type StoredScore,
@@ -329,4 +330,15 @@ export async function listScores({ tx }: ActionContext, query: { project_id: str
       comment: row.comment,
     })),
   };
+}
+
+/**
+ * A project's maximum is never lowered below a score already saved on it (a 7 out of 5 means
+ * nothing): 422 naming `max_score`. The project is held while this is checked, as a save of its
+ * scores holds it, so a score cannot slip in above the new maximum meanwhile.
+ */
+export async function keepScoresWithinMaximum(tx: TenantTx, input: Record<string, unknown>, id: string | null): Promise<void> {
+  if (id === null || typeof input.max_score !== 'number') return;
+  const highest = await highestProjectScore(tx, id);
+  if (highest !== null && highest > input.max_score) throw invalid({ max_score: [PROJECT_SCORE_MESSAGES.maximumBelowScores] });
 }

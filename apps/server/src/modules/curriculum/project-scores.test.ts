@@ -436,4 +436,20 @@ describe('a project with scores', () => {
     const empty = ok(await head.post(projects.path, { form: 'S4', subject_id: maths.id, term: 'I', year: YEAR, title: 'Unscored' }));
     ok(await head.delete(`${projects.path}/${empty.id}`));
   });
+
+  it('keeps its maximum at or above its highest score: 422 naming max_score, nothing changed', async () => {
+    const stored = Object.values(await scoresOf()).flatMap((cell) => (cell && typeof cell.score === 'number' ? [cell.score] : []));
+    const highest = Math.max(...stored);
+    expect(highest).toBeGreaterThan(1);
+    const { id: _id, subject: _subject, ...fields } = ok(await head.get(`${projects.path}/${project.id}`));
+    const lowered = await head.put(`${projects.path}/${project.id}`, { ...fields, max_score: Math.ceil(highest) - 1 });
+    expect(lowered.statusCode).toBe(422);
+    expect(lowered.json().errors).toEqual({ max_score: [PROJECT_SCORE_MESSAGES.maximumBelowScores] });
+    expect(ok(await head.get(`${projects.path}/${project.id}`)).max_score).toBe(fields.max_score);
+    // At the highest score itself, or above, it changes.
+    expect(ok(await head.put(`${projects.path}/${project.id}`, { ...fields, max_score: Math.ceil(highest) })).max_score).toBe(
+      Math.ceil(highest),
+    );
+    ok(await head.put(`${projects.path}/${project.id}`, fields));
+  });
 });
