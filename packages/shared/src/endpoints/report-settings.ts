@@ -23,10 +23,13 @@ function textsOf(value: unknown, path: Array<string | number> = []): Array<[Arra
 
 /**
  * The rules a school may save: GradingRulesSchema, each name at most MAX_RULE_NAME characters
- * (the schema itself bounds no name; a report column does). The web's form checks the same.
+ * (the schema itself bounds no name; a report column does), descriptors apart. The web's form
+ * checks the same.
  */
 export const SchoolGradingRulesSchema = GradingRulesSchema.superRefine((rules, ctx) => {
   for (const [path, text] of textsOf(rules)) {
+    // A descriptor is a sentence, printed in the key below the table (its own schema bounds it).
+    if (path.at(-1) === 'descriptor') continue;
     if (text.length > MAX_RULE_NAME) ctx.addIssue({ code: 'custom', message: REPORT_MESSAGES.nameTooLong, path });
   }
 });

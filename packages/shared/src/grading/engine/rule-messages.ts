@@ -32,4 +32,8 @@ export const GRADING_RULE_MESSAGES = {
   positionIncompleteUnknown: 'Choose how incomplete results are ranked from the list',
   missedUnknown: 'Choose how a missed mark type counts from the list',
   roundingUnknown: 'Choose how the subject mark is rounded from the list',
+  ncBoundsUnsorted: 'Each band must start lower than the one above it, and the last at 0',
+  ncScoreOutOfRange: 'A score bound is from 0 to 3 with at most one decimal',
+  ncPercentOutOfRange: 'A grade bound is a whole number from 0 to 100',
+  ncFormativeUnknown: 'Choose how the formative 20% is made from the list',
 } as const;

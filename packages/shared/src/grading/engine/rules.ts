@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SUBJECT_CATEGORIES } from '../../constants.js';
+import { DEFAULT_NC_RULES, NcRulesSchema } from './nc-rules.js';
 import { GRADING_RULE_MESSAGES } from './rule-messages.js';
 
 /*
@@ -175,6 +176,8 @@ export const GradingRulesSchema = z
     missed: z.enum(MISSED_RULES, M.missedUnknown).default(DEFAULT_MISSED_RULE),
     /** Rounding of the subject mark before grading (saved rules without it take the default). */
     rounding: z.enum(ROUNDING_RULES, M.roundingUnknown).default(DEFAULT_ROUNDING_RULE),
+    /** The new curriculum's S1-S4 (issue 27; saved rules without it take the guide's defaults). */
+    newCurriculum: NcRulesSchema.default(() => structuredClone(DEFAULT_NC_RULES)),
   })
   .superRefine((rules, ctx) => {
     // A school score's total is a sum of paper values: each paper lies between the best and worst grade value.
@@ -308,4 +311,5 @@ export const DEFAULT_GRADING_RULES: GradingRules = {
   positions: DEFAULT_POSITION_RULES,
   missed: DEFAULT_MISSED_RULE,
   rounding: DEFAULT_ROUNDING_RULE,
+  newCurriculum: DEFAULT_NC_RULES,
 };
