@@ -4,7 +4,8 @@
  *   (c) The HTML preview of the same 60 cards (`renderReportHtml`, what `html=1` answers), beside
  *       the PDF baseline of this run. Target: <= 0.1 s.
  *   (d) A whole school printing through the API on the embedded database: the demo (both demo
- *       schools, every class, about 1,000 learners) as PDFs, every class asked at once, while a
+ *       schools, every class on the old curriculum: the secondary's S1 to S4 have the new
+ *       curriculum's cards) as PDFs, every class asked at once, while a
  *       signed-in user keeps calling GET /api/users/profile one call after another. Targets: every
  *       card in < 10 s, and that user's p95 < 100 ms meanwhile (the model is read on the server's
  *       thread, the PDFs drawn in the worker pool).
@@ -18,8 +19,9 @@ import { fileURLToPath } from 'node:url';
 import { defaultTermDates, localDay, renderReportHtml, TENANT_HEADER } from '@mustard/shared';
 import { buildApp } from '../apps/server/src/app.js';
 import { openDatabase } from '../apps/server/src/db/connect.js';
-import { withTenant } from '../apps/server/src/db/tenant.js';
+import { withTenant, withTenantTx } from '../apps/server/src/db/tenant.js';
 import { closeReportPdfPool } from '../apps/server/src/modules/reports/pdf/index.js';
+import { curriculumSettings } from '../apps/server/src/modules/settings/class-curricula.repository.js';
 import { DEMO_ADMIN_EMAIL, seedDemo } from '../apps/server/src/seed/demo.js';
 import { marksTerm } from '../apps/server/src/seed/demo-marks.js';
 import { login, testConfig } from '../apps/server/src/test/test-app.js';
@@ -58,7 +60,8 @@ export async function reportSchoolThroughApi(): Promise<void> {
     await seedDemo(database, config.demoPassword);
     const token = await login(app, DEMO_ADMIN_EMAIL, config.demoPassword);
     const { term, year } = marksTerm(localDay(), defaultTermDates);
-    // Every class of the two demo schools that has learners, with how many.
+    // Every old-curriculum class of the two demo schools that has learners, with how many (the
+    // secondary demo's S1 to S4 are on the new curriculum: their cards are not these).
     const schools = await database.db
       .selectFrom('tenants')
       .select(['id', 'tenantcode'])
@@ -75,7 +78,9 @@ export async function reportSchoolThroughApi(): Promise<void> {
           .groupBy('form')
           .execute(),
       );
+      const { isNew } = await withTenantTx(database.db, { tenantId: school.id }, (tx) => curriculumSettings(tx, year));
       for (const { form, count } of classes) {
+        if (isNew(form)) continue;
         learnerCount += Number(count);
         requests.push({ tenantcode: school.tenantcode, url: `/api/school/terminalreport?form=${form}&term=${term}&year=${year}` });
       }

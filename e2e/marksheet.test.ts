@@ -81,6 +81,20 @@ describe('the mark sheet', () => {
     await page.context().close();
   });
 
+  it('a new-curriculum class (the secondary demo’s S3) has no sheet here: the page links to the new curriculum’s', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-secondary', path: '/marks/marksheet' });
+    const filter = page.getByRole('form', { name: 'Mark sheet filter' });
+    await filter.getByRole('combobox', { name: 'Class' }).click();
+    await page.getByRole('option', { name: 'S3', exact: true }).click();
+    await filter.getByRole('button', { name: 'Next' }).click();
+    const notice = page.getByTestId('new-curriculum-class');
+    await notice.getByText('This class follows the new curriculum this year', { exact: false }).waitFor();
+    const link = notice.getByRole('link', { name: 'Open the new curriculum mark sheet' });
+    await expect(link.getAttribute('href')).resolves.toBe('/school/ncmarksheet');
+    await expect(page.locator('iframe').count()).resolves.toBe(0);
+    await page.context().close();
+  });
+
   it('names a missing class beside the filter, and is not the demo teacher’s to open', async () => {
     const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/marks/marksheet' });
     const filter = page.getByRole('form', { name: 'Mark sheet filter' });

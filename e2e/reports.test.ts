@@ -87,6 +87,24 @@ describe('Terminal Reports', () => {
     expect(text.split('\f').filter((page) => page.trim()).length).toBeGreaterThan(20);
   });
 
+  it('a new-curriculum class (the secondary demo’s S2) is not printed: the page says where its card is, with a link there', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-secondary', path: '/terminalreport' });
+    await page.getByRole('heading', { name: 'Terminal Report' }).waitFor();
+    await pickOption(page, filterOf(page).getByRole('combobox', { name: 'Class' }), 'S2');
+    await filterOf(page).getByRole('button', { name: 'Next' }).click();
+    const words = 'This class follows the new curriculum this year';
+    // Beside the class field, and under the filter with the way to the new curriculum's cards.
+    await filterOf(page).getByText(words, { exact: false }).waitFor();
+    const notice = page.getByTestId('new-curriculum-class');
+    await notice.getByText(words, { exact: false }).waitFor();
+    const link = notice.getByRole('link', { name: 'Open the new curriculum terminal reports' });
+    await expect(link.getAttribute('href')).resolves.toBe('/school/ncterminalreport');
+    await expect(page.locator('iframe[title="Report preview"]').count()).resolves.toBe(0);
+    await link.click();
+    await page.waitForURL('**/school/ncterminalreport');
+    await page.context().close();
+  });
+
   it('the Report layout screen redraws a real learner’s card as the layout changes, before it is saved', async () => {
     const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/school/reportlayout' });
     const frame = page.getByTestId('layout-preview').frameLocator('iframe');

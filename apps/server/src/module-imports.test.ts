@@ -33,7 +33,7 @@ const MODULE_IMPORTS: Record<string, ReadonlyArray<string>> = {
   fees: ['students'],
   marks: ['reports', 'settings', 'staff', 'students'],
   'report-settings': ['reports'],
-  reports: ['students'],
+  reports: ['settings', 'students'],
   tenants: ['auth'],
   users: ['auth', 'tenants'],
 };

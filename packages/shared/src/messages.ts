@@ -269,6 +269,7 @@ export const REPORT_MESSAGES = {
   markValuesUnknown: 'Choose raw marks or weighted parts',
   logoNotImage: 'The badge must be a JPEG, PNG or WebP picture',
   logoTooLarge: 'The badge is too large (at most 5 MB and 40 megapixels)',
+  newCurriculumClass: 'This class follows the new curriculum this year: its report cards and mark sheet are under New Curriculum',
 } as const;
 
 /** Project scores (issue 26 point 5): a score or comment refused per cell, a conflict, a sheet. */

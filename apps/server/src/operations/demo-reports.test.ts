@@ -1,4 +1,4 @@
-import { defaultTermDates, localDay, type ReportModel } from '@mustard/shared';
+import { defaultTermDates, localDay, REPORT_MESSAGES, type ReportModel } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '../seed/demo.js';
 import { marksTerm } from '../seed/demo-marks.js';
@@ -6,7 +6,8 @@ import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/
 
 /*
  * The demo prints full report cards the moment it is seeded (issue 15 point 8): P7 with PLE
- * divisions, S4 with UCE divisions, S6 with UACE letters and points, for the marks term.
+ * divisions, S4 with UCE divisions (where the school keeps it on the old curriculum: by default
+ * it is on the new one, issue 27 point 5), S6 with UACE letters and points, for the marks term.
  */
 
 let t: TestApp;
@@ -46,7 +47,17 @@ describe('the demo report cards', () => {
     expect(ranked.length).toBeGreaterThan(p7.learners.length * 0.9);
   });
 
-  it('S4: UCE aggregates of the best eight and divisions I to IV', async () => {
+  it('S4 is on the new curriculum: its old-curriculum card is refused, saying where its card is', async () => {
+    const response = await admin.in('demo-secondary').get(`/api/school/terminalreport?form=S4&term=${term}&year=${year}&json=1`);
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json().errors).toEqual({ form: [REPORT_MESSAGES.newCurriculumClass] });
+  });
+
+  it('S4 kept on the old curriculum: UCE aggregates of the best eight and divisions I to IV', async () => {
+    const curricula = await admin
+      .in('demo-secondary')
+      .put('/api/school/curricula', { year, allow_zero: false, classes: [{ form: 'S4', curriculum: 'old' }] });
+    expect(curricula.statusCode, curricula.body).toBe(200);
     const s4 = await model('demo-secondary', 'S4');
     expect(s4.report.level).toBe('olevel');
     const divisions = counts(s4.learners.map((learner) => learner.division));

@@ -172,6 +172,7 @@ const printImages = async (built: TerminalReport, { app, tenantId }: RenderConte
  */
 export const terminalReportKind = {
   name: 'terminal-report',
+  curriculum: 'old',
   endpoint: terminalReportEndpoint,
   scope: terminalReportScope,
   sources: TERMINAL_REPORT_SOURCES,

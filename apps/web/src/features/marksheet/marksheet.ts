@@ -22,4 +22,5 @@ export const marksheetPage = defineReportPage({
   // Nothing ticked shows the preview: Next always answers something.
   otherwise: 'preview',
   ready: 'marksheet.ready',
+  newCurriculum: { to: PAGES.ncMarksheet.path, link: 'marksheet.newCurriculumLink' },
 });

@@ -1,9 +1,10 @@
-import { Alert, Button, Card, Checkbox, Group, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Checkbox, Group, Progress, Stack, Text } from '@mantine/core';
 import { type Endpoint, reportProgressEndpoint } from '@mustard/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { FittedFrame } from '../../components/FittedFrame.js';
-import { call, downloadFrom } from '../../lib/api.js';
+import { ApiError, call, downloadFrom } from '../../lib/api.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { useFilterFold } from '../../lib/loaded-sheet.js';
 import { runLongAction } from '../../lib/notify.js';
@@ -14,6 +15,7 @@ import {
   outputBoxes,
   previewHtmlOf,
   type ReportPageDeclaration,
+  refusedAsNewCurriculum,
   startTicks,
   wantedOutputs,
 } from './declaration.js';
@@ -44,6 +46,8 @@ export function ReportPage<E extends Endpoint>({ declaration }: { declaration: R
   const [preview, setPreview] = useState<{ html: string; query: QueryOf<E>; at: number } | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The class asked is on the new curriculum: its report is on the new curriculum's page. */
+  const [newCurriculum, setNewCurriculum] = useState(false);
   const fold = useFilterFold(preview?.at);
 
   /** The PDF; a followed one with the pages drawn so far asked for while the server draws them. */
@@ -87,6 +91,7 @@ export function ReportPage<E extends Endpoint>({ declaration }: { declaration: R
       return;
     }
     setErrors({});
+    setNewCurriculum(false);
     setBusy(true);
     const work = async () => {
       for (const output of wantedOutputs(declaration, ticked)) await run(output, checked.query);
@@ -97,6 +102,7 @@ export function ReportPage<E extends Endpoint>({ declaration }: { declaration: R
       // The toast says what went wrong; a refused field is named beside it too.
       const named = fieldErrorsOf(error);
       if (named) setErrors(named);
+      setNewCurriculum(error instanceof ApiError && refusedAsNewCurriculum(error.data?.errors));
     } finally {
       setBusy(false);
     }
@@ -132,6 +138,16 @@ export function ReportPage<E extends Endpoint>({ declaration }: { declaration: R
           />
         ))}
       />
+      {newCurriculum && declaration.newCurriculum && (
+        <Alert color="yellow" variant="light" data-testid="new-curriculum-class">
+          <Stack gap={4}>
+            <Text size="sm">{t('messages.reports.newCurriculumClass')}</Text>
+            <Anchor component={Link} to={declaration.newCurriculum.to} size="sm">
+              {t(declaration.newCurriculum.link)}
+            </Anchor>
+          </Stack>
+        </Alert>
+      )}
       {progress && (
         <Card withBorder padding="md">
           <Stack gap={4} data-testid="report-progress">

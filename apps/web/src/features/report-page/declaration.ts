@@ -1,4 +1,4 @@
-import type { Endpoint, ReportType } from '@mustard/shared';
+import { type Endpoint, REPORT_MESSAGES, type ReportType } from '@mustard/shared';
 import type { QueryOf } from './contract.js';
 import type { FieldName, FilterValues, GridFieldName, OptionName } from './fields.js';
 
@@ -82,6 +82,11 @@ export interface ReportPageDeclaration<E extends Endpoint = Endpoint> {
   otherwise: Output;
   /** The toast's words once everything asked is done, a locale key. */
   ready: string;
+  /**
+   * Where a class on the new curriculum has this report (issue 27 point 5): the server refuses
+   * it on an old-curriculum page, and the page shows its words with a link there.
+   */
+  newCurriculum?: { to: string; link: string };
 }
 
 /** Declares a report page: the outputs' queries are checked against the endpoint's contract here. */
@@ -151,4 +156,9 @@ export function namedErrors(errors: Record<string, readonly string[]>): Record<s
     if (!(field in named)) named[field] = texts[0] ?? '';
   }
   return named;
+}
+
+/** Whether a refusal says the class is on the new curriculum (its report is the new curriculum's page). */
+export function refusedAsNewCurriculum(errors: Record<string, readonly string[]> | undefined): boolean {
+  return errors?.form?.[0] === REPORT_MESSAGES.newCurriculumClass;
 }

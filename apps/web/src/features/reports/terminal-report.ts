@@ -33,4 +33,5 @@ export const terminalReportPage = defineReportPage({
   },
   otherwise: 'pdf',
   ready: 'terminalReport.ready',
+  newCurriculum: { to: PAGES.ncTerminalReport.path, link: 'terminalReport.newCurriculumLink' },
 });

@@ -98,6 +98,7 @@ const fileName = (model: ReportModel, extension: string) => `${marksheetFileName
  */
 export const marksheetKind = {
   name: 'marksheet',
+  curriculum: 'old',
   endpoint: marksheetEndpoint,
   scope: classReportScope,
   sources: MARKSHEET_SOURCES,

@@ -1,9 +1,11 @@
-import type { Endpoint, ReportScope } from '@mustard/shared';
+import { type Curriculum, type Endpoint, REPORT_MESSAGES, type ReportScope } from '@mustard/shared';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { TenantTx } from '../../../db/tenant.js';
+import { invalid } from '../../../errors.js';
 import { tenantScope } from '../../../plugins/access.js';
 import { type Answer, type EndpointRequestInput, endpointRoute, withAction } from '../../../plugins/endpoints.js';
+import { curriculumSettings } from '../../settings/class-curricula.repository.js';
 import { type GradingLoad, loadGradingInputs } from './loader.js';
 import { type LoadedSources, loadSources, type SourceName } from './sources.js';
 
@@ -38,6 +40,12 @@ export interface RenderContext<Query> {
 export interface ReportKind<E extends Endpoint, Built, Names extends SourceName> {
   /** A name for logs and the registry. */
   name: string;
+  /**
+   * The classes the kind prints (issue 27 point 5): an old-curriculum kind (the default: the
+   * terminal report, the mark sheets) refuses a class on the new curriculum that year, whose
+   * card is the new curriculum's; a new-curriculum kind says 'new' and checks its own classes.
+   */
+  curriculum?: Curriculum;
   /** The query contract: the endpoint the web calls. */
   endpoint: E;
   scope(query: z.output<E['query'] & z.ZodType>): ReportScope;
@@ -55,13 +63,29 @@ export interface ReportKind<E extends Endpoint, Built, Names extends SourceName>
   >;
 }
 
+/**
+ * Refuses (422 on `form`) an old-curriculum report of a class that is on the new curriculum in
+ * one of the scope's years: it has no divisions, its card and mark sheet are the new
+ * curriculum's. A learner's history (no classes named) is not a report of a class.
+ */
+export async function refuseNewCurriculumClasses(tx: TenantTx, scope: ReportScope): Promise<void> {
+  if (scope.classes.length === 0) return;
+  for (const year of new Set(scope.terms.map((term) => term.year))) {
+    const { isNew } = await curriculumSettings(tx, year);
+    if (scope.classes.some(isNew)) throw invalid({ form: [REPORT_MESSAGES.newCurriculumClass] });
+  }
+}
+
 /** Reads a kind's scope, grading inputs and sources in the caller's transaction (a service or test runs a kind without a route). */
 export async function readKind<Query, Names extends SourceName>(
   tx: TenantTx,
-  kind: { scope(query: Query): ReportScope; sources: readonly Names[] },
+  kind: { scope(query: Query): ReportScope; sources: readonly Names[]; curriculum?: Curriculum },
   query: Query,
 ): Promise<KindRead<Query, Names>> {
-  const load = await loadGradingInputs(tx, kind.scope(query));
+  const scope = kind.scope(query);
+  // Every kind passes here: an old-curriculum one (the default) prints no new-curriculum class.
+  if ((kind.curriculum ?? 'old') === 'old') await refuseNewCurriculumClasses(tx, scope);
+  const load = await loadGradingInputs(tx, scope);
   return { query, load, sources: await loadSources(tx, load, kind.sources) };
 }
 
