@@ -2,6 +2,7 @@ import { NavLink, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
 import {
   type Icon,
   IconAdjustments,
+  IconArrowsSplit,
   IconAward,
   IconBook,
   IconBuildingStore,
@@ -60,7 +61,7 @@ const NAV_ICONS: Record<string, Icon> = {
   [PAGES.grades.path]: IconAward,
   [PAGES.termDates.path]: IconCalendar,
   [PAGES.gradingRules.path]: IconAdjustments,
-  [PAGES.curricula.path]: IconSchool,
+  [PAGES.curricula.path]: IconArrowsSplit,
   [PAGES.reportLayout.path]: IconLayout,
   [PAGES.proportions.path]: IconPercentage,
   [PAGES.alevelScores.path]: IconSchool,

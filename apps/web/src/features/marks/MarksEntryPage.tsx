@@ -162,7 +162,7 @@ export function MarksEntryPage() {
         const form = new FormData();
         for (const [name, value] of Object.entries(sent)) {
           if (Array.isArray(value)) for (const item of value) form.append(`${name}[]`, item);
-          else if (value !== null && value !== '') form.set(name, String(value));
+          else if (value !== null && value !== undefined && value !== '') form.set(name, String(value));
         }
         form.set('file', file, file.name);
         // Says what the sheet changed, and when it changed nothing, that too (issue 24 point 6).
