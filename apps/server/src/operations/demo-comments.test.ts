@@ -52,10 +52,27 @@ const markComments = (school: School, form: string, subjectId: string, more = ''
   ok<MarkComments>(school, `/api/school/markcomments?form=${form}&${at}&subject_id=${subjectId}${more}`);
 const remarks = (school: School, form: string) => ok<Remarks>(school, `/api/school/remarks?form=${form}&${at}`);
 
-/** The subjects a class has marks in, from its report card. */
+/**
+ * The subjects a class has marks in this term, in the school's order (read from the marks: an
+ * S1 to S4 class has no old-curriculum report card to read them from, issue 27 point 5).
+ */
 async function subjectsOf(school: School, form: string): Promise<string[]> {
-  const card = await model(school, form);
-  return [...new Set(card.learners.flatMap((learner) => learner.subjects.map((subject) => subject.subject_id)))];
+  const tenant = await t.database.db.selectFrom('tenants').select('id').where('tenantcode', '=', school).executeTakeFirstOrThrow();
+  const rows = await withTenant(t.database.db, { tenantId: tenant.id }, (trx) =>
+    trx
+      .selectFrom('marks')
+      .innerJoin('subjects', 'subjects.id', 'marks.subject_id')
+      .select('marks.subject_id')
+      .where('marks.form', '=', form)
+      .where('marks.term', '=', term)
+      .where('marks.year', '=', year)
+      .where('marks.topic_id', 'is', null)
+      .groupBy(['marks.subject_id', 'subjects.position', 'subjects.name'])
+      .orderBy('subjects.position')
+      .orderBy('subjects.name')
+      .execute(),
+  );
+  return rows.map((row) => row.subject_id);
 }
 
 /** The class and head teacher's remark types of a class's remarks screen. */
