@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { TenantTx } from '../../../db/tenant.js';
 import { inTenant } from '../../../db/tenant-filter.js';
 import { classTermKey } from '../../students/class-learners.repository.js';
+import { type NcClassInputs, readNcInputs } from '../nc-inputs.js';
 import type { ClassTermInputs, GradingLoad } from './loader.js';
 
 /*
@@ -39,6 +40,8 @@ export interface SourceValues {
   fees: Map<string, string>;
   /** The stored file of the school's badge. */
   badge: string | null;
+  /** The new curriculum's competencies, AOI scores, exam and projects per learner (nc-inputs.ts; refuses an old-curriculum class). */
+  newCurriculum: NcClassInputs;
 }
 
 export type SourceName = keyof SourceValues;
@@ -53,6 +56,7 @@ export const SOURCE_NAMES = [
   'termDates',
   'fees',
   'badge',
+  'newCurriculum',
 ] as const satisfies ReadonlyArray<SourceName>;
 
 /** What a kind's sources gave each class and term, by classTermKey: only the sources named. */
@@ -319,6 +323,7 @@ const SOURCES: { [Name in SourceName]: Source<Name> } = {
   termDates,
   fees,
   badge,
+  newCurriculum: readNcInputs,
 };
 
 /** Reads the named sources over the load's classes and terms (each once, set-based), in the caller's transaction. */
