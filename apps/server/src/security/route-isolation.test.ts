@@ -391,6 +391,9 @@ async function seed(side: Side) {
     await withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) => trx.selectFrom('statement_lines').select('id').execute())
   ).map((row) => row.id);
   await makeStudents(t.database, side.tenant.id, side.name === 'A' ? 'P3' : 'P5', side.name === 'A' ? 2 : 4);
+  // A's P3 is on the new curriculum in 2026: the new-curriculum comments have a class to answer (issue 27 point 3).
+  if (side.name === 'A')
+    ok(await side.c.put('/api/school/curricula', { year: 2026, allow_zero: false, classes: [{ form: 'P3', curriculum: 'new' }] }));
   side.learners = (
     await withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) => trx.selectFrom('students').select('id').execute())
   ).map((row) => row.id);
@@ -661,6 +664,28 @@ const commentsList = (path: string): ListFixture => ({
   },
 });
 
+/** Both sides' P2 on the new curriculum for 2026 while `run` runs (the new-curriculum comments refuse an old class), then back. */
+async function asNewCurriculum(run: () => Promise<void>): Promise<void> {
+  const curricula = (curriculum: string) => ({ year: 2026, allow_zero: false, classes: [{ form: 'P2', curriculum }] });
+  for (const side of [A, B]) ok(await send(side, 'PUT', '/api/school/curricula', curricula('new')));
+  try {
+    await run();
+  } finally {
+    for (const side of [A, B]) ok(await send(side, 'PUT', '/api/school/curricula', curricula('old')));
+  }
+}
+
+/** The new-curriculum comments (issue 27 point 3): the subject comments' checks with P2 on the new curriculum. */
+const ncCommentsList = (path: string): ListFixture => ({
+  urls: () => [`${path}?form=P3&term=I&year=2026&subject_id=${A.ids.subject}`],
+  check: (mode) =>
+    asNewCurriculum(async () => {
+      await commentsList(path).check?.(mode);
+      const mine = await send(A, 'GET', `${path}?form=P2&term=I&year=2026&subject_id=${A.ids.subject}`);
+      expect(mine.body).toContain(A.ids.marked);
+    }),
+});
+
 const LISTS: Record<string, ListFixture> = {
   '/api/school/subjectteachers': resourceList('/api/school/subjectteachers', 'subjectteacher', [['subject_id', 'subject']]),
   '/api/school/classteachers': resourceList('/api/school/classteachers', 'classteacher'),
@@ -798,6 +823,21 @@ const LISTS: Record<string, ListFixture> = {
   },
   '/api/school/markcomments': commentsList('/api/school/markcomments'),
   '/api/school/genericcomments': commentsList('/api/school/genericcomments'),
+  '/api/school/nccomments': ncCommentsList('/api/school/nccomments'),
+  '/api/school/ncremarks': {
+    // With P2 on the new curriculum: A's marked learner and remark type, nothing of B's; B's remark type refused, unnamed.
+    urls: () => ['/api/school/ncremarks?form=P3&term=I&year=2026&category=exam'],
+    check: () =>
+      asNewCurriculum(async () => {
+        const mine = await send(A, 'GET', '/api/school/ncremarks?form=P2&term=I&year=2026&category=exam');
+        expect(mine.statusCode, mine.body).toBe(200);
+        expectNothingOfB(mine.body, 'GET /api/school/ncremarks');
+        for (const id of [A.ids.marked, A.ids.remarktype]) expect(mine.body).toContain(id);
+        const theirs = await send(A, 'GET', `/api/school/ncremarks?form=P2&term=I&year=2026&remarktype_id=${B.ids.remarktype}`);
+        expect(theirs.statusCode, theirs.body).toBe(422);
+        expectNothingOfB(theirs.body, 'GET /api/school/ncremarks?remarktype_id=<B>');
+      }),
+  },
   '/api/school/remarks': {
     // A's marked P2 learner with A's remark type (and its results): nothing of B's learners or remark types.
     urls: () => ['', '&stream=&rawmark=1'].map((extra) => `/api/school/remarks?form=P2&term=I&year=2026&category=exam${extra}`),
@@ -1097,6 +1137,7 @@ const PROJECT_SCORE_TABLES = ['project_scores', 'mark_saves'];
 const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
   'POST /api/school/markcomments': commentWrite('/api/school/markcomments'),
   'POST /api/school/genericcomments': commentWrite('/api/school/genericcomments'),
+  'POST /api/school/nccomments': () => asNewCurriculum(commentWrite('/api/school/nccomments')),
   'POST /api/school/marks/grid': async () => {
     const learner = await gridLearner(A);
     const grid = ok(await send(A, 'POST', '/api/school/marks/grid', markGrid(A)));
@@ -1322,7 +1363,8 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     await createdInA(await landsInA('POST', '/api/school/remarktypes', body, SETTINGS_TABLES), 'remark_types');
   },
   'POST /api/school/autoreportcomments': async () => {
-    const body = { form: 'P6', remarktype_id: A.ids.remarktype, score: next(), upper: 100, comment: 'Alpha: steady' };
+    // A band of its own each time (the counter runs past 100 over the matrix): From below the highest To.
+    const body = { form: 'P6', remarktype_id: A.ids.remarktype, score: next(), upper: 1000, comment: 'Alpha: steady' };
     await refusesForeign(
       'POST',
       '/api/school/autoreportcomments',

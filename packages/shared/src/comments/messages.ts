@@ -12,4 +12,6 @@ export const COMMENT_MESSAGES = {
   notAssigned: 'You are not assigned to write comments in this subject for this class in this term',
   conflict: 'Someone else changed these comments since you opened them',
   repeated: 'This comment is sent twice (its ids differ only in capitals)',
+  newCurriculumClass: 'This class follows the new curriculum this year: its subject comments are written on New Curriculum Comments',
+  oldCurriculumClass: 'This class follows the old curriculum this year: its subject comments are written on Subject Comments',
 } as const;

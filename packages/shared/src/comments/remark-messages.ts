@@ -15,4 +15,6 @@ export const REMARK_MESSAGES = {
   headTeacherOnly: "Only the head teacher (those who manage remarks) may write the head teacher's remarks",
   conflict: 'Someone else changed this comment since you opened it',
   deleted: 'Remarks have been deleted successfully',
+  newCurriculumClass: 'This class follows the new curriculum this year: its report comments are written on New Curriculum Remarks',
+  oldCurriculumClass: 'This class follows the old curriculum this year: its report comments are written on Report Comments',
 } as const;

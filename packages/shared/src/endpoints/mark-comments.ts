@@ -32,7 +32,7 @@ const commentsTarget = {
   'marktype_ids[]': markTypeIds,
   /** Display raw marks: each mark as entered, rather than weighted into the total. */
   rawmark: flag,
-  /** New curriculum: the subject comments' automatic comments are those of category "nc general". */
+  /** New curriculum: the class's competency scores and the "nc general" automatic comments (`/api/school/nccomments` sets it); an old-curriculum class is refused. */
   nc: flag,
 };
 
@@ -55,6 +55,10 @@ export type MarkCommentsSave = z.output<typeof MarkCommentsSaveSchema>;
 
 /** A mark as the screen shows it: a number, ABS for an absence, or none. */
 const ShownMarkSchema = z.union([z.number(), z.literal('ABS'), z.null()]);
+
+/** New curriculum: a score as shown (one decimal; none when nothing was scored) and its identifier, decided on the exact mean. */
+export const NcScoreSchema = z.object({ score: z.number().nullable(), identifier: z.string().nullable() });
+export type NcScore = z.infer<typeof NcScoreSchema>;
 
 export const MarkCommentsSchema = z.object({
   students: z.array(
@@ -79,8 +83,17 @@ export const MarkCommentsSchema = z.object({
       /** The stored comment, and its version (the save's base); null for none. */
       comment: z.string().nullable(),
       version: z.number().nullable(),
+      /** New-curriculum classes: each competency's score (the mean of its AOIs) by competency id. */
+      competencies: z.record(z.string(), NcScoreSchema).optional(),
+      /** New-curriculum classes: the subject's score (the mean of its competencies' scores) and identifier. */
+      score: z.number().nullable().optional(),
+      identifier: z.string().nullable().optional(),
     }),
   ),
+  /** The class's curriculum that year: a new-curriculum class shows competencies, not marks. */
+  curriculum: z.enum(['old', 'new']).optional(),
+  /** New-curriculum classes: the subject's competencies for the class and term, in the order they were made. */
+  topics: z.array(z.object({ id: z.uuid(), title: z.string() })).optional(),
   /** The school's automatic comments of the screen's category: a grade or a band of totals, and the text. */
   autocomments: z.array(z.object({ score: z.string(), comment: z.string() })),
   /** The mark types shown, in the school's order. */
@@ -142,6 +155,29 @@ export const genericCommentsEndpoint = defineEndpoint({
 export const saveGenericCommentsEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/school/genericcomments',
+  access: 'member',
+  body: MarkCommentsSaveSchema,
+  response: MarkCommentsSavedSchema,
+});
+
+/**
+ * New-curriculum comments (`/school/mark_newcurriculumcomment`, issue 27 point 3): a
+ * new-curriculum class's learners in one subject with each competency's score, the subject's
+ * score and identifier, and the teacher's remark on competency (the class's subject comment),
+ * starting from the automatic comments of category "nc general". An old-curriculum class is
+ * refused (422 on `form`), as the subject comments refuse a new-curriculum one.
+ */
+export const ncCommentsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/school/nccomments',
+  access: 'member',
+  query: MarkCommentsQuerySchema,
+  response: MarkCommentsSchema,
+});
+
+export const saveNcCommentsEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/api/school/nccomments',
   access: 'member',
   body: MarkCommentsSaveSchema,
   response: MarkCommentsSavedSchema,

@@ -54,7 +54,7 @@ export const RemarksQuerySchema = z
     rawmark: flag,
     /** Display Long text: a text area per comment (the screen's choice; the answer is the same). */
     ta: flag,
-    /** New curriculum (the spec's flag; the answer is the same). */
+    /** New curriculum (the spec's flag; `/api/school/ncremarks` sets it): competency scores, no marks; an old-curriculum class is refused. */
     nc: flag,
   })
   .superRefine(refineShownMarkTypes);
@@ -100,6 +100,13 @@ export const RemarkStudentSchema = z.object({
   result: z.number().nullable(),
   /** By `rt_<remark type id>`: the matching automatic comment, personalised; none where nothing matches. */
   suggestions: z.record(z.string(), z.string()),
+  /** New curriculum: each subject's score (the mean of its competencies) and identifier. */
+  ncsubjects: z
+    .array(z.object({ subject_id: z.uuid(), subject: z.string(), score: z.number().nullable(), identifier: z.string().nullable() }))
+    .optional(),
+  /** New curriculum: the overall score (the mean of the subject scores, one decimal) and its identifier. */
+  score: z.number().nullable().optional(),
+  identifier: z.string().nullable().optional(),
 });
 export type RemarkStudent = z.infer<typeof RemarkStudentSchema>;
 
@@ -189,6 +196,20 @@ export const RemarksDeleteSchema = z.strictObject({
 export type RemarksDelete = z.output<typeof RemarksDeleteSchema>;
 
 export const RemarksDeletedSchema = z.object({ message: z.string(), records: z.number() });
+
+/**
+ * New-curriculum report comments (`/school/ncreportremark`, issue 27 point 3): the class's
+ * learners with their competency scores by subject and overall score, their remarks, and the
+ * automatic report comments matched to the overall score. Saved as every remark is (`POST
+ * /api/school/remarks`). An old-curriculum class is refused (422 on `form`).
+ */
+export const ncRemarksEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/school/ncremarks',
+  access: 'member',
+  query: RemarksQuerySchema,
+  response: RemarksSchema,
+});
 
 /** A class's learners, their results and their remarks, for writing report comments. */
 export const remarksEndpoint = defineEndpoint({

@@ -37,6 +37,7 @@ import {
   subjectById,
   userNames,
 } from './mark-comments.repository.js';
+import { classAois, classTopics, isNewCurriculumClass, learnerScores } from './nc-scores.js';
 
 /*
  * Subject comments and generic skills (issue 16 points 1 and 6): one screen, two kinds of
@@ -143,10 +144,36 @@ async function subjectChoices(tx: TenantTx, query: MarkCommentsQuery, assignment
   return all.filter((subject) => held.has(subject.id));
 }
 
+/**
+ * The class's curriculum that year, checked against the screen (issue 27 point 3): subject
+ * comments (`nc` off) refuse a new-curriculum class and the new-curriculum comments (`nc` on)
+ * an old-curriculum one, each naming the screen to use; generic skills take either.
+ */
+async function checkCurriculum(tx: TenantTx, target: MarkCommentsQuery, kind: CommentKind): Promise<boolean> {
+  const fresh = await isNewCurriculumClass(tx, target);
+  if (kind === 'general' && target.nc && !fresh) throw invalid({ form: [COMMENT_MESSAGES.oldCurriculumClass] });
+  if (kind === 'general' && !target.nc && fresh) throw invalid({ form: [COMMENT_MESSAGES.newCurriculumClass] });
+  return fresh;
+}
+
+/**
+ * A new-curriculum class's results in the subject: each learner's competency scores (by
+ * competency id) and subject score with its identifier, and the subject's competencies for the
+ * class and term.
+ */
+async function competencyResults(tx: TenantTx, query: MarkCommentsQuery) {
+  const aois = await classAois(tx, query, query.subject_id);
+  const scores = learnerScores(aois);
+  const topics = await classTopics(tx, query, query.subject_id);
+  return { scores, topics };
+}
+
 /** A class's learners in one subject with their marks, total, grade and comment; the automatic comments to start from. */
 export async function loadMarkComments({ tx, member }: ActionContext, query: MarkCommentsQuery, kind: CommentKind): Promise<MarkComments> {
   const { assignments, streams } = await checkTarget(tx, query, member);
+  const fresh = await checkCurriculum(tx, query, kind);
   const learners = await screenLearners(tx, query, streams);
+  if (fresh) return loadNcComments(tx, query, kind, { learners, assignments });
   const { results, markTypes } = await subjectResults(tx, query);
   const stored = await storedComments(
     tx,
@@ -170,8 +197,51 @@ export async function loadMarkComments({ tx, member }: ActionContext, query: Mar
         version: comment?.version ?? null,
       };
     }),
+    curriculum: 'old',
     autocomments: await autoComments(tx, category),
     marktypes: markTypes,
+    subjects: await subjectChoices(tx, query, assignments),
+  };
+}
+
+/**
+ * A new-curriculum class's learners in one subject (issue 27 point 3): each competency's score,
+ * the subject's score and identifier, and the remark on competency (the subject comment) or
+ * the generic skills text; the automatic comments of "nc general" or "nc skill".
+ */
+async function loadNcComments(
+  tx: TenantTx,
+  query: MarkCommentsQuery,
+  kind: CommentKind,
+  { learners, assignments }: { learners: CommentLearner[]; assignments: Assignments | null },
+): Promise<MarkComments> {
+  const { scores, topics } = await competencyResults(tx, query);
+  const stored = await storedComments(
+    tx,
+    keyOf(query, kind),
+    learners.map((learner) => learner.id),
+  );
+  return {
+    students: learners.map(({ id, studentid, fullname, firstname, gender }) => ({ id, studentid, fullname, firstname, gender })),
+    records: learners.map((learner) => {
+      const subject = scores.get(learner.id)?.[0];
+      const comment = stored.get(learner.id);
+      return {
+        student_id: learner.id,
+        marks: {},
+        total: null,
+        grade: null,
+        comment: comment?.comment ?? null,
+        version: comment?.version ?? null,
+        competencies: subject?.competencies ?? {},
+        score: subject?.score.score ?? null,
+        identifier: subject?.score.identifier ?? null,
+      };
+    }),
+    curriculum: 'new',
+    topics,
+    autocomments: await autoComments(tx, kind === 'skill' ? AUTO_CATEGORY.skill : AUTO_CATEGORY.ncGeneral),
+    marktypes: [],
     subjects: await subjectChoices(tx, query, assignments),
   };
 }
@@ -223,6 +293,7 @@ export async function saveMarkComments(
   kind: CommentKind,
 ): Promise<MarkCommentsSaved> {
   const { streams } = await checkTarget(tx, body, member);
+  await checkCurriculum(tx, body, kind);
   const key = keyOf(body, kind);
   const learners = new Map((await screenLearners(tx, body, streams)).map((learner) => [learner.id, learner]));
   const errors: FieldErrors = {};

@@ -328,8 +328,11 @@ describe('generic skills', () => {
     expect(kinds.sort()).toEqual(['general', 'skill']);
   });
 
-  it('the new curriculum’s subject comments start from "nc general"', async () => {
-    expect((ok(await load(head, { nc: 1 })) as Screen).autocomments).toEqual([{ score: 'D1', comment: 'New curriculum: excellent.' }]);
+  it('the new curriculum’s subject comments (nc) are refused for an old-curriculum class, naming the screen to use', async () => {
+    // A new-curriculum class's comments start from "nc general": nc-comments.test.ts.
+    const refused = await load(head, { nc: 1 });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ form: [COMMENT_MESSAGES.oldCurriculumClass] });
   });
 });
 

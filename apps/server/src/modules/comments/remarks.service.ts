@@ -34,6 +34,7 @@ import type { ActingMember, ActionContext } from '../../plugins/endpoints.js';
 import { gradingInputsOf, loadGradingInputs } from '../reports/pipeline/loader.js';
 import { shownResult } from '../reports/report-model.js';
 import { assignmentsOf } from '../staff/staff.repository.js';
+import { classAois, isNewCurriculumClass, learnerScores, overallScore } from './nc-scores.js';
 import {
   activeLearners,
   applyRemarkWrites,
@@ -107,12 +108,8 @@ export function resultOf(
 
 const sameStream = (a: string | null, b: string) => (a ?? '').toLowerCase() === b.toLowerCase();
 
-/**
- * The class's learners (a stream, a category) with their results: the class's grading inputs
- * (the report pipeline's loader, no card sources) graded by the one grader, ranked in the whole
- * class; without any mark of these learners yet, the learners alone.
- */
-async function learnersWithResults(tx: TenantTx, query: RemarksQuery) {
+/** The class's learners as the cards count them (the report pipeline's loader), narrowed to the stream and category. */
+async function shownLearners(tx: TenantTx, query: RemarksQuery) {
   const load = await loadGradingInputs(tx, classReportScope(query));
   const inputs = load.classes[0];
   if (!inputs || inputs.learners.length === 0) throw invalid({ form: [REPORT_MESSAGES.noLearners] });
@@ -122,6 +119,48 @@ async function learnersWithResults(tx: TenantTx, query: RemarksQuery) {
       (!query.studentcategory_id || learner.studentcategory_id === query.studentcategory_id),
   );
   if (shown.length === 0) throw invalid({ stream: [REPORT_MESSAGES.noLearners] });
+  return { load, inputs, shown };
+}
+
+/**
+ * A new-curriculum class's learners (issue 27 point 3): each with their subject scores (the
+ * mean of the subject's competencies) and overall score with its identifier; the automatic
+ * report comments are matched to the overall score. No marks, aggregates or divisions.
+ */
+async function learnersWithCompetencies(tx: TenantTx, query: RemarksQuery): Promise<Array<Omit<RemarkStudent, 'suggestions'>>> {
+  const { shown } = await shownLearners(tx, query);
+  const scores = learnerScores(await classAois(tx, query, null));
+  return shown.map((learner) => {
+    const subjects = scores.get(learner.id) ?? [];
+    const overall = overallScore(subjects);
+    return {
+      id: learner.id,
+      studentid: learner.studentid,
+      fullname: learner.fullname,
+      firstname: learner.firstname,
+      gender: learner.gender,
+      stream: learner.stream,
+      marks: [],
+      total: null,
+      average: null,
+      aggregate: null,
+      division: null,
+      points: null,
+      result: overall.value,
+      ncsubjects: subjects.map((subject) => ({ subject_id: subject.subject_id, subject: subject.subject, ...subject.score })),
+      score: overall.score,
+      identifier: overall.identifier,
+    };
+  });
+}
+
+/**
+ * The class's learners (a stream, a category) with their results: the class's grading inputs
+ * (the report pipeline's loader, no card sources) graded by the one grader, ranked in the whole
+ * class; without any mark of these learners yet, the learners alone.
+ */
+async function learnersWithResults(tx: TenantTx, query: RemarksQuery) {
+  const { load, inputs, shown } = await shownLearners(tx, query);
   const ids = new Set(shown.map((learner) => learner.id));
   if (!inputs.marks.some((mark) => ids.has(mark.student_id))) return { graded: null, plain: await activeLearners(tx, query) };
   const graded = gradeClass(
@@ -148,41 +187,47 @@ async function learnersWithResults(tx: TenantTx, query: RemarksQuery) {
  */
 export async function loadRemarks({ tx }: ActionContext, query: RemarksQuery): Promise<Remarks> {
   const remarktypes = shownRemarkTypes(await schoolRemarkTypes(tx), query);
-  const { graded, plain } = await learnersWithResults(tx, query);
+  // Report comments refuse a new-curriculum class and the new-curriculum remarks an old one, each naming the screen to use.
+  const fresh = await isNewCurriculumClass(tx, query);
+  if (query.nc && !fresh) throw invalid({ form: [REMARK_MESSAGES.oldCurriculumClass] });
+  if (!query.nc && fresh) throw invalid({ form: [REMARK_MESSAGES.newCurriculumClass] });
+  const { graded, plain } = fresh ? { graded: null, plain: null } : await learnersWithResults(tx, query);
   const level = graded?.level ?? 'plain';
-  const learners: Array<Omit<RemarkStudent, 'suggestions'>> = graded
-    ? graded.learners.map((learner) => ({
-        id: learner.id,
-        studentid: learner.studentid,
-        fullname: learner.fullname,
-        firstname: learner.firstname,
-        gender: learner.gender,
-        stream: learner.stream,
-        marks: learner.subjects.map((subject) => ({
-          subject_id: subject.subject_id,
-          subject: subject.subject,
-          code: subject.code,
-          marks: subject.marks,
-          total: subject.total,
-          grade: subject.grade,
-        })),
-        total: learner.total,
-        average: learner.average,
-        aggregate: learner.aggregate,
-        division: learner.division,
-        points: learner.points,
-        result: resultOf(level, learner),
-      }))
-    : (plain ?? []).map((learner) => ({
-        ...learner,
-        marks: [],
-        total: null,
-        average: null,
-        aggregate: null,
-        division: null,
-        points: null,
-        result: null,
-      }));
+  const learners: Array<Omit<RemarkStudent, 'suggestions'>> = fresh
+    ? await learnersWithCompetencies(tx, query)
+    : graded
+      ? graded.learners.map((learner) => ({
+          id: learner.id,
+          studentid: learner.studentid,
+          fullname: learner.fullname,
+          firstname: learner.firstname,
+          gender: learner.gender,
+          stream: learner.stream,
+          marks: learner.subjects.map((subject) => ({
+            subject_id: subject.subject_id,
+            subject: subject.subject,
+            code: subject.code,
+            marks: subject.marks,
+            total: subject.total,
+            grade: subject.grade,
+          })),
+          total: learner.total,
+          average: learner.average,
+          aggregate: learner.aggregate,
+          division: learner.division,
+          points: learner.points,
+          result: resultOf(level, learner),
+        }))
+      : (plain ?? []).map((learner) => ({
+          ...learner,
+          marks: [],
+          total: null,
+          average: null,
+          aggregate: null,
+          division: null,
+          points: null,
+          result: null,
+        }));
 
   const typeIds = remarktypes.flatMap((type) => [type.id, ...type.children.map((child) => child.id)]);
   const stored = await storedRemarks(tx, query, { studentIds: learners.map((learner) => learner.id), remarktypeIds: typeIds });

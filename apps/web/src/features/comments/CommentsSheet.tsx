@@ -8,8 +8,10 @@ import {
   type MarkComments,
   type MarkCommentsQuery,
   type MarkCommentsSaved,
+  type NcScore,
   saveGenericCommentsEndpoint,
   saveMarkCommentsEndpoint,
+  saveNcCommentsEndpoint,
 } from '@mustard/shared';
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,12 +40,33 @@ import {
   warningsOf,
 } from './sheet.js';
 
-/** Subject comments or generic skills: the same screen, each with its own endpoints, words and drafts. */
-export type CommentsKind = 'markcomments' | 'genericcomments';
+/** Subject comments, generic skills or new-curriculum comments: the same screen, each with its own endpoints, words and drafts. */
+export type CommentsKind = 'markcomments' | 'genericcomments' | 'nccomments';
 
-const SAVE_ENDPOINTS = { markcomments: saveMarkCommentsEndpoint, genericcomments: saveGenericCommentsEndpoint } as const;
+const SAVE_ENDPOINTS = {
+  markcomments: saveMarkCommentsEndpoint,
+  genericcomments: saveGenericCommentsEndpoint,
+  nccomments: saveNcCommentsEndpoint,
+} as const;
 /** The locale group of each screen's own words. */
-export const KIND_KEYS = { markcomments: 'subject', genericcomments: 'generic' } as const;
+export const KIND_KEYS = { markcomments: 'subject', genericcomments: 'generic', nccomments: 'nc' } as const;
+
+/** A new-curriculum score as a cell shows it: the score to one decimal and its identifier. */
+function NcScoreCell({ score, testId }: { score: NcScore | undefined; testId: string }) {
+  const { t } = useTranslation();
+  if (!score || score.score === null) return <Table.Td ta="center" data-testid={testId} />;
+  return (
+    <Table.Td ta="center" data-testid={testId}>
+      {score.score}
+      {score.identifier && ' '}
+      {score.identifier && (
+        <Text span size="xs" c="dimmed" data-identifier>
+          {t(`students.descriptors.${score.identifier}`, { defaultValue: score.identifier })}
+        </Text>
+      )}
+    </Table.Td>
+  );
+}
 
 /** A screen's draft: the comments typed and not yet seen saved, over the versions they were typed over. */
 export interface CommentsDraft {
@@ -108,6 +131,8 @@ export function CommentsSheet({
   const records = useMemo(() => new Map(answer.records.map((record) => [record.student_id, record])), [answer.records]);
   const papers = useMemo(() => papersOf(answer.records), [answer.records]);
   const perPaper = answer.records.some((record) => record.papers !== undefined);
+  /** A new-curriculum class: competency scores and the subject's identifier in place of marks, total and grade. */
+  const competencies = answer.curriculum === 'new' ? (answer.topics ?? []) : null;
 
   /**
    * Every change is kept at once. A draft found from before and not yet restored or discarded
@@ -283,6 +308,11 @@ export function CommentsSheet({
               <Table.Tr>
                 <Table.Th>{t('fields.studentid')}</Table.Th>
                 <Table.Th className="mustard-sheet-name">{t('fields.fullname')}</Table.Th>
+                {competencies?.map((topic) => (
+                  <Table.Th key={topic.id} ta="center" data-competency={topic.title}>
+                    {topic.title}
+                  </Table.Th>
+                ))}
                 {answer.marktypes.map((type) => (
                   <Table.Th key={type.id} ta="center">
                     {type.label}
@@ -293,8 +323,14 @@ export function CommentsSheet({
                     {t('comments.paper', { paper })}
                   </Table.Th>
                 ))}
-                <Table.Th ta="center">{t('comments.total')}</Table.Th>
-                <Table.Th ta="center">{t('comments.grade')}</Table.Th>
+                {competencies ? (
+                  <Table.Th ta="center">{t('comments.subjectScore')}</Table.Th>
+                ) : (
+                  <>
+                    <Table.Th ta="center">{t('comments.total')}</Table.Th>
+                    <Table.Th ta="center">{t('comments.grade')}</Table.Th>
+                  </>
+                )}
                 <Table.Th miw={280}>{t(`${words}.column`)}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -311,6 +347,9 @@ export function CommentsSheet({
                   >
                     <Table.Td>{student.studentid}</Table.Td>
                     <Table.Td className="mustard-sheet-name">{student.fullname}</Table.Td>
+                    {competencies?.map((topic) => (
+                      <NcScoreCell key={topic.id} score={record?.competencies?.[topic.id]} testId="competency-score" />
+                    ))}
                     {answer.marktypes.map((type) => (
                       <Table.Td key={type.id} ta="center" data-mark={type.label}>
                         {formatMark(record?.marks[type.label] ?? null)}
@@ -329,12 +368,21 @@ export function CommentsSheet({
                         </Table.Td>
                       );
                     })}
-                    <Table.Td ta="center" data-total>
-                      {record?.total ?? ''}
-                    </Table.Td>
-                    <Table.Td ta="center" data-grade>
-                      {record?.grade ?? ''}
-                    </Table.Td>
+                    {competencies ? (
+                      <NcScoreCell
+                        score={record ? { score: record.score ?? null, identifier: record.identifier ?? null } : undefined}
+                        testId="subject-score"
+                      />
+                    ) : (
+                      <>
+                        <Table.Td ta="center" data-total>
+                          {record?.total ?? ''}
+                        </Table.Td>
+                        <Table.Td ta="center" data-grade>
+                          {record?.grade ?? ''}
+                        </Table.Td>
+                      </>
+                    )}
                     <Table.Td>
                       <Textarea
                         value={commentText(state, student.id)}

@@ -4,6 +4,7 @@ import {
   commentWarnings,
   fillEmpty,
   namesHeadTeacher,
+  ncRemarksEndpoint,
   personalise,
   REMARK_REPORT_TYPES,
   type RemarkConflict,
@@ -33,6 +34,7 @@ import { type OptionSpec, reportFields } from '../report-page/declaration.js';
 import { TYPE_KEYS } from '../report-page/fields.js';
 import { ReportFilterCard } from '../report-page/ReportFilterCard.js';
 import { useSheetFilter } from '../report-page/useSheetFilter.js';
+import { CurriculumNotice } from './CurriculumNotice.js';
 import {
   applySaved,
   type Cell,
@@ -64,16 +66,32 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'rawmark', label: 'reportComments.rawMarks' },
   { name: 'ta', label: 'reportComments.longText' },
 ];
+/** New-curriculum remarks: no mark types or raw marks (competency scores are shown). */
+const NC_GRID = reportFields('reportComments.reportType', ['remarktype_id'], ['marktype_ids']);
+const NC_OPTIONS: readonly OptionSpec[] = [{ name: 'ta', label: 'reportComments.longText' }];
 
 export function ReportCommentsPage() {
+  return <RemarksPage nc={false} />;
+}
+
+/**
+ * New-curriculum report comments (`/school/ncreportremark`, issue 27 point 3): the same screen
+ * for a new-curriculum class, each learner's subject scores and overall score with its
+ * identifier, the automatic comments matched to the overall score.
+ */
+export function NcRemarksPage() {
+  return <RemarksPage nc />;
+}
+
+function RemarksPage({ nc }: { nc: boolean }) {
   const { t } = useTranslation();
   const { session } = useAuth();
   const [params] = useSearchParams();
   const fromList = params.get('remarktype_id');
-  const { loaded, stale, card } = useSheetFilter({
-    endpoint: remarksEndpoint,
-    fields: GRID,
-    options: OPTIONS,
+  const { values, loaded, stale, card } = useSheetFilter({
+    endpoint: nc ? ncRemarksEndpoint : remarksEndpoint,
+    fields: nc ? NC_GRID : GRID,
+    options: nc ? NC_OPTIONS : OPTIONS,
     initial: { remarktype_id: fromList, ta: fromList !== null },
     sheetOf: (answer, { form, stream, term, year, category }, values) => ({
       place: { form, stream: stream ?? null, term, year, category },
@@ -88,20 +106,27 @@ export function ReportCommentsPage() {
   return (
     <Stack>
       <ReportFilterCard
-        title={PAGES.reportComments.title}
-        filterName="reportComments.filter"
+        title={nc ? PAGES.ncRemarks.title : PAGES.reportComments.title}
+        filterName={nc ? 'reportComments.ncFilter' : 'reportComments.filter'}
         {...card}
         types={REMARK_REPORT_TYPES}
         notice={
-          remarkTypesKnown &&
-          remarkTypeChoices.length === 0 && (
-            <EmptyNotice
-              text={t('empty.noRemarkTypes')}
-              to={PAGES.remarkTypes.path}
-              link={t('empty.openRemarkTypes')}
-              testId="no-remark-types"
+          <>
+            {remarkTypesKnown && remarkTypeChoices.length === 0 && (
+              <EmptyNotice
+                text={t('empty.noRemarkTypes')}
+                to={PAGES.remarkTypes.path}
+                link={t('empty.openRemarkTypes')}
+                testId="no-remark-types"
+              />
+            )}
+            <CurriculumNotice
+              form={values.form}
+              year={values.year}
+              screen={nc ? 'new' : 'old'}
+              other={nc ? PAGES.reportComments : PAGES.ncRemarks}
             />
-          )
+          </>
         }
       />
       {loaded && session?.tenant && (
@@ -412,7 +437,7 @@ function RemarksSheet({
       {students.map((student, row) => (
         <Card key={student.id} withBorder padding="sm" data-learner={student.fullname}>
           <Stack gap="xs">
-            <LearnerResults student={student} category={place.category} />
+            {student.ncsubjects ? <NcLearnerResults student={student} /> : <LearnerResults student={student} category={place.category} />}
             {columns.map((column, index) => {
               const cell = cellOf(column.id, student.id);
               const text = textOf(state, cell);
@@ -521,6 +546,36 @@ function LearnerResults({ student, category }: { student: RemarkStudent; categor
                   .map(([label, mark]) => `${label} ${mark ?? '-'}`)
                   .join(' · ')
               : `${subject.total ?? '-'} ${subject.grade ?? ''}`}
+          </Text>
+        ))}
+      </Group>
+    </Stack>
+  );
+}
+
+/** A new-curriculum learner's results: the overall score and identifier, and each subject's score and identifier. */
+function NcLearnerResults({ student }: { student: RemarkStudent }) {
+  const { t } = useTranslation();
+  const identifier = (value: string | null | undefined) => (value ? t(`students.descriptors.${value}`, { defaultValue: value }) : '');
+  return (
+    <Stack gap={2}>
+      <Group justify="space-between">
+        <Text fw={600}>
+          {student.fullname}{' '}
+          <Text span c="dimmed" size="sm">
+            {student.studentid}
+          </Text>
+        </Text>
+        {student.score !== null && student.score !== undefined && (
+          <Text size="sm" data-testid="overall-score">
+            {t('reportComments.overall')}: <b>{student.score}</b> {identifier(student.identifier)}
+          </Text>
+        )}
+      </Group>
+      <Group gap="sm">
+        {(student.ncsubjects ?? []).map((subject) => (
+          <Text key={subject.subject_id} size="xs" c="dimmed">
+            {subject.subject}: {subject.score ?? '-'} {identifier(subject.identifier)}
           </Text>
         ))}
       </Group>

@@ -5,6 +5,7 @@ import {
   genericCommentsEndpoint,
   markCommentsEndpoint,
   myAssignmentsEndpoint,
+  ncCommentsEndpoint,
   subjects,
 } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
@@ -21,21 +22,43 @@ import { TYPE_KEYS } from '../report-page/fields.js';
 import { ReportFilterCard } from '../report-page/ReportFilterCard.js';
 import { useSheetFilter } from '../report-page/useSheetFilter.js';
 import { type CommentsKind, CommentsSheet, KIND_KEYS } from './CommentsSheet.js';
+import { CurriculumNotice } from './CurriculumNotice.js';
 
-const LOAD_ENDPOINTS = { markcomments: markCommentsEndpoint, genericcomments: genericCommentsEndpoint } as const;
+const LOAD_ENDPOINTS = {
+  markcomments: markCommentsEndpoint,
+  genericcomments: genericCommentsEndpoint,
+  nccomments: ncCommentsEndpoint,
+} as const;
 const SUBJECT_CHOICES = { resource: subjects, label: 'name', activeOnly: true } as const;
 /** The report filter's fields without the student category, and the subject (spec §2). */
 const GRID = reportFields('comments.reportType', ['subject_id'], ['studentcategory_id']);
 const OPTIONS: readonly OptionSpec[] = [{ name: 'rawmark', label: 'comments.rawmark' }];
+/** New-curriculum comments: class, stream, term, year and subject (no report type or mark types: competencies are shown). */
+const NC_GRID = reportFields('comments.reportType', ['subject_id'], ['studentcategory_id', 'category', 'marktype_ids']);
+/** Each screen's page, and the curriculum of the classes it writes for (generic skills: either). */
+const SCREENS = {
+  markcomments: { page: PAGES.subjectComments, curriculum: 'old', other: PAGES.ncReportComments },
+  genericcomments: { page: PAGES.genericSkills, curriculum: null, other: null },
+  nccomments: { page: PAGES.ncReportComments, curriculum: 'new', other: PAGES.subjectComments },
+} as const;
 
 /** Subject comments (`/comments/subject`, spec §2): a subject teacher's comment per learner. */
 export function SubjectCommentsPage() {
   return <CommentsPage kind="markcomments" />;
 }
 
-/** Generic skills (`/school/mark_genericcomment`): the same screen, a skills text per learner. */
+/** Generic skills (`/school/mark_genericcomment`): the same screen, a skills text per learner (beside competency scores in a new-curriculum class). */
 export function GenericSkillsPage() {
   return <CommentsPage kind="genericcomments" />;
+}
+
+/**
+ * New-curriculum comments (`/school/mark_newcurriculumcomment`, issue 27 point 3): the same
+ * screen for a new-curriculum class, each learner's competency scores and subject identifier
+ * beside the remark on competency.
+ */
+export function NcCommentsPage() {
+  return <CommentsPage kind="nccomments" />;
 }
 
 /**
@@ -47,10 +70,11 @@ export function GenericSkillsPage() {
 function CommentsPage({ kind }: { kind: CommentsKind }) {
   const { t } = useTranslation();
   const { session } = useAuth();
+  const nc = kind === 'nccomments';
   const { values, loaded, stale, card } = useSheetFilter({
     endpoint: LOAD_ENDPOINTS[kind],
-    fields: GRID,
-    options: OPTIONS,
+    fields: nc ? NC_GRID : GRID,
+    options: nc ? [] : OPTIONS,
     sheetOf: (answer, query) => ({ answer, query }),
   });
   const heading = useSheetHeading();
@@ -82,7 +106,7 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
       ),
   );
 
-  const page = kind === 'markcomments' ? PAGES.subjectComments : PAGES.genericSkills;
+  const { page, curriculum, other } = SCREENS[kind];
   return (
     <Stack>
       <ReportFilterCard
@@ -93,10 +117,12 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
         choices={{ form: classes, subject_id: subjectChoices }}
         taught={taught}
         notice={
-          subjectsKnown &&
-          subjectRows.length === 0 && (
-            <EmptyNotice text={t('empty.noSubjects')} to={PAGES.subjects.path} link={t('empty.addSubjects')} testId="no-subjects" />
-          )
+          <>
+            {subjectsKnown && subjectRows.length === 0 && (
+              <EmptyNotice text={t('empty.noSubjects')} to={PAGES.subjects.path} link={t('empty.addSubjects')} testId="no-subjects" />
+            )}
+            {curriculum && <CurriculumNotice form={values.form} year={values.year} screen={curriculum} other={other} />}
+          </>
         }
       />
       {loaded && session?.tenant && (
@@ -108,7 +134,7 @@ function CommentsPage({ kind }: { kind: CommentsKind }) {
             subject: subjectRows.find((subject) => subject.value === loaded.sheet.query.subject_id)?.label,
             term: loaded.sheet.query.term,
             year: loaded.sheet.query.year,
-            more: [t(`reportFilter.types.${TYPE_KEYS[loaded.sheet.query.category]}`)],
+            more: nc ? [] : [t(`reportFilter.types.${TYPE_KEYS[loaded.sheet.query.category]}`)],
             marktypes: loaded.sheet.answer.marktypes.map((type) => type.label),
           })}
         >

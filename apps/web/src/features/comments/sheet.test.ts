@@ -124,6 +124,30 @@ describe('the comments sheet', () => {
     expect(fillEmptyComments(filled, answer).filled).toBe(0);
   });
 
+  it('fills a new-curriculum class’s remarks by identifier, else by a band of subject scores (issue 27 point 3)', () => {
+    const nc: MarkComments = {
+      ...answer,
+      curriculum: 'new',
+      records: [
+        record('amina', { score: 2.8, identifier: 'Outstanding', competencies: {} }),
+        record('brian', { score: 1.3, identifier: 'Basic', competencies: {} }),
+        record('carol', { score: 2, identifier: 'Moderate', competencies: {} }),
+        record('david', { score: null, identifier: null, competencies: {} }),
+      ],
+      autocomments: [
+        { score: 'outstanding', comment: '{name} has mastered {his} competencies.' },
+        { score: '1-1.49', comment: '{name} needs more practice.' },
+      ],
+    };
+    const { state, filled } = fillEmptyComments(commentsFrom(nc), nc);
+    expect(filled).toBe(2);
+    expect(commentText(state, 'amina')).toBe('Amina has mastered her competencies.');
+    expect(commentText(state, 'brian')).toBe('Brian needs more practice.');
+    // Moderate has no comment of its own and 2 is in no band; no score, no comment.
+    expect(commentText(state, 'carol')).toBe('');
+    expect(commentText(state, 'david')).toBe('');
+  });
+
   it('warns of another learner’s name or pronouns of the other sex, and names a comment the server would refuse', () => {
     let state = commentsFrom(answer);
     state = typeComment(state, 'carol', 'He has improved, like Brian.');

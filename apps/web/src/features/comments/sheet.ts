@@ -144,8 +144,9 @@ type ResultRecord = MarkComments['records'][number];
 
 /**
  * "Fill empty comments": each learner whose field is empty gets the school's automatic comment
- * for their grade (or total), in their name and pronouns; a typed or stored comment is never
- * replaced. Answers the screen and how many were filled.
+ * for their grade (or total; in a new-curriculum class their identifier or subject score), in
+ * their name and pronouns; a typed or stored comment is never replaced. Answers the screen and
+ * how many were filled.
  */
 export function fillEmptyComments(
   state: CommentsState,
@@ -158,7 +159,9 @@ export function fillEmptyComments(
     const id = record.student_id;
     current[id] = commentText(state, id);
     const learner = learners.get(id);
-    const auto = matchSubjectComment(answer.autocomments, { grade: record.grade, total: record.total });
+    // A new-curriculum class's learner is matched by identifier (Outstanding, ...) or by a band of subject scores.
+    const result = record.score !== undefined ? { grade: record.identifier ?? null, total: record.score } : record;
+    const auto = matchSubjectComment(answer.autocomments, { grade: result.grade, total: result.total });
     suggestions[id] = auto && learner ? personalise(auto, learner) : null;
   }
   const { comments, filled } = fillEmpty(current, suggestions);
