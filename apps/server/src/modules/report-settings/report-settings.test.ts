@@ -270,6 +270,40 @@ describe('grading rules', () => {
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
     expect((await storedRows(fresh.id)).map((row) => row.version)).toEqual([1]);
   });
+
+  it('keep a school’s new-curriculum rules (issue 27 point 1), and refuse an unsorted band by its field, saving nothing', async () => {
+    const own = await makeTenant(t.database, { name: 'Competency Secondary' });
+    const user = await makeUser(t.database, { memberOf: [{ tenantId: own.id, roles: ['headteacher'] }] });
+    const by = caller(t.app, await login(t.app, user.email), own.tenantcode);
+    const changed = rulesWith((rules) => {
+      (rules.newCurriculum.identifiers[1] as { atLeast: number }).atLeast = 1.6;
+      (rules.newCurriculum.identifiers[0] as { descriptor: string }).descriptor = 'A'.repeat(120);
+      rules.newCurriculum.formative = 'scoresAndProject';
+      (rules.newCurriculum.grades[0] as { atLeast: number }).atLeast = 85;
+      rules.newCurriculum.positions = true;
+      rules.newCurriculum.certificate = true;
+    });
+    const saved = await by.put(RULES, { rules: changed, version: 0 });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await by.get(RULES)).json()).toEqual({ rules: changed, defaults: DEFAULT_GRADING_RULES, version: 1 });
+
+    const before = await storedRows(own.id);
+    const unsorted = rulesWith((rules) => {
+      (rules.newCurriculum.identifiers[2] as { atLeast: number }).atLeast = 2;
+    });
+    const refused = await by.put(RULES, { rules: unsorted, version: 1 });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().errors['rules.newCurriculum.identifiers.2.atLeast'], refused.body).toEqual([
+      GRADING_RULE_MESSAGES.ncBoundsUnsorted,
+    ]);
+    const outOfRange = rulesWith((rules) => {
+      (rules.newCurriculum.identifiers[0] as { atLeast: number }).atLeast = 2.55;
+    });
+    const refusedBound = await by.put(RULES, { rules: outOfRange, version: 1 });
+    expect(refusedBound.statusCode, refusedBound.body).toBe(422);
+    expect(refusedBound.json().errors['rules.newCurriculum.identifiers.0.atLeast']).toContain(GRADING_RULE_MESSAGES.ncScoreOutOfRange);
+    expect(await storedRows(own.id)).toEqual(before);
+  });
 });
 
 describe('report layout', () => {

@@ -9,8 +9,10 @@ import {
   Select,
   SimpleGrid,
   Stack,
+  Switch,
   Table,
   Text,
+  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -24,6 +26,8 @@ import {
   INCOMPLETE_POSITIONS,
   MAX_RULE_NAME,
   MISSED_RULES,
+  NC_FORMATIVE_MODES,
+  type NcRules,
   type OlevelDivision,
   POSITION_BASES,
   ROUNDING_RULES,
@@ -36,7 +40,8 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api.js';
-import { missedExample, replaced, roundingExamples, shown, typedCondition, typedCount, without } from './form.js';
+import { useAuth } from '../../lib/auth.js';
+import { missedExample, replaced, roundingExamples, shown, typedCondition, typedCount, withLowestBand, without } from './form.js';
 import { SettingsActions, SettingsLoading, useSettingsDocument } from './settings-document.js';
 
 /*
@@ -52,6 +57,9 @@ type Change<T> = (update: (current: T) => T) => void;
 /** The grading rules page at /school/gradingrules. */
 export function GradingRulesPage() {
   const { t } = useTranslation();
+  const { session } = useAuth();
+  // The new lower-secondary curriculum's rules concern secondary schools only (as its menu entries).
+  const secondary = session?.tenant?.schooltype === 'secondary';
   const doc = useSettingsDocument<GradingRules>({
     name: 'rules',
     load: async () => {
@@ -77,6 +85,7 @@ export function GradingRulesPage() {
       olevel: part('olevel'),
       alevel: part('alevel'),
       positions: part('positions'),
+      newCurriculum: part('newCurriculum'),
     };
   }, [change]);
   const rules = doc.value;
@@ -97,6 +106,14 @@ export function GradingRulesPage() {
         <AlevelSection alevel={rules.alevel} change={parts.alevel} errorOf={doc.errorOf} />
         <PositionsSection positions={rules.positions} change={parts.positions} errorOf={doc.errorOf} />
         <MissedRoundingSection missed={rules.missed} rounding={rules.rounding} change={change} errorOf={doc.errorOf} />
+        {secondary && (
+          <NewCurriculumSection
+            rules={rules.newCurriculum}
+            defaults={doc.query.data?.defaults.newCurriculum}
+            change={parts.newCurriculum}
+            errorOf={doc.errorOf}
+          />
+        )}
         <SettingsActions
           conflict={doc.conflict}
           invalid={Object.keys(doc.errors).length > 0}
@@ -119,6 +136,7 @@ function CountInput({
   min = 0,
   w = 110,
   optional = false,
+  decimals = 0,
 }: {
   label: string;
   value: number | undefined;
@@ -127,13 +145,16 @@ function CountInput({
   min?: number;
   w?: number | string;
   optional?: boolean;
+  /** Decimals a number may have (a score bound out of 3 has one); whole numbers by default. */
+  decimals?: number;
 }) {
   return (
     <NumberInput
       aria-label={label}
       value={shown(value)}
       onChange={(typed) => onChange(optional ? typedCondition(typed) : typedCount(typed))}
-      allowDecimal={false}
+      allowDecimal={decimals > 0}
+      decimalScale={decimals}
       allowNegative={false}
       min={min}
       error={error}
@@ -958,3 +979,237 @@ function AlevelTableCard({
     </Card>
   );
 }
+
+// --- New curriculum (S1-S4) ----------------------------------------------------------------
+
+/** The longest descriptor of a band (NcRulesSchema's): a sentence printed in the card's key. */
+const MAX_DESCRIPTOR = 300;
+
+/**
+ * The new lower-secondary curriculum's rules (guide new-curriculum.md, "What is computed"): the
+ * identifier bands over a score out of 3, how the formative 20% is made, the A..E table over the
+ * total out of 100, and what the card prints beyond them. The defaults are said under it.
+ */
+const NewCurriculumSection = memo(function NewCurriculumSection({
+  rules,
+  defaults,
+  change,
+  errorOf,
+}: {
+  rules: NcRules;
+  defaults: NcRules | undefined;
+  change: Change<NcRules>;
+  errorOf: ErrorOf;
+}) {
+  const { t } = useTranslation();
+  type Identifier = NcRules['identifiers'][number];
+  type Grade = NcRules['grades'][number];
+  const setIdentifiers = (update: (identifiers: Identifier[]) => Identifier[]) =>
+    change((current) => ({ ...current, identifiers: update(current.identifiers) }));
+  const setGrades = (update: (grades: Grade[]) => Grade[]) => change((current) => ({ ...current, grades: update(current.grades) }));
+  const bands = (list: ReadonlyArray<{ name: string; atLeast: number }>) =>
+    list.map((band) => t('gradingRules.nc.bandFrom', { name: band.name, from: band.atLeast })).join(', ');
+  return (
+    <Fieldset legend={t('gradingRules.nc.title')} data-testid="rules-new-curriculum">
+      <Stack>
+        <Text size="sm" c="dimmed">
+          {t('gradingRules.nc.explain')}
+        </Text>
+        <Text size="sm" fw={500}>
+          {t('gradingRules.nc.identifiers')}
+        </Text>
+        <Text size="sm" c="dimmed">
+          {t('gradingRules.nc.identifiersExplain')}
+        </Text>
+        <Table withTableBorder w="auto">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('gradingRules.nc.identifier')}</Table.Th>
+              <Table.Th>{t('gradingRules.nc.scoreFrom')}</Table.Th>
+              <Table.Th>{t('gradingRules.nc.descriptor')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rules.identifiers.map((band, index) => {
+              const name = divisionLabel(band.label, index);
+              return (
+                // Keyed by place: the label is what is being edited.
+                <Table.Tr key={index} data-testid={`nc-identifier-${index}`}>
+                  <Table.Td>
+                    <TextInput
+                      aria-label={t('gradingRules.nc.identifierNameOf', { number: index + 1 })}
+                      value={band.label}
+                      maxLength={MAX_RULE_NAME}
+                      onChange={(event) => {
+                        const label = event.currentTarget.value;
+                        setIdentifiers((identifiers) => replaced(identifiers, index, (row) => ({ ...row, label })));
+                      }}
+                      error={errorOf(`newCurriculum.identifiers.${index}.label`)}
+                      w={140}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <CountInput
+                      label={t('gradingRules.nc.scoreFromOf', { identifier: name })}
+                      value={band.atLeast}
+                      decimals={1}
+                      onChange={(value) =>
+                        setIdentifiers((identifiers) => replaced(identifiers, index, (row) => ({ ...row, atLeast: value ?? Number.NaN })))
+                      }
+                      error={errorOf(`newCurriculum.identifiers.${index}.atLeast`)}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Textarea
+                      aria-label={t('gradingRules.nc.identifierDescriptorOf', { identifier: name })}
+                      value={band.descriptor}
+                      maxLength={MAX_DESCRIPTOR}
+                      autosize
+                      minRows={1}
+                      onChange={(event) => {
+                        const descriptor = event.currentTarget.value;
+                        setIdentifiers((identifiers) => replaced(identifiers, index, (row) => ({ ...row, descriptor })));
+                      }}
+                      error={errorOf(`newCurriculum.identifiers.${index}.descriptor`)}
+                      w={360}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <RemoveButton
+                      label={t('gradingRules.nc.removeIdentifier', { identifier: name })}
+                      onClick={() => setIdentifiers((identifiers) => without(identifiers, index))}
+                    />
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+        <ListError error={errorOf('newCurriculum.identifiers')} />
+        <AddButton
+          label={t('gradingRules.nc.addIdentifier')}
+          testId="nc-add-identifier"
+          onClick={() => setIdentifiers((identifiers) => withLowestBand(identifiers, { label: '', atLeast: 0, descriptor: '' }, 0.1, 3))}
+        />
+        <Select
+          label={t('gradingRules.nc.formative')}
+          data={NC_FORMATIVE_MODES.map((mode) => ({ value: mode, label: t(`gradingRules.nc.formativeOption.${mode}`) }))}
+          value={rules.formative}
+          onChange={(formative) => {
+            if (formative) change((current) => ({ ...current, formative: formative as NcRules['formative'] }));
+          }}
+          allowDeselect={false}
+          error={errorOf('newCurriculum.formative')}
+          data-testid="nc-formative"
+        />
+        <Text size="sm" fw={500}>
+          {t('gradingRules.nc.grades')}
+        </Text>
+        <Text size="sm" c="dimmed">
+          {t('gradingRules.nc.gradesExplain')}
+        </Text>
+        <Table withTableBorder w="auto">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('gradingRules.gradeName')}</Table.Th>
+              <Table.Th>{t('gradingRules.nc.percentFrom')}</Table.Th>
+              <Table.Th>{t('gradingRules.nc.descriptor')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rules.grades.map((grade, index) => {
+              const name = divisionLabel(grade.grade, index);
+              return (
+                <Table.Tr key={index} data-testid={`nc-grade-${index}`}>
+                  <Table.Td>
+                    <TextInput
+                      aria-label={t('gradingRules.nc.gradeNameOf', { number: index + 1 })}
+                      value={grade.grade}
+                      maxLength={MAX_RULE_NAME}
+                      onChange={(event) => {
+                        const value = event.currentTarget.value;
+                        setGrades((grades) => replaced(grades, index, (row) => ({ ...row, grade: value })));
+                      }}
+                      error={errorOf(`newCurriculum.grades.${index}.grade`)}
+                      w={110}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <CountInput
+                      label={t('gradingRules.nc.percentFromOf', { grade: name })}
+                      value={grade.atLeast}
+                      onChange={(value) =>
+                        setGrades((grades) => replaced(grades, index, (row) => ({ ...row, atLeast: value ?? Number.NaN })))
+                      }
+                      error={errorOf(`newCurriculum.grades.${index}.atLeast`)}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Textarea
+                      aria-label={t('gradingRules.nc.gradeDescriptorOf', { grade: name })}
+                      value={grade.descriptor}
+                      maxLength={MAX_DESCRIPTOR}
+                      autosize
+                      minRows={1}
+                      onChange={(event) => {
+                        const descriptor = event.currentTarget.value;
+                        setGrades((grades) => replaced(grades, index, (row) => ({ ...row, descriptor })));
+                      }}
+                      error={errorOf(`newCurriculum.grades.${index}.descriptor`)}
+                      w={360}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <RemoveButton
+                      label={t('gradingRules.nc.removeGrade', { grade: name })}
+                      onClick={() => setGrades((grades) => without(grades, index))}
+                    />
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+        <ListError error={errorOf('newCurriculum.grades')} />
+        <AddButton
+          label={t('gradingRules.nc.addGrade')}
+          testId="nc-add-grade"
+          onClick={() => setGrades((grades) => withLowestBand(grades, { grade: '', atLeast: 0, descriptor: '' }, 1, 100))}
+        />
+        <Switch
+          label={t('gradingRules.nc.positions')}
+          description={t('gradingRules.nc.positionsExplain')}
+          checked={rules.positions}
+          onChange={(event) => {
+            const positions = event.currentTarget.checked;
+            change((current) => ({ ...current, positions }));
+          }}
+          error={errorOf('newCurriculum.positions')}
+        />
+        <Switch
+          label={t('gradingRules.nc.certificate')}
+          description={t('gradingRules.nc.certificateExplain')}
+          checked={rules.certificate}
+          onChange={(event) => {
+            const certificate = event.currentTarget.checked;
+            change((current) => ({ ...current, certificate }));
+          }}
+          error={errorOf('newCurriculum.certificate')}
+        />
+        {defaults && (
+          <Text size="sm" c="dimmed" data-testid="nc-defaults">
+            {t('gradingRules.nc.defaults', {
+              identifiers: bands(defaults.identifiers.map((band) => ({ name: band.label, atLeast: band.atLeast }))),
+              formative: t(`gradingRules.nc.formativeOption.${defaults.formative}`),
+              grades: bands(defaults.grades.map((band) => ({ name: band.grade, atLeast: band.atLeast }))),
+              positions: t(defaults.positions ? 'gradingRules.nc.printed' : 'gradingRules.nc.notPrinted'),
+              certificate: t(defaults.certificate ? 'gradingRules.nc.printed' : 'gradingRules.nc.notPrinted'),
+            })}
+          </Text>
+        )}
+      </Stack>
+    </Fieldset>
+  );
+});

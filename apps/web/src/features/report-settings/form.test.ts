@@ -1,4 +1,4 @@
-import { DEFAULT_GRADING_RULES, GradingRulesSchema } from '@mustard/shared';
+import { DEFAULT_GRADING_RULES, DEFAULT_NC_RULES, GradingRulesSchema, NcRulesSchema } from '@mustard/shared';
 import { describe, expect, it } from 'vitest';
 import {
   fieldErrors,
@@ -12,6 +12,7 @@ import {
   toggled,
   typedCondition,
   typedCount,
+  withLowestBand,
 } from './form.js';
 
 describe('the report settings forms’ helpers', () => {
@@ -80,5 +81,43 @@ describe('the Grading rules screen’s worked examples (issue 24 point 4)', () =
       { mark: 59.5, printed: 59.5, grade: 'C6' },
       { mark: 59.96, printed: 60, grade: 'C5' },
     ]);
+  });
+});
+
+describe('the new curriculum’s bands on the Grading rules screen (issue 27 point 1)', () => {
+  const band = (atLeast: number) => ({ label: '', atLeast, descriptor: '' });
+
+  it('add a lowest band at 0, raising the former lowest halfway to the band above it, so the bands stay best first', () => {
+    const added = withLowestBand(DEFAULT_NC_RULES.identifiers, band(0), 0.1, 3);
+    expect(added.map((each) => each.atLeast)).toEqual([2.5, 1.5, 0.8, 0]);
+    expect(added[2]?.label).toBe('Basic');
+    expect(
+      NcRulesSchema.safeParse({ ...DEFAULT_NC_RULES, identifiers: added.map((each) => ({ ...each, label: each.label || 'Low' })) }).success,
+    ).toBe(true);
+    const grades = withLowestBand(DEFAULT_NC_RULES.grades, { grade: 'F', atLeast: 0, descriptor: '' }, 1, 100);
+    expect(grades.map((each) => each.atLeast)).toEqual([80, 70, 60, 50, 25, 0]);
+    // The only band: raised halfway to the top of the scale.
+    expect(withLowestBand([band(0)], band(0), 0.1, 3).map((each) => each.atLeast)).toEqual([1.5, 0]);
+  });
+
+  it('leave the bands as they are where no step fits or the lowest is not at 0 (the check then names the field)', () => {
+    expect(withLowestBand([band(2), band(0.1), band(0)], band(0), 0.1, 3).map((each) => each.atLeast)).toEqual([2, 0.1, 0, 0]);
+    expect(withLowestBand([band(2), band(1)], band(0), 0.1, 3).map((each) => each.atLeast)).toEqual([2, 1, 0]);
+    expect(withLowestBand([band(Number.NaN), band(0)], band(0), 0.1, 3).map((each) => each.atLeast)).toEqual([Number.NaN, 0, 0]);
+    expect(withLowestBand([], band(0), 0.1, 3)).toEqual([band(0)]);
+  });
+
+  it('name an unsorted band and a bound out of range by their path in the document', () => {
+    const rules = structuredClone(DEFAULT_GRADING_RULES);
+    (rules.newCurriculum.identifiers[1] as { atLeast: number }).atLeast = 2.6;
+    (rules.newCurriculum.grades[0] as { atLeast: number }).atLeast = 120;
+    const checked = GradingRulesSchema.safeParse(rules);
+    expect(checked.success).toBe(false);
+    if (!checked.success) {
+      expect(fieldErrors(checked.error)).toEqual({
+        'newCurriculum.identifiers.1.atLeast': 'Each band must start lower than the one above it, and the last at 0',
+        'newCurriculum.grades.0.atLeast': 'A grade bound is a whole number from 0 to 100',
+      });
+    }
   });
 });

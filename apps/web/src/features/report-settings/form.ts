@@ -131,3 +131,18 @@ export function roundingExamples(rounding: GradingRules['rounding']): Array<{ ma
     };
   });
 }
+
+/**
+ * A band list (best first, the last at 0) with a new lowest band at 0 added. The former lowest,
+ * when it started at 0, moves halfway up to the band above it (or to `top`), to `step`s, so the
+ * list stays best first; when no step fits between them, it stays and the check names it.
+ */
+export function withLowestBand<T extends { atLeast: number }>(bands: readonly T[], band: T, step: number, top: number): T[] {
+  const last = bands.at(-1);
+  if (last?.atLeast !== 0) return [...bands, band];
+  const above = bands.at(-2)?.atLeast ?? top;
+  const halfway = Math.round(above / 2 / step) * step;
+  const raised = Math.round(halfway * 1e6) / 1e6;
+  const lowest = raised > 0 && raised < above ? { ...last, atLeast: raised } : last;
+  return [...bands.slice(0, -1), lowest, band];
+}
