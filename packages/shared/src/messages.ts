@@ -271,6 +271,7 @@ export const REPORT_MESSAGES = {
   logoTooLarge: 'The badge is too large (at most 5 MB and 40 megapixels)',
   newCurriculumClass: 'This class follows the new curriculum this year: its report cards and mark sheet are under New Curriculum',
   oldCurriculumClass: 'This class follows the old curriculum this year: its cards and mark sheet are the terminal report and mark sheet',
+  oneSummative: 'Choose one mark type: the summative exam',
 } as const;
 
 /** Project scores (issue 26 point 5): a score or comment refused per cell, a conflict, a sheet. */

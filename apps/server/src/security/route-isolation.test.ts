@@ -797,6 +797,33 @@ const LISTS: Record<string, ListFixture> = {
     urls: () => ['html=1', 'excel=1', 'pdf=1'].map((extra) => `/api/school/marks/marksheet?form=P2&term=I&year=2026&${extra}`),
     own: () => [A.ids.marked],
   },
+  '/api/school/marks/ncmarksheet': {
+    // A's P3 (the new curriculum in 2026) as the model and the preview; then, with A's P2 on the new curriculum (then back),
+    // its marked learner's sheet in every output, nothing of B's; B's mark type named in A's request refused, and not named.
+    urls: () =>
+      ['', 'html=1'].map((extra) => `/api/school/marks/ncmarksheet?form=P3&term=I&year=2026&marktype_id=${A.ids.marktype}&${extra}`),
+    check: async () => {
+      const url = (extra: string, marktype = A.ids.marktype) =>
+        `/api/school/marks/ncmarksheet?form=P2&term=I&year=2026&marktype_id=${marktype}&${extra}`;
+      const curricula = (curriculum: string) => ({ year: 2026, allow_zero: false, classes: [{ form: 'P2', curriculum }] });
+      ok(await send(A, 'PUT', '/api/school/curricula', curricula('new')));
+      try {
+        const model = await send(A, 'GET', url(''));
+        expect(model.statusCode, model.body).toBe(200);
+        expect(model.body).toContain(A.ids.marked);
+        for (const extra of ['', 'html=1', 'excel=1', 'pdf=1']) {
+          const answer = await send(A, 'GET', url(extra));
+          expect(answer.statusCode, answer.body).toBe(200);
+          expectNothingOfB(answer.body, `GET /api/school/marks/ncmarksheet?${extra}`);
+        }
+        const theirs = await send(A, 'GET', url('', B.ids.marktype));
+        expect(theirs.statusCode, theirs.body).toBe(422);
+        expectNothingOfB(theirs.body, 'GET /api/school/marks/ncmarksheet?marktype_id=<B>');
+      } finally {
+        ok(await send(A, 'PUT', '/api/school/curricula', curricula('old')));
+      }
+    },
+  },
   '/api/school/terminalreport': {
     // A's marked P2 learner's card: as the model, the preview and the PDF; nothing of B's learners.
     urls: () => ['json=1', 'html=1', 'stream='].map((extra) => `/api/school/terminalreport?form=P2&term=I&year=2026&${extra}`),

@@ -50,6 +50,7 @@ const marks = () => import('../features/marks/MarksEntryPage.js');
 const marksLists = () => import('../features/marks/screens.js');
 const classValues = () => import('../features/marks/ClassValuesPage.js');
 const marksheet = () => import('../features/marksheet/MarksheetPage.js');
+const ncMarksheet = () => import('../features/nc-marksheet/NcMarksheetPage.js');
 const reportSettings = () => import('../features/report-settings/pages.js');
 const reports = () => import('../features/reports/TerminalReportPage.js');
 const subjectComments = () => import('../features/comments/SubjectCommentsPage.js');
@@ -81,6 +82,7 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   createMarkTargets: screen(classValues, (m) => m.CreateMarkTargetsPage),
   attendance: screen(classValues, (m) => m.AttendancePage),
   marksheet: screen(marksheet, (m) => m.MarksheetPage),
+  ncMarksheet: screen(ncMarksheet, (m) => m.NcMarksheetPage),
   markTypes: screen(settings, (m) => m.MarkTypesPage),
   proportions: screen(settings, (m) => m.ProportionsPage),
   publishMarks: screen(settings, (m) => m.PublishMarksPage),

@@ -67,7 +67,7 @@ export const PAGES = {
   progressReport: { path: '/progressreport', title: 'pages.progressReport' },
   statistics: { path: '/otherstats', title: 'pages.statistics' },
   resultAnalysis: { path: '/resultanalysis', title: 'pages.resultAnalysis' },
-  ncMarksheet: { path: '/school/ncmarksheet', title: 'pages.ncMarksheet' },
+  ncMarksheet: { path: '/school/ncmarksheet', title: 'pages.ncMarksheet', ability: manage('mark') },
   ncTerminalReport: { path: '/school/ncterminalreport', title: 'pages.ncTerminalReport' },
   competencies: { path: '/school/topics', title: 'pages.competencies' },
   newCompetency: { path: '/school/topics/new', title: 'pages.newCompetency', ability: manage('mark') },

@@ -19,3 +19,10 @@ export const MARKSHEET_DRAWER = documentDrawer<typeof import('./marksheet/pdf.js
   './marksheet/pdf',
   'drawMarksheet',
 );
+
+/** A new-curriculum class's mark sheet, a block per subject (nc-marksheet/pdf.ts). */
+export const NC_MARKSHEET_DRAWER = documentDrawer<typeof import('./nc-marksheet/pdf.js'), 'drawNcMarksheet'>(
+  import.meta.url,
+  './nc-marksheet/pdf',
+  'drawNcMarksheet',
+);

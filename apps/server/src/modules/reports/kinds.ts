@@ -1,6 +1,7 @@
 import type { Endpoint } from '@mustard/shared';
 import type { FastifyInstance } from 'fastify';
 import { marksheetKind } from './marksheet/marksheet.service.js';
+import { ncMarksheetKind } from './nc-marksheet/nc-marksheet.kind.js';
 import { type ReportKind, reportKindRoute } from './pipeline/kind.js';
 import type { SourceName } from './pipeline/sources.js';
 import { terminalReportKind } from './terminal-report.kind.js';
@@ -28,4 +29,8 @@ const registered = <E extends Endpoint, Built, Names extends SourceName>(kind: R
   serve: (app) => reportKindRoute(app, kind),
 });
 
-export const REPORT_KINDS: readonly RegisteredKind[] = [registered(terminalReportKind), registered(marksheetKind)];
+export const REPORT_KINDS: readonly RegisteredKind[] = [
+  registered(terminalReportKind),
+  registered(marksheetKind),
+  registered(ncMarksheetKind),
+];
