@@ -824,6 +824,38 @@ const LISTS: Record<string, ListFixture> = {
       }
     },
   },
+  '/api/school/ncterminalreport': {
+    // A's P3 (the new curriculum in 2026) as the model, the preview and the PDF; then, with A's P2 on the new curriculum
+    // (then back), its marked learner's card in every output, nothing of B's; B's learner and mark type refused, and not named.
+    urls: () =>
+      ['json=1', 'html=1', 'pdf=1'].map(
+        (extra) => `/api/school/ncterminalreport?form=P3&term=I&year=2026&marktype_id=${A.ids.marktype}&topics=1&${extra}`,
+      ),
+    check: async () => {
+      const url = (extra: string, marktype = A.ids.marktype) =>
+        `/api/school/ncterminalreport?form=P2&term=I&year=2026&marktype_id=${marktype}&topics=1&summary=1&comments=1&${extra}`;
+      const curricula = (curriculum: string) => ({ year: 2026, allow_zero: false, classes: [{ form: 'P2', curriculum }] });
+      ok(await send(A, 'PUT', '/api/school/curricula', curricula('new')));
+      try {
+        const model = await send(A, 'GET', url('json=1'));
+        expect(model.statusCode, model.body).toBe(200);
+        expect(model.body).toContain(A.ids.marked);
+        for (const extra of ['json=1', 'html=1', 'pdf=1']) {
+          const answer = await send(A, 'GET', url(extra));
+          expect(answer.statusCode, answer.body.slice(0, 300)).toBe(200);
+          expectNothingOfB(await answerText(answer), `GET /api/school/ncterminalreport?${extra}`);
+        }
+        const theirLearner = await send(A, 'GET', url(`json=1&student_id=${B.ids.marked}`));
+        expect(theirLearner.statusCode, theirLearner.body).toBe(422);
+        expectNothingOfB(theirLearner.body, 'GET /api/school/ncterminalreport?student_id=<B>');
+        const theirType = await send(A, 'GET', url('json=1', B.ids.marktype));
+        expect(theirType.statusCode, theirType.body).toBe(422);
+        expectNothingOfB(theirType.body, 'GET /api/school/ncterminalreport?marktype_id=<B>');
+      } finally {
+        ok(await send(A, 'PUT', '/api/school/curricula', curricula('old')));
+      }
+    },
+  },
   '/api/school/terminalreport': {
     // A's marked P2 learner's card: as the model, the preview and the PDF; nothing of B's learners.
     urls: () => ['json=1', 'html=1', 'stream='].map((extra) => `/api/school/terminalreport?form=P2&term=I&year=2026&${extra}`),

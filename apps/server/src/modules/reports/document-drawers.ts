@@ -20,6 +20,13 @@ export const MARKSHEET_DRAWER = documentDrawer<typeof import('./marksheet/pdf.js
   'drawMarksheet',
 );
 
+/** A new-curriculum class's report cards, one or more pages a learner (nc-report/pdf.ts). */
+export const NC_REPORT_CARDS_DRAWER = documentDrawer<typeof import('./nc-report/pdf.js'), 'drawNcReportCards'>(
+  import.meta.url,
+  './nc-report/pdf',
+  'drawNcReportCards',
+);
+
 /** A new-curriculum class's mark sheet, a block per subject (nc-marksheet/pdf.ts). */
 export const NC_MARKSHEET_DRAWER = documentDrawer<typeof import('./nc-marksheet/pdf.js'), 'drawNcMarksheet'>(
   import.meta.url,

@@ -1,4 +1,4 @@
-import { marksheetEndpoint, ncMarksheetEndpoint, terminalReportEndpoint } from '@mustard/shared';
+import { marksheetEndpoint, ncMarksheetEndpoint, ncTerminalReportEndpoint, terminalReportEndpoint } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.js';
 import { REPORT_KINDS } from './kinds.js';
@@ -12,11 +12,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the registry of report kinds', () => {
-  it('holds the terminal report, the mark sheet and the new-curriculum mark sheet, each at its contract’s path, names and paths once', () => {
+  it('holds the terminal report, the mark sheet, the new-curriculum mark sheet and card, each at its contract’s path, names and paths once', () => {
     expect(REPORT_KINDS.map((kind) => [kind.name, kind.method, kind.path])).toEqual([
       ['terminal-report', 'GET', terminalReportEndpoint.path],
       ['marksheet', 'GET', marksheetEndpoint.path],
       ['ncmarksheet', 'GET', ncMarksheetEndpoint.path],
+      ['nc-terminal-report', 'GET', ncTerminalReportEndpoint.path],
     ]);
     expect(new Set(REPORT_KINDS.map((kind) => kind.name)).size).toBe(REPORT_KINDS.length);
     expect(new Set(REPORT_KINDS.map((kind) => `${kind.method} ${kind.path}`)).size).toBe(REPORT_KINDS.length);

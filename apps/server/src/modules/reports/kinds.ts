@@ -2,6 +2,7 @@ import type { Endpoint } from '@mustard/shared';
 import type { FastifyInstance } from 'fastify';
 import { marksheetKind } from './marksheet/marksheet.service.js';
 import { ncMarksheetKind } from './nc-marksheet/nc-marksheet.kind.js';
+import { ncTerminalReportKind } from './nc-report/nc-report.kind.js';
 import { type ReportKind, reportKindRoute } from './pipeline/kind.js';
 import type { SourceName } from './pipeline/sources.js';
 import { terminalReportKind } from './terminal-report.kind.js';
@@ -33,4 +34,5 @@ export const REPORT_KINDS: readonly RegisteredKind[] = [
   registered(terminalReportKind),
   registered(marksheetKind),
   registered(ncMarksheetKind),
+  registered(ncTerminalReportKind),
 ];

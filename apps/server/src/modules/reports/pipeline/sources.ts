@@ -4,6 +4,7 @@ import type { TenantTx } from '../../../db/tenant.js';
 import { inTenant } from '../../../db/tenant-filter.js';
 import { classTermKey } from '../../students/class-learners.repository.js';
 import { type NcClassInputs, readNcInputs } from '../nc-inputs.js';
+import { type NcCardValues, readNcCard } from '../nc-report/card-sources.js';
 import type { ClassTermInputs, GradingLoad } from './loader.js';
 
 /*
@@ -42,6 +43,8 @@ export interface SourceValues {
   badge: string | null;
   /** The new curriculum's competencies, AOI scores, exam and projects per learner (nc-inputs.ts; refuses an old-curriculum class). */
   newCurriculum: NcClassInputs;
+  /** The new-curriculum card's remarks on generic skills and values, and the class's projects with each learner's score and comment (nc-report/card-sources.ts). */
+  ncCard: NcCardValues;
 }
 
 export type SourceName = keyof SourceValues;
@@ -57,6 +60,7 @@ export const SOURCE_NAMES = [
   'fees',
   'badge',
   'newCurriculum',
+  'ncCard',
 ] as const satisfies ReadonlyArray<SourceName>;
 
 /** What a kind's sources gave each class and term, by classTermKey: only the sources named. */
@@ -324,6 +328,7 @@ const SOURCES: { [Name in SourceName]: Source<Name> } = {
   fees,
   badge,
   newCurriculum: readNcInputs,
+  ncCard: readNcCard,
 };
 
 /** Reads the named sources over the load's classes and terms (each once, set-based), in the caller's transaction. */
