@@ -21,7 +21,9 @@ import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/
  * The demo's comments (issue 16 point 8): after the seed, about half the classes of the marks
  * term have a subject comment for each learner in each subject and the class and head teacher's
  * remarks, each the school's automatic comment for the learner's result with their name in it;
- * the other half have none; the automatic comments cover every grade and every result.
+ * the other half have none; the automatic comments cover every grade and every result. S1 to S4
+ * are new-curriculum classes: their comments are read on the new-curriculum screens (issue 27
+ * point 3), which show competency scores and match the report comments to the overall score.
  */
 
 let t: TestApp;
@@ -48,9 +50,20 @@ async function ok<T>(school: School, url: string): Promise<T> {
 
 const model = (school: School, form: string, more = '') =>
   ok<ReportModel>(school, `/api/school/terminalreport?form=${form}&${at}&json=1${more}`);
+/** S1 to S4: new-curriculum classes, whose comments are on the new-curriculum screens. */
+const isNew = (form: string) => ['S1', 'S2', 'S3', 'S4'].includes(form);
 const markComments = (school: School, form: string, subjectId: string, more = '') =>
-  ok<MarkComments>(school, `/api/school/markcomments?form=${form}&${at}&subject_id=${subjectId}${more}`);
-const remarks = (school: School, form: string) => ok<Remarks>(school, `/api/school/remarks?form=${form}&${at}`);
+  ok<MarkComments>(school, `/api/school/${isNew(form) ? 'nccomments' : 'markcomments'}?form=${form}&${at}&subject_id=${subjectId}${more}`);
+const remarks = (school: School, form: string) =>
+  ok<Remarks>(school, `/api/school/${isNew(form) ? 'ncremarks' : 'remarks'}?form=${form}&${at}`);
+/** The school's automatic subject comments of a category, as the screens of that category offer them. */
+async function autoComments(school: School, category: string): Promise<AutoSubjectComment[]> {
+  const list = await ok<{ automarkcomments: Array<AutoSubjectComment & { category: string }> }>(
+    school,
+    `/api/school/automarkcomments?per_page=1000&category=${encodeURIComponent(category)}`,
+  );
+  return list.automarkcomments.filter((auto) => auto.category === category).map(({ score, comment }) => ({ score, comment }));
+}
 
 /**
  * The subjects a class has marks in this term, in the school's order (read from the marks: an
@@ -102,7 +115,8 @@ describe('the demo’s comments', () => {
       const subjectId = (await subjectsOf(school, form))[0] as string;
       const screens = [
         await markComments(school, form, subjectId),
-        await markComments(school, form, subjectId, '&nc=1'),
+        // The new-curriculum comments' ("nc general"): an old-curriculum class has no such screen.
+        { autocomments: await autoComments(school, 'nc general') },
         await ok<MarkComments>(school, `/api/school/genericcomments?form=${form}&${at}&subject_id=${subjectId}`),
       ];
       for (const screen of screens) {
@@ -118,12 +132,13 @@ describe('the demo’s comments', () => {
   });
 
   it('has class and head teacher’s bands covering each class’s whole range of results, so every learner with a result has a suggestion', async () => {
-    const ranges = { primary: [4, 36], olevel: [1, 72], alevel: [0, 20] } as const;
+    // A new-curriculum class's result is the overall score, 1 to 3, within the O-level bands.
+    const ranges = { primary: [4, 36], olevel: [1, 72], alevel: [0, 20], nc: [1, 3] } as const;
     for (const school of Object.keys(CLASSES) as School[]) {
       for (const form of CLASSES[school]) {
         const screen = await remarks(school, form);
         const level = school === 'demo-primary' ? 'primary' : form === 'S5' || form === 'S6' ? 'alevel' : 'olevel';
-        const [low, high] = ranges[level];
+        const [low, high] = ranges[isNew(form) ? 'nc' : level];
         for (const typeId of teacherTypes(screen)) {
           const bands = screen.autocomments.filter((auto) => auto.remarktype_id === typeId).sort((a, b) => a.score - b.score);
           expect(bands.length, `${form} ${typeId}`).toBeGreaterThan(3);
@@ -149,6 +164,17 @@ describe('the demo’s comments', () => {
     ] as const) {
       for (const subjectId of await subjectsOf(school, form)) {
         const screen = await markComments(school, form, subjectId);
+        if (isNew(form)) {
+          // A new-curriculum class shows competency scores, no grade: the comments written are there, each naming its learner.
+          const written = screen.records.filter((record) => record.comment !== null);
+          expect(written.length, `${form} ${subjectId}`).toBeGreaterThan(0);
+          for (const record of written) {
+            const student = screen.students.find((each) => each.id === record.student_id);
+            expect(record.comment).toContain(student?.firstname);
+            expect(record.version).toBe(1);
+          }
+          continue;
+        }
         const autos: AutoSubjectComment[] = screen.autocomments;
         const graded = screen.records.filter((record) => record.grade !== null);
         expect(graded.length, `${form} ${subjectId}`).toBeGreaterThan(0);
@@ -173,6 +199,16 @@ describe('the demo’s comments', () => {
     ] as const) {
       const screen = await remarks(school, form);
       const types = teacherTypes(screen);
+      if (isNew(form)) {
+        // A new-curriculum class's suggestions follow the overall score: the remarks written are there, each naming its learner.
+        for (const typeId of types) {
+          const stored = Object.entries(screen.remarks[`rt_${typeId}`] ?? {});
+          expect(stored.length, form).toBeGreaterThan(60);
+          for (const [key, cell] of stored)
+            expect(cell.comment).toContain(screen.students.find((student) => `s_${student.id}` === key)?.firstname);
+        }
+        continue;
+      }
       const withResult = screen.students.filter((student) => student.result !== null);
       expect(withResult.length, form).toBeGreaterThan(60);
       for (const student of withResult) {
