@@ -51,6 +51,7 @@ const marksLists = () => import('../features/marks/screens.js');
 const classValues = () => import('../features/marks/ClassValuesPage.js');
 const marksheet = () => import('../features/marksheet/MarksheetPage.js');
 const ncMarksheet = () => import('../features/nc-marksheet/NcMarksheetPage.js');
+const ncTerminalReport = () => import('../features/nc-report/NcTerminalReportPage.js');
 const reportSettings = () => import('../features/report-settings/pages.js');
 const reports = () => import('../features/reports/TerminalReportPage.js');
 const subjectComments = () => import('../features/comments/SubjectCommentsPage.js');
@@ -83,6 +84,7 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   attendance: screen(classValues, (m) => m.AttendancePage),
   marksheet: screen(marksheet, (m) => m.MarksheetPage),
   ncMarksheet: screen(ncMarksheet, (m) => m.NcMarksheetPage),
+  ncTerminalReport: screen(ncTerminalReport, (m) => m.NcTerminalReportPage),
   markTypes: screen(settings, (m) => m.MarkTypesPage),
   proportions: screen(settings, (m) => m.ProportionsPage),
   publishMarks: screen(settings, (m) => m.PublishMarksPage),

@@ -142,11 +142,14 @@ function projectsBlock(learner: NcLearnerCard): string {
   )}</th><th>${escapeHtml(W.subject)}</th><th>${escapeHtml(N.score)}</th><th>${escapeHtml(W.comment)}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
+/** A score bound of the identifiers' key: one decimal at least (2.5, 3.0), two where the bound has them (2.49). */
+const boundText = (value: number) => (Number.isInteger(value * 10) ? value.toFixed(1) : String(value));
+
 /** The lines of both keys, as both renderers print them. */
 export function ncKeyLines(model: NcReportModel): { identifiers: string[]; grades: string[] } {
   return {
     identifiers: model.keys.identifiers.map(
-      (band) => `${band.label} (${band.from.toFixed(1)} - ${band.to.toFixed(1)}): ${band.descriptor}`,
+      (band) => `${band.label} (${boundText(band.from)} - ${boundText(band.to)}): ${band.descriptor}`,
     ),
     grades: model.keys.grades.map((band) => `${band.grade} (${band.from} - ${band.to}): ${band.descriptor}`),
   };

@@ -111,7 +111,12 @@ function ChoiceField({
   errors,
   spec,
   context,
-}: FieldProps & { name: 'studentcategory_id' | 'subject_id' | 'remarktype_id'; own: readonly Choice[]; label: string; none?: string }) {
+}: FieldProps & {
+  name: 'studentcategory_id' | 'subject_id' | 'remarktype_id' | 'marktype_id';
+  own: readonly Choice[];
+  label: string;
+  none?: string;
+}) {
   const { t } = useTranslation();
   const required = spec.required ?? none === undefined;
   return (
@@ -258,6 +263,12 @@ function MarkTypesField({ filter, errors, spec }: FieldProps) {
   );
 }
 
+/** One mark type, always asked for (the new-curriculum card's summative exam). */
+function MarkTypeField(props: FieldProps) {
+  const own = useChoices(MARK_TYPE_CHOICES);
+  return <ChoiceField {...props} name="marktype_id" own={own} label="reportFilter.markType" />;
+}
+
 /** One learner of the chosen class and stream; none is the whole class. */
 function LearnerField({ filter, errors, spec }: FieldProps) {
   const { t } = useTranslation();
@@ -315,6 +326,7 @@ const FIELD_VIEWS: Record<GridFieldName, (props: FieldProps) => ReactNode> = {
   year: YearField,
   category: ReportTypeField,
   marktype_ids: MarkTypesField,
+  marktype_id: MarkTypeField,
   student_id: LearnerField,
   subject_id: SubjectField,
   remarktype_id: RemarkTypeField,

@@ -17,6 +17,8 @@ export interface FilterValues {
   /** The report type ("Report Type" on Terminal Reports, "Category" on the mark sheet). */
   category: ReportType;
   marktype_ids: string[];
+  /** One mark type (the new-curriculum card's summative exam). */
+  marktype_id: string | null;
   /** One learner of the class (none: the whole class). */
   student_id: string | null;
   subject_id: string | null;
@@ -29,12 +31,20 @@ export interface FilterValues {
   separate: boolean;
   /** Display Long text. */
   ta: boolean;
+  /** New-curriculum card: Summary (formative, summative, total, grade and descriptor per subject). */
+  summary: boolean;
+  /** New-curriculum card: Show Topics (a row per competency). */
+  topics: boolean;
+  /** New-curriculum card: Disable Formative (an exam-only card). */
+  noformative: boolean;
+  /** New-curriculum card: Show comments (the remarks on competency and generic skills, the report remarks). */
+  comments: boolean;
 }
 
 export type FieldName = keyof FilterValues;
 
 /** The report options: boxes in the row under the fields. */
-export const OPTION_NAMES = ['rawmark', 'separate', 'ta'] as const;
+export const OPTION_NAMES = ['rawmark', 'separate', 'ta', 'summary', 'topics', 'noformative', 'comments'] as const;
 export type OptionName = (typeof OPTION_NAMES)[number];
 
 /** The fields of the filter's grid. */
@@ -50,6 +60,7 @@ export function startValues(current: { term: Term; year: number }, page: Partial
     year: current.year,
     category: 'exam',
     marktype_ids: [],
+    marktype_id: null,
     student_id: null,
     subject_id: null,
     remarktype_id: null,
@@ -57,6 +68,10 @@ export function startValues(current: { term: Term; year: number }, page: Partial
     rawmark: false,
     separate: false,
     ta: false,
+    summary: false,
+    topics: false,
+    noformative: false,
+    comments: false,
     ...page,
   };
 }
@@ -77,6 +92,7 @@ const TO_QUERY: { [Name in FieldName]: (value: FilterValues[Name]) => QueryValue
   category: (value) => value,
   // The mark types as one list (the contract reads `a,b` as well as `marktype_ids[]`); none: all of them.
   marktype_ids: (value) => (value.length > 0 ? value.join(',') : undefined),
+  marktype_id: id,
   student_id: id,
   subject_id: id,
   remarktype_id: id,
@@ -84,6 +100,10 @@ const TO_QUERY: { [Name in FieldName]: (value: FilterValues[Name]) => QueryValue
   rawmark: flag,
   separate: flag,
   ta: flag,
+  summary: flag,
+  topics: flag,
+  noformative: flag,
+  comments: flag,
 };
 
 /** The query of the fields a page declares, from the filter's values: nothing of a field the page does not ask. */
