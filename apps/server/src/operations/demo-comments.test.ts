@@ -113,27 +113,33 @@ describe('the demo’s comments', () => {
       const labels = [...grades.map((row) => row.grade), ...ALEVEL_LETTERS];
       expect(labels).toEqual(expect.arrayContaining(['D1', 'C3', 'P7', 'F9', 'A', 'O']));
       const subjectId = (await subjectsOf(school, form))[0] as string;
-      const screens = [
-        await markComments(school, form, subjectId),
-        // The new-curriculum comments' ("nc general"): an old-curriculum class has no such screen.
-        { autocomments: await autoComments(school, 'nc general') },
-        await ok<MarkComments>(school, `/api/school/genericcomments?form=${form}&${at}&subject_id=${subjectId}`),
+      // The subject comments' by grade; the new curriculum's ("nc general", and generic skills' "nc
+      // skill") by the identifier a subject score has.
+      const identifiers = ['Outstanding', 'Moderate', 'Basic'];
+      const screens: Array<[{ autocomments: Array<{ score: string; comment: string }> }, string[]]> = [
+        [await markComments(school, form, subjectId), labels],
+        [{ autocomments: await autoComments(school, 'nc general') }, identifiers],
+        [await ok<MarkComments>(school, `/api/school/genericcomments?form=${form}&${at}&subject_id=${subjectId}`), identifiers],
       ];
-      for (const screen of screens) {
+      for (const [screen, wanted] of screens) {
         const scores = screen.autocomments.map((auto) => auto.score.toLowerCase());
         expect(
-          labels.filter((label) => !scores.includes(label.toLowerCase())),
+          wanted.filter((label) => !scores.includes(label.toLowerCase())),
           school,
         ).toEqual([]);
         expect(screen.autocomments.every((auto) => auto.comment.includes('{name}'))).toBe(true);
       }
-      expect(new Set(screens.map((screen) => screen.autocomments.find((auto) => auto.score === 'D1')?.comment)).size).toBe(3);
+      // Each category its own words: the best grade's and the best identifier's texts differ.
+      const best = screens.map(
+        ([screen]) => screen.autocomments.find((auto) => auto.score === 'D1' || auto.score === 'Outstanding')?.comment,
+      );
+      expect(new Set(best).size).toBe(3);
     }
   });
 
   it('has class and head teacher’s bands covering each class’s whole range of results, so every learner with a result has a suggestion', async () => {
-    // A new-curriculum class's result is the overall score, 1 to 3, within the O-level bands.
-    const ranges = { primary: [4, 36], olevel: [1, 72], alevel: [0, 20], nc: [1, 3] } as const;
+    // A new-curriculum class's result is the overall score, 0 to 3 cut to two decimals, in its identifier bands.
+    const ranges = { primary: [4, 36], olevel: [1, 72], alevel: [0, 20], nc: [0, 3] } as const;
     for (const school of Object.keys(CLASSES) as School[]) {
       for (const form of CLASSES[school]) {
         const screen = await remarks(school, form);
@@ -141,11 +147,13 @@ describe('the demo’s comments', () => {
         const [low, high] = ranges[isNew(form) ? 'nc' : level];
         for (const typeId of teacherTypes(screen)) {
           const bands = screen.autocomments.filter((auto) => auto.remarktype_id === typeId).sort((a, b) => a.score - b.score);
-          expect(bands.length, `${form} ${typeId}`).toBeGreaterThan(3);
+          expect(bands.length, `${form} ${typeId}`).toBeGreaterThanOrEqual(isNew(form) ? 3 : 4);
           expect(bands[0]?.score).toBeLessThanOrEqual(low);
           expect(bands.at(-1)?.upper).toBeGreaterThanOrEqual(high);
+          // Whole-number results step by 1; an overall score (two decimals) by 0.01.
+          const step = isNew(form) ? 0.01 : 1;
           bands.slice(1).forEach((band, index) => {
-            expect(band.score, `${form}: a gap after ${bands[index]?.upper}`).toBe((bands[index]?.upper ?? 0) + 1);
+            expect(band.score, `${form}: a gap after ${bands[index]?.upper}`).toBeCloseTo((bands[index]?.upper ?? 0) + step, 6);
           });
           expect(bands.every((band) => band.comment.includes('{name}'))).toBe(true);
           const results = screen.students.filter((student) => student.result !== null);
@@ -165,12 +173,23 @@ describe('the demo’s comments', () => {
       for (const subjectId of await subjectsOf(school, form)) {
         const screen = await markComments(school, form, subjectId);
         if (isNew(form)) {
-          // A new-curriculum class shows competency scores, no grade: the comments written are there, each naming its learner.
-          const written = screen.records.filter((record) => record.comment !== null);
-          expect(written.length, `${form} ${subjectId}`).toBeGreaterThan(0);
-          for (const record of written) {
+          // A new-curriculum class: every learner with a subject score has the remark on
+          // competency of their identifier ("nc general"), and their generic skills ("nc skill").
+          const skills = await ok<MarkComments>(
+            school,
+            `/api/school/genericcomments?form=${form}&${at}&subject_id=${subjectId}&category=exam`,
+          );
+          const scored = screen.records.filter((record) => record.identifier);
+          expect(scored.length, `${form} ${subjectId}`).toBeGreaterThan(0);
+          for (const record of scored) {
             const student = screen.students.find((each) => each.id === record.student_id);
-            expect(record.comment).toContain(student?.firstname);
+            if (!student) throw new Error(`no learner ${record.student_id}`);
+            const result = { grade: record.identifier ?? null, total: record.score ?? null };
+            expect(record.comment, `${form} ${student.fullname} ${record.identifier}`).toBe(
+              personalise(matchSubjectComment(screen.autocomments, result) ?? '', student),
+            );
+            const skill = skills.records.find((each) => each.student_id === record.student_id);
+            expect(skill?.comment).toBe(personalise(matchSubjectComment(skills.autocomments, result) ?? '', student));
             expect(record.version).toBe(1);
           }
           continue;

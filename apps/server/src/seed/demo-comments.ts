@@ -1,6 +1,7 @@
 import {
   type AutoReportComment,
   type AutoSubjectComment,
+  defaultCurriculum,
   matchReportComment,
   matchSubjectComment,
   personalise,
@@ -13,6 +14,7 @@ import { sql } from 'kysely';
 import { newId } from '../db/ids.js';
 import { bindTenant, type TenantTx, type Trx } from '../db/tenant.js';
 import { inTenant } from '../db/tenant-filter.js';
+import { classAois, learnerScores, overallScore } from '../modules/comments/nc-scores.js';
 import { resultOf } from '../modules/comments/remarks.service.js';
 import { loadGradingInputs } from '../modules/reports/pipeline/loader.js';
 import { buildReportModel } from '../modules/reports/report-model.js';
@@ -142,20 +144,83 @@ export function planClassComments(input: {
   return { comments, remarks };
 }
 
+/**
+ * A new-curriculum class's comments (issue 27 point 6): each learner's remark on competency
+ * ("nc general") and generic skills ("nc skill") matched to the subject score's identifier, and
+ * their remarks matched to their overall score, as the new-curriculum comment screens match them.
+ * A subject without a score (every activity missed) gets none.
+ */
+export function planNcClassComments(input: {
+  form: string;
+  learners: ReadonlyArray<{ id: string; firstname: string; gender: 'F' | 'M' | null; stream: string | null }>;
+  scores: ReadonlyMap<
+    string,
+    ReadonlyArray<
+      Parameters<typeof overallScore>[0][number] & { subject_id: string; score: { score: number | null; identifier: string | null } }
+    >
+  >;
+  ncAutos: ReadonlyArray<AutoSubjectComment>;
+  skillAutos: ReadonlyArray<AutoSubjectComment>;
+  reportAutos: ReadonlyArray<AutoReportComment>;
+  remarkTypes: { classTeacher: string | null; headTeacher: string | null };
+  writers: CommentWriters;
+}): { comments: SubjectCommentPlan[]; skills: SubjectCommentPlan[]; remarks: RemarkPlan[] } {
+  const { form, writers } = input;
+  const comments: SubjectCommentPlan[] = [];
+  const skills: SubjectCommentPlan[] = [];
+  const remarks: RemarkPlan[] = [];
+  for (const learner of input.learners) {
+    const person = { firstname: learner.firstname, gender: learner.gender };
+    const subjects = input.scores.get(learner.id) ?? [];
+    for (const subject of subjects) {
+      const result = { grade: subject.score.identifier, total: subject.score.score };
+      const row = { student_id: learner.id, subject_id: subject.subject_id, form, stream: learner.stream };
+      const user_id = writers.subjectTeacher(form, learner.stream, subject.subject_id);
+      const remark = matchSubjectComment(input.ncAutos, result);
+      if (remark) comments.push({ ...row, comment: personalise(remark, person), user_id });
+      const skill = matchSubjectComment(input.skillAutos, result);
+      if (skill) skills.push({ ...row, comment: personalise(skill, person), user_id });
+    }
+    const value = overallScore(subjects).value;
+    const writerOf = [
+      [input.remarkTypes.classTeacher, writers.classTeacher(form, learner.stream)],
+      [input.remarkTypes.headTeacher, writers.headTeacher(form)],
+    ] as const;
+    for (const [remarktypeId, userId] of writerOf) {
+      if (!remarktypeId || value === null) continue;
+      const text = matchReportComment(input.reportAutos, { form, remarktypeId, value });
+      if (text)
+        remarks.push({
+          student_id: learner.id,
+          remarktype_id: remarktypeId,
+          form,
+          stream: learner.stream,
+          comment: personalise(text, person),
+          user_id: userId,
+        });
+    }
+  }
+  return { comments, skills, remarks };
+}
+
 /* ---- The shell: read the school, write what is missing. ---- */
 
 const key = (...parts: Array<string | null>) => parts.map((part) => (part ?? '').trim().toLowerCase()).join('|');
 
 /** The school's automatic comments and remark types, and who writes what, read once for every class. */
 async function schoolCommentSettings(trx: Trx, tenantId: string, term: Term, staffYear: number) {
-  const subjectAutos = await trx
-    .selectFrom('auto_mark_comments')
-    .select(['score', 'comment'])
-    .$call(inTenant(tenantId))
-    .where('category', '=', 'general')
-    .orderBy('score')
-    .orderBy('id')
-    .execute();
+  const autosOf = (category: string) =>
+    trx
+      .selectFrom('auto_mark_comments')
+      .select(['score', 'comment'])
+      .$call(inTenant(tenantId))
+      .where('category', '=', category)
+      .orderBy('score')
+      .orderBy('id')
+      .execute();
+  const subjectAutos = await autosOf('general');
+  const ncAutos = await autosOf('nc general');
+  const skillAutos = await autosOf('nc skill');
   const reportAutos = await trx
     .selectFrom('auto_report_comments')
     .select(['form', 'remarktype_id', sql<number>`score::float8`.as('score'), sql<number>`upper::float8`.as('upper'), 'comment'])
@@ -197,6 +262,8 @@ async function schoolCommentSettings(trx: Trx, tenantId: string, term: Term, sta
   for (const row of deputies) if (!deputyOf.has(key(row.form))) deputyOf.set(key(row.form), row.user_id);
   return {
     subjectAutos,
+    ncAutos,
+    skillAutos,
     reportAutos: reportAutos.map((auto) => ({ ...auto, score: Number(auto.score), upper: Number(auto.upper) })),
     remarkTypes: {
       classTeacher: types.find((type) => type.label === CLASS_TEACHER_REMARK)?.id ?? null,
@@ -232,12 +299,19 @@ async function classInputs(tx: TenantTx, forms: readonly string[], at: { term: T
     });
 }
 
-async function insertSubjectComments(trx: Trx, tenantId: string, at: { term: Term; year: number }, rows: readonly SubjectCommentPlan[]) {
+/** Subject comments of one kind: `general` (a subject comment, a remark on competency) or `skill` (generic skills). */
+async function insertSubjectComments(
+  trx: Trx,
+  tenantId: string,
+  at: { term: Term; year: number },
+  rows: readonly SubjectCommentPlan[],
+  kind: 'general' | 'skill' = 'general',
+) {
   if (rows.length === 0) return;
   const column = <K extends keyof SubjectCommentPlan>(name: K) => rows.map((row) => row[name]);
   await sql`
     INSERT INTO mark_comments (tenant_id, term, year, category, kind, id, student_id, subject_id, form, stream, comment, user_id)
-    SELECT ${tenantId}::uuid, ${at.term}, ${at.year}::integer, ${CATEGORY}, 'general', given.*
+    SELECT ${tenantId}::uuid, ${at.term}, ${at.year}::integer, ${CATEGORY}, ${kind}, given.*
     FROM unnest(
       ${rows.map(() => newId())}::uuid[], ${column('student_id')}::uuid[], ${column('subject_id')}::uuid[], ${column('form')}::text[],
       ${column('stream')}::text[], ${column('comment')}::text[], ${column('user_id')}::uuid[]
@@ -268,20 +342,49 @@ async function insertRemarks(trx: Trx, tenantId: string, at: { term: Term; year:
 export async function seedDemoComments(
   trx: Trx,
   tenantId: string,
-  school: { classes: readonly string[] },
+  school: { classes: readonly string[]; schooltype?: string },
   at: { term: Term; year: number },
   staffYear: number,
 ): Promise<{ comments: number; remarks: number }> {
   const tx = await bindTenant(trx, tenantId);
   const settings = await schoolCommentSettings(trx, tenantId, at.term, staffYear);
   const comments: SubjectCommentPlan[] = [];
+  const skills: SubjectCommentPlan[] = [];
   const remarks: RemarkPlan[] = [];
-  for (const { inputs, firstnames } of await classInputs(tx, commentedForms(school.classes), at)) {
+  // The demo keeps every class on its default curriculum: S1-S4 of a secondary school are the new one's.
+  const commented = commentedForms(school.classes);
+  const isNew = (form: string) => defaultCurriculum(school.schooltype, form) === 'new';
+  for (const { inputs, firstnames } of await classInputs(
+    tx,
+    commented.filter((form) => !isNew(form)),
+    at,
+  )) {
     const planned = planClassComments({ ...settings, model: buildReportModel(inputs), firstnames });
     comments.push(...planned.comments);
     remarks.push(...planned.remarks);
   }
+  for (const form of commented.filter(isNew)) {
+    const learners = await trx
+      .selectFrom('students')
+      .select(['id', 'firstname', 'gender', 'stream'])
+      .$call(inTenant(tenantId))
+      .where('form', '=', form)
+      .where('status', '=', 'active')
+      .orderBy('id')
+      .execute();
+    const scores = learnerScores(await classAois(tx, { form, term: at.term, year: at.year }, null));
+    const planned = planNcClassComments({
+      ...settings,
+      form,
+      learners: learners.map((learner) => ({ ...learner, gender: learner.gender === 'F' || learner.gender === 'M' ? learner.gender : null })),
+      scores,
+    });
+    comments.push(...planned.comments);
+    skills.push(...planned.skills);
+    remarks.push(...planned.remarks);
+  }
   await insertSubjectComments(trx, tenantId, at, comments);
+  await insertSubjectComments(trx, tenantId, at, skills, 'skill');
   await insertRemarks(trx, tenantId, at, remarks);
-  return { comments: comments.length, remarks: remarks.length };
+  return { comments: comments.length + skills.length, remarks: remarks.length };
 }

@@ -223,9 +223,10 @@ export async function seedDemo(database: Database, password: string): Promise<De
         await seedDemoFees(trx, tenantId, year);
         if (roster) await seedDemoStaff(trx, tenantId, roster, { classes, streams }, { teacherId, staffIds }, year);
         const marksTerm = await seedDemoMarks(trx, tenantId, { classes }, year);
-        await seedDemoComments(trx, tenantId, { classes }, marksTerm, year);
-        // The new curriculum's competencies, scores and projects in S1 to S4 (issue 26 point 7).
+        // The new curriculum's competencies, scores and projects in S1 to S4 (issue 26 point 7),
+        // before the comments: a new-curriculum class's comments follow its competency scores.
         if (tenant.tenantcode === 'demo-secondary') await seedDemoCurriculum(trx, tenantId, { classes }, marksTerm, year);
+        await seedDemoComments(trx, tenantId, { classes, schooltype: tenant.schooltype }, marksTerm, year);
       }
     });
   }

@@ -3,6 +3,7 @@ import {
   type AlevelLetter,
   currentTerm,
   DEFAULT_GRADE_BANDS,
+  defaultCurriculum,
   defaultTermDates,
   isPerPaperForm,
   localDay,
@@ -120,10 +121,12 @@ const MARK_TYPES: Array<[label: string, category: string, percentage: number]> =
 
 /**
  * Automatic subject comments by grade label, for each category the comment screens read
- * ('general': subject comments; 'nc general': the same under the new curriculum; 'nc skill':
- * generic skills). Every label a demo report can show has one: the grade sets' D1 to F9, and
- * the letters an A-level principal subject is given from its papers (its row shows the letter).
- * Each names the learner, so the texts read as written for them.
+ * ('general': subject comments; 'nc general': the remark on competency under the new
+ * curriculum; 'nc skill': generic skills). Every label a demo report can show has one: the grade
+ * sets' D1 to F9 and the letters an A-level principal subject is given from its papers (its row
+ * shows the letter); the new curriculum's by identifier (Outstanding, Moderate, Basic: the
+ * identifier a learner's subject score has). Each names the learner, so the texts read as
+ * written for them.
  */
 const GENERAL_COMMENTS: Readonly<Record<string, string>> = {
   D1: 'Excellent work, {name}. Keep it up.',
@@ -145,41 +148,29 @@ const GENERAL_COMMENTS: Readonly<Record<string, string>> = {
 };
 
 const NEW_CURRICULUM_COMMENTS: Readonly<Record<string, string>> = {
-  D1: '{name} shows outstanding understanding and applies {his} knowledge with confidence.',
-  D2: '{name} shows very good understanding and applies it well.',
-  C3: '{name} shows good understanding; {he} should apply it to new situations more often.',
-  C4: '{name} understands most of the work; more practice will build {his} confidence.',
-  C5: '{name} has a fair grasp of the work; {he} needs more practice in applying it.',
-  C6: '{name} has a basic grasp of the work; {he} should revise regularly.',
-  P7: '{name} is still building the basic competences; {he} needs regular practice.',
-  P8: '{name} finds much of the work difficult; {he} needs close guidance.',
-  F9: '{name} has not yet achieved the basic competences; {he} needs extra support.',
+  Outstanding: '{name} has achieved most or all of the learning outcomes and applies {his} knowledge with confidence.',
+  Moderate: '{name} has achieved many of the learning outcomes; {he} should apply them to new situations more often.',
+  Basic: '{name} has achieved a few of the learning outcomes; {he} needs regular practice and close guidance.',
 };
 
 const GENERIC_SKILLS_COMMENTS: Readonly<Record<string, string>> = {
-  D1: '{name} communicates clearly, thinks critically and leads {his} group well.',
-  D2: '{name} communicates well and works very well with others.',
-  C3: '{name} works well with others and often solves problems on {his} own.',
-  C4: '{name} cooperates well; {he} should share {his} ideas more in class.',
-  C5: '{name} takes part in group work; {he} should speak up more.',
-  C6: '{name} is building {his} communication and problem-solving skills.',
-  P7: '{name} needs encouragement to take part and share {his} ideas.',
-  P8: '{name} needs guidance to work with others and to finish tasks.',
-  F9: '{name} needs close support to build the basic skills of learning.',
+  Outstanding: '{name} communicates clearly, thinks critically and leads {his} group well.',
+  Moderate: '{name} works well with others; {he} should share {his} ideas more in class.',
+  Basic: '{name} needs encouragement to take part in group work and to share {his} ideas.',
 };
 
 /** The D1..F9 grade each A-level letter reads like, for the categories without texts of their own for letters. */
 const LETTER_READS_LIKE: Readonly<Record<AlevelLetter, string>> = { A: 'D1', B: 'D2', C: 'C4', D: 'C6', E: 'P7', O: 'P8', F: 'F9' };
 
-/** Every automatic subject comment of a demo school: each category, each grade label and A-level letter. */
+/** Every automatic subject comment of a demo school: each grade label and A-level letter, and each identifier. */
 export function demoSubjectComments(): Array<{ category: string; score: string; comment: string }> {
   const withLetters = (texts: Readonly<Record<string, string>>) => ({
     ...texts,
     ...Object.fromEntries(ALEVEL_LETTERS.map((letter) => [letter, texts[letter] ?? (texts[LETTER_READS_LIKE[letter]] as string)])),
   });
-  const byCategory = { general: GENERAL_COMMENTS, 'nc general': NEW_CURRICULUM_COMMENTS, 'nc skill': GENERIC_SKILLS_COMMENTS };
+  const byCategory = { general: withLetters(GENERAL_COMMENTS), 'nc general': NEW_CURRICULUM_COMMENTS, 'nc skill': GENERIC_SKILLS_COMMENTS };
   return Object.entries(byCategory).flatMap(([category, texts]) =>
-    Object.entries(withLetters(texts)).map(([score, comment]) => ({ category, score, comment })),
+    Object.entries(texts).map(([score, comment]) => ({ category, score, comment })),
   );
 }
 
@@ -196,7 +187,29 @@ type ReportBand = readonly [from: number, to: number, classTeacher: string, head
  * smaller one), the UACE points at A level (0 to 20, 20 best). Each level's bands cover its whole
  * range with no gap (results are whole numbers) and follow its divisions.
  */
-const REPORT_COMMENTS: Readonly<Record<'primary' | 'olevel' | 'alevel', readonly ReportBand[]>> = {
+const REPORT_COMMENTS: Readonly<Record<'primary' | 'olevel' | 'alevel' | 'newCurriculum', readonly ReportBand[]>> = {
+  // The overall score of a new-curriculum learner (the mean of the subject scores, 1 to 3, cut
+  // to two decimals), by the identifier bands.
+  newCurriculum: [
+    [
+      2.5,
+      3,
+      '{name} has achieved most of the learning outcomes this term; {he} should keep it up.',
+      'Outstanding work. Congratulations, {name}.',
+    ],
+    [
+      1.5,
+      2.49,
+      '{name} has achieved many of the learning outcomes; with more practice {he} can do better still.',
+      'A moderate achievement; {name} should aim for outstanding.',
+    ],
+    [
+      0,
+      1.49,
+      '{name} is still building the basic competences; {he} needs regular practice.',
+      "{name}'s parents should see me about {his} progress.",
+    ],
+  ],
   primary: [
     [4, 8, '{name} has worked very hard this term; {he} should keep it up.', 'An excellent first grade. Congratulations, {name}.'],
     [9, 12, 'A very good performance, {name}. Keep working hard.', 'A good first grade; well done, {name}.'],
@@ -243,8 +256,9 @@ const REPORT_COMMENTS: Readonly<Record<'primary' | 'olevel' | 'alevel', readonly
   ],
 };
 
-/** A class's automatic report comment bands: its level's (the report cards' level of the class). */
+/** A class's automatic report comment bands: its level's (the report cards' level of the class), the new curriculum's for S1-S4 of a secondary school. */
 export function demoReportBands(schooltype: string, form: string): readonly ReportBand[] {
+  if (defaultCurriculum(schooltype, form) === 'new') return REPORT_COMMENTS.newCurriculum;
   const level = reportLevel(schooltype, 'exam', isPerPaperForm(form));
   return level === 'plain' ? [] : REPORT_COMMENTS[level];
 }

@@ -5,6 +5,7 @@ import {
   displayScore,
   type Exact,
   type NcScore,
+  printedNumber,
   subjectCompetencyScore,
   toNumber,
 } from '@mustard/shared';
@@ -142,10 +143,12 @@ export function learnerScores(aois: ReadonlyArray<ClassAoi>): Map<string, Learne
 
 /**
  * A learner's overall score: the mean of their subject scores (subjects without a score left
- * out), shown to one decimal with its identifier; `value` is the exact mean as a number, which
- * the automatic report comments' bands are matched to.
+ * out), shown to one decimal with its identifier; `value` is the exact mean cut to two decimals,
+ * which the automatic report comments' bands (two decimals: 1.5 to 2.49, 2.5 to 3) are matched
+ * to, so that no mean falls between two bands (2.498 is 2.49, Moderate, as its identifier is).
  */
 export function overallScore(subjects: ReadonlyArray<Pick<LearnerSubjectScores, 'exact'>>): NcScore & { value: number | null } {
   const overall = subjectCompetencyScore(subjects.map((subject) => ({ score: subject.exact })));
-  return { ...shown(overall), value: toNumber(overall.score) };
+  const value = toNumber(overall.score);
+  return { ...shown(overall), value: value === null ? null : printedNumber(value) };
 }

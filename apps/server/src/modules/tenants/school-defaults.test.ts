@@ -85,7 +85,8 @@ describe('a school created with the Ugandan primary defaults on the tenants rout
     expect(counts.grades).toBe(classes * 3 * 6 * 9);
     expect(counts.proportions).toBe(classes * 3 * 6 * 3);
     expect(counts.remark_types).toBe(6);
-    expect(counts.auto_mark_comments).toBeGreaterThanOrEqual(9 * 3);
+    // Subject comments for each grade (and A-level letter); the new curriculum's by identifier.
+    expect(counts.auto_mark_comments).toBeGreaterThanOrEqual(9 + 3 * 2);
     expect(counts.auto_report_comments).toBe(classes * 7 * 2);
     expect(counts.grade_footers).toBe(classes);
     expect(counts.subject_papers).toBe(0);
@@ -153,7 +154,8 @@ describe('the defaults asked of the tenants route', () => {
     // O level offers all but the A-level subsidiaries; A level its combinations and General Paper.
     expect(sets.find((set) => set.form === 'S1')?.sets).toBe(13);
     expect(sets.find((set) => set.form === 'S6')?.sets).toBe(10);
-    expect(counts.auto_report_comments).toBe((4 * 6 + 2 * 5) * 2);
+    // S1-S4 are new-curriculum classes (three identifier bands of the overall score), S5-S6 UACE (five).
+    expect(counts.auto_report_comments).toBe((4 * 3 + 2 * 5) * 2);
     // UNEB's papers of each A-level subject, in S5 and S6, each term: eight subjects.
     expect(counts.subject_papers).toBe(2 * 8 * 3);
   });
