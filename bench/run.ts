@@ -21,6 +21,8 @@
  *   document pool (documents.ts): 60 cards through it (aim <= 0.1 s), a school's 1,040 cards as one
  *   job (<= 5 s) while another school's single card keeps p95 <= 0.5 s; the demo school printing
  *   every class through the API while a signed-in user's calls keep p95 < 100 ms.
+ *   New-curriculum report cards (nc-report-cards.ts): 60 cards with topics and comments to PDF
+ *   (<= 0.15 s of drawing, <= 1 MB), the same through the pool, the demo's S1-S4 as one job.
  *
  * `--quick` shortens each measurement (CI uses it to prove the benchmark runs and its budgets
  * hold). Each result prints its budget ("met" or "NOT MET"); a part that missed one is measured
@@ -38,6 +40,7 @@ import { measureBundles } from './bundle.js';
 import { reportClassListBytes } from './class-list-bytes.js';
 import { reportExamWeek } from './marks-load.js';
 import { reportMarksSave } from './marks-save.js';
+import { reportNcReportCards } from './nc-report-cards.js';
 import { benchDatabase, POSTGRES, postgresReachable } from './postgres.js';
 import { reportPreview, reportSchoolThroughApi } from './report-api.js';
 import { REPORT_CARDS_EXTRAS, reportReportCards } from './report-cards.js';
@@ -103,6 +106,7 @@ const SECTIONS: ReadonlyArray<readonly [string, () => Promise<void>]> = [
   ['exam week', () => reportExamWeek(quick)],
   ['the report loader', () => reportReportLoader(quick)],
   ['report cards', () => reportReportCards(quick, [...REPORT_CARDS_EXTRAS, reportPreview])],
+  ['new-curriculum report cards', () => reportNcReportCards(quick)],
   ['the demo printing through the API', reportSchoolThroughApi],
 ];
 

@@ -79,8 +79,12 @@ function subjectCell(column: ReturnType<typeof ncSubjectColumns>[number], subjec
   }
 }
 
+/** The line under the table naming the subjects the learner has nothing in this term. */
+export const ncUnscoredText = (learner: NcLearnerCard) => (learner.unscored.length ? `${N.noScores}: ${learner.unscored.join(', ')}` : '');
+
 function subjectsTable(model: NcReportModel, learner: NcLearnerCard): string {
-  if (learner.subjects.length === 0) return `<p class="none">${escapeHtml(N.noSubjects)}</p>`;
+  const unscored = learner.unscored.length ? `<p class="none" data-section="unscored">${escapeHtml(ncUnscoredText(learner))}</p>` : '';
+  if (learner.subjects.length === 0) return `<p class="none">${escapeHtml(N.noSubjects)}</p>${unscored}`;
   const columns = ncSubjectColumns(model.report);
   const topics = ncShowsTopics(model.report);
   const head = columns.map((column) => `<th>${escapeHtml(NC_COLUMN_HEADS[column])}</th>`).join('');
@@ -102,7 +106,7 @@ function subjectsTable(model: NcReportModel, learner: NcLearnerCard): string {
       return row + competencies;
     })
     .join('');
-  return `<table class="subjects"><thead><tr><th>${escapeHtml(topics ? `${W.subject} / ${N.competency}` : W.subject)}</th>${head}</tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table class="subjects"><thead><tr><th>${escapeHtml(topics ? `${W.subject} / ${N.competency}` : W.subject)}</th>${head}</tr></thead><tbody>${rows}</tbody></table>${unscored}`;
 }
 
 function summaryBlock(learner: NcLearnerCard): string {

@@ -105,6 +105,8 @@ export const NcLearnerCardSchema = z.object({
   photo: z.string().nullable(),
   attendance: z.object({ days: z.number(), total: z.number() }).nullable(),
   subjects: z.array(NcSubjectRowSchema),
+  /** The class's subjects this learner has nothing in this term (no competency score, no exam mark): the card says so. */
+  unscored: z.array(z.string()),
   overall: z.object({
     score,
     identifier: z.string().nullable(),

@@ -240,6 +240,9 @@ describe('the new-curriculum card', () => {
     expect(grace.overall.explain.total.code).toBe('nc.overallTotal');
     // Isaac: 1.5 Moderate, the exam ABS: no summative, no total, no grade (ABS is never 0).
     expect(isaac.subjects).toHaveLength(1);
+    // A subject of the class he has nothing in this term: the card says so, never a row of zeros.
+    expect(isaac.unscored).toEqual(['Mathematics']);
+    expect(grace.unscored).toEqual([]);
     expect(isaac.subjects[0]).toMatchObject({
       score: 1.5,
       identifier: 'Moderate',
@@ -306,6 +309,7 @@ describe('the new-curriculum card', () => {
     ])
       expect(html).toContain(text);
     expect(html).toMatch(/Exceptional: demonstrates/);
+    expect(html).toContain('No competency scores or exam mark this term: Mathematics');
     const { html: bare } = ok(await card(head, { html: '1' })) as { html: string };
     expect(bare).not.toContain('Reading for meaning');
     expect(bare).not.toContain('Summary of performance');
@@ -345,6 +349,7 @@ describe('the new-curriculum card', () => {
       expect(text).toContain(words);
     expect(text).toMatch(/English Language\s+15\s+56\s+71\s+B/);
     expect(text).toMatch(/Mathematics\s+9\.3\s+36\s+45\.3\s+E/);
+    expect(text).toContain('No competency scores or exam mark this term: Mathematics');
     const defaulted = await card(head, {});
     expect(defaulted.headers['content-type']).toBe('application/pdf');
     const stream = await card(head, { pdf: '1', stream: 'North' });

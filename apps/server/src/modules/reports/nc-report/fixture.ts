@@ -124,6 +124,7 @@ export function ncReportFixture(options: NcFixtureOptions): NcReportModel {
       photo: null,
       attendance: { days: 58 + (l % 4), total: 62 },
       subjects,
+      unscored: [],
       overall: {
         score: 2.1,
         identifier: 'Moderate',

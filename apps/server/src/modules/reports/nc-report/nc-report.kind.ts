@@ -127,7 +127,9 @@ export function buildNcReport({ query, load, sources }: NcReportRead): NcReport 
       ];
 
   const learners: NcLearnerCard[] = printed.map((learner) => {
-    const graded = gradeNcLearner(nc.learners.get(learner.id) ?? [], rules, options);
+    const own = nc.learners.get(learner.id) ?? [];
+    const graded = gradeNcLearner(own, rules, options);
+    const shown = new Set(graded.subjects.map((subject) => subject.subject_id));
     const subjects: NcSubjectRow[] = graded.subjects.map((subject) => {
       const at = `${learner.id}|${subject.subject_id}`;
       return {
@@ -165,6 +167,7 @@ export function buildNcReport({ query, load, sources }: NcReportRead): NcReport 
       photo: layout.showPhoto ? (found.photos.urls.get(learner.id) ?? null) : null,
       attendance: found.attendance.get(learner.id) ?? null,
       subjects,
+      unscored: own.filter((subject) => !shown.has(subject.subject_id)).map((subject) => subject.subject),
       overall: {
         score: displayScore(graded.overall.score),
         identifier: graded.overall.identifier?.label ?? null,

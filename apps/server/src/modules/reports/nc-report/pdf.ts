@@ -12,6 +12,7 @@ import {
   ncShowsSummary,
   ncShowsTopics,
   ncSubjectColumns,
+  ncUnscoredText,
   type ReportLayout,
   REPORT_WORDS as W,
 } from '@mustard/shared';
@@ -489,8 +490,16 @@ class NcCards {
       this.font(REGULAR, SIZE.text);
       this.room(14);
       this.y = this.wrapped(N.noSubjects, this.left, this.y, this.width);
-      return;
+    } else this.subjectTable(learner);
+    const unscored = ncUnscoredText(learner);
+    if (unscored) {
+      this.font(REGULAR, SIZE.small);
+      this.room(12);
+      this.y = this.wrapped(unscored, this.left, this.y + 2, this.width);
     }
+  }
+
+  private subjectTable(learner: NcLearnerCard) {
     const topics = ncShowsTopics(this.model.report);
     const columns = topics
       ? [{ ...this.subjectColumns[0], header: `${W.subject} / ${N.competency}` } as Column, ...this.subjectColumns.slice(1)]
