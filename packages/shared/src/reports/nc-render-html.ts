@@ -32,15 +32,18 @@ function explained(shown: string, explain: Explanation | null | undefined, name:
 
 const pair = (label: string, value: string) => `<div class="pair"><span class="label">${escapeHtml(label)}</span> <b>${value}</b></div>`;
 
-/** The columns of the subject table after the subject: what the card's options ask for. */
-export function ncSubjectColumns(
-  report: NcReportModel['report'],
-): Array<'score' | 'identifier' | 'exam' | 'grade' | 'comment' | 'skills' | 'initials'> {
-  const columns: Array<'score' | 'identifier' | 'exam' | 'grade' | 'comment' | 'skills' | 'initials'> = report.noformative
-    ? ['exam', 'grade']
-    : ['score', 'identifier'];
+/** A column of the subject table after the subject's name. */
+export type NcColumn = 'score' | 'identifier' | 'exam' | 'grade' | 'descriptor' | 'comment' | 'skills' | 'initials';
+
+/**
+ * The columns of the subject table after the subject: what the card's options ask for (an
+ * exam-only card the exam, grade and descriptor; else the score and identifier; with Show
+ * comments both remarks), and the teacher's initials where the school's layout has them.
+ */
+export function ncSubjectColumns(report: NcReportModel['report'], layout?: Pick<ReportLayout, 'columns'>): NcColumn[] {
+  const columns: NcColumn[] = report.noformative ? ['exam', 'grade', 'descriptor'] : ['score', 'identifier'];
   if (report.comments) columns.push('comment', 'skills');
-  columns.push('initials');
+  if (!layout || layout.columns.includes('initials')) columns.push('initials');
   return columns;
 }
 
@@ -50,6 +53,7 @@ export const NC_COLUMN_HEADS = {
   identifier: N.identifier,
   exam: N.examOnly,
   grade: N.grade,
+  descriptor: N.descriptor,
   comment: N.remarkCompetency,
   skills: N.remarkSkills,
   initials: W.initials,
@@ -60,7 +64,7 @@ export const ncShowsTopics = (report: NcReportModel['report']) => report.topics 
 /** Whether the card draws the summary block (Summary, and not an exam-only card, whose table has the exam and grade). */
 export const ncShowsSummary = (report: NcReportModel['report']) => report.summary && !report.noformative;
 
-function subjectCell(column: ReturnType<typeof ncSubjectColumns>[number], subject: NcSubjectRow): string {
+function subjectCell(column: NcColumn, subject: NcSubjectRow): string {
   switch (column) {
     case 'score':
       return `<td class="num">${explained(ncScoreText(subject.score), subject.explain.score, `score:${subject.subject}`)}</td>`;
@@ -70,6 +74,8 @@ function subjectCell(column: ReturnType<typeof ncSubjectColumns>[number], subjec
       return `<td class="num">${explained(ncPartText(subject.total), subject.explain.total, `total:${subject.subject}`)}</td>`;
     case 'grade':
       return `<td class="num">${explained(subject.grade ?? '-', subject.explain.grade, `grade:${subject.subject}`)}</td>`;
+    case 'descriptor':
+      return `<td>${escapeHtml(descriptorName(subject.descriptor))}</td>`;
     case 'comment':
       return `<td>${escapeHtml(subject.comment)}</td>`;
     case 'skills':
@@ -82,10 +88,10 @@ function subjectCell(column: ReturnType<typeof ncSubjectColumns>[number], subjec
 /** The line under the table naming the subjects the learner has nothing in this term. */
 export const ncUnscoredText = (learner: NcLearnerCard) => (learner.unscored.length ? `${N.noScores}: ${learner.unscored.join(', ')}` : '');
 
-function subjectsTable(model: NcReportModel, learner: NcLearnerCard): string {
+function subjectsTable(model: NcReportModel, layout: ReportLayout, learner: NcLearnerCard): string {
   const unscored = learner.unscored.length ? `<p class="none" data-section="unscored">${escapeHtml(ncUnscoredText(learner))}</p>` : '';
   if (learner.subjects.length === 0) return `<p class="none">${escapeHtml(N.noSubjects)}</p>${unscored}`;
-  const columns = ncSubjectColumns(model.report);
+  const columns = ncSubjectColumns(model.report, layout);
   const topics = ncShowsTopics(model.report);
   const head = columns.map((column) => `<th>${escapeHtml(NC_COLUMN_HEADS[column])}</th>`).join('');
   const rows = learner.subjects
@@ -186,7 +192,7 @@ function section(name: ReportSection, model: NcReportModel, layout: ReportLayout
       )}${pair(N.stream, escapeHtml(learner.stream ?? '-'))}${pair(W.lin, escapeHtml(learner.lin ?? '-'))}</div>`;
     }
     case 'subjects':
-      return subjectsTable(model, learner) + (ncShowsSummary(report) ? summaryBlock(learner) : '') + projectsBlock(learner);
+      return subjectsTable(model, layout, learner) + (ncShowsSummary(report) ? summaryBlock(learner) : '') + projectsBlock(learner);
     case 'summary': {
       const { overall } = learner;
       const items = report.noformative

@@ -315,6 +315,12 @@ describe('the new-curriculum card', () => {
     expect(bare).not.toContain('Summary of performance');
     expect(bare).not.toContain('Reads with understanding');
     expect(bare).toContain('2.3');
+    // An exam-only card: the exam %, grade and the descriptor's name in the table; no competency rows, no score.
+    const { html: examOnly } = ok(await card(head, { html: '1', noformative: '1', topics: '1', summary: '1' })) as { html: string };
+    expect(examOnly).toContain('Exam /100');
+    expect(examOnly).toContain('<td>Outstanding</td>');
+    expect(examOnly).not.toContain('Reading for meaning');
+    expect(examOnly).not.toContain('Av. score');
     // Every option combination answers.
     for (const summary of ['0', '1'])
       for (const topics of ['0', '1'])

@@ -96,8 +96,8 @@ class NcCards {
     private readonly layout: ReportLayout,
     private readonly images: DocumentImages,
   ) {
-    this.columnKinds = ncSubjectColumns(model.report);
-    const fixed: Record<string, number> = { score: 46, identifier: 66, exam: 46, grade: 36, initials: 40 };
+    this.columnKinds = ncSubjectColumns(model.report, layout);
+    const fixed: Record<string, number> = { score: 46, identifier: 66, exam: 54, grade: 38, descriptor: 84, initials: 40 };
     const texts = this.columnKinds.filter((kind) => fixed[kind] === undefined);
     const used = this.columnKinds.reduce((sum, kind) => sum + (fixed[kind] ?? 0), 0);
     const subjectWidth = texts.length > 0 ? 150 : this.width - used;
@@ -476,6 +476,8 @@ class NcCards {
         return ncPartText(subject.total);
       case 'grade':
         return subject.grade ?? '-';
+      case 'descriptor':
+        return descriptorName(subject.descriptor);
       case 'comment':
         return subject.comment;
       case 'skills':
