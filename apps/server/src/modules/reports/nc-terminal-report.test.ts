@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type NcReportModel, ncTerminalReportEndpoint, REPORT_MESSAGES, SETTINGS_MESSAGES } from '@mustard/shared';
+import { type NcReportModel, ncPartText, ncScoreText, ncTerminalReportEndpoint, REPORT_MESSAGES, SETTINGS_MESSAGES } from '@mustard/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
@@ -309,6 +309,20 @@ describe('the new-curriculum card', () => {
     ])
       expect(html).toContain(text);
     expect(html).toMatch(/Exceptional: demonstrates/);
+    // Every number of the model is in the preview, as the card prints it.
+    const model = await modelOf({ topics: '1', summary: '1', comments: '1' });
+    for (const learner of model.learners) {
+      const own = html.slice(html.indexOf(`data-learner="${learner.studentid}"`));
+      for (const subject of learner.subjects) {
+        if (subject.score !== null) expect(own).toContain(`<summary>${ncScoreText(subject.score)}</summary>`);
+        for (const value of [subject.formative, subject.summative, subject.total])
+          if (value !== null) expect(own, `${learner.fullname} ${subject.subject}`).toContain(`<summary>${ncPartText(value)}</summary>`);
+        for (const topic of subject.topics)
+          if (topic.score !== null) expect(own).toContain(`<summary>${ncScoreText(topic.score)}</summary>`);
+        if (subject.grade) expect(own).toContain(`<summary>${subject.grade}</summary>`);
+      }
+      if (learner.overall.total !== null) expect(own).toContain(`<summary>${ncPartText(learner.overall.total)}</summary>`);
+    }
     expect(html).toContain('No competency scores or exam mark this term: Mathematics');
     const { html: bare } = ok(await card(head, { html: '1' })) as { html: string };
     expect(bare).not.toContain('Reading for meaning');
