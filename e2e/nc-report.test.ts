@@ -9,7 +9,7 @@ import { ADMIN, callApi, type Harness, useHarness } from './harness.js';
  * opens /school/ncterminalreport for S2 of demo-secondary in the term the demo's marks are of,
  * EOT as the summative exam, and previews the cards with Show Topics and Summary ticked (a row
  * per competency under each subject, the summary block of /20, /80, /100, grade and descriptor),
- * then with both unticked (neither is drawn). Nothing is written.
+ * and downloads their PDF; then with both unticked (neither is drawn). Nothing is written.
  */
 
 let h: Harness;
@@ -64,6 +64,10 @@ describe('the new-curriculum report card', () => {
     await firstCard.locator('h3', { hasText: 'Overall achievement' }).waitFor();
     await firstCard.getByText('Not valid without the school stamp').waitFor();
     expect(await firstCard.getByText(/Outstanding|Moderate|Basic/).count()).toBeGreaterThan(0);
+
+    // The preview's Download PDF: the class's cards, followed as they are drawn, named by class, year and term.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
+    expect(download.suggestedFilename()).toBe(`ncreport-S2-all-${at.year}-${at.term}.pdf`);
 
     // Both unticked: the competency rows and the summary block are gone, the subjects stay.
     await filter.getByRole('checkbox', { name: 'Show Topics' }).uncheck();
