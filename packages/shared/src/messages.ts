@@ -223,6 +223,7 @@ export const MARK_MESSAGES = {
   competencyBelowOne: 'A competency score is at least 1 (this school does not allow 0): type ABS for an absence',
   competencyOtherClass: 'This competency belongs to another class or term',
   competencyOldCurriculum: 'This class follows the old curriculum this year: its competencies take no scores',
+  examNotActivity: 'An exam is not an activity of integration: choose the activities’ mark types',
   gridTooLarge: 'This grid is too large: choose fewer mark types or one stream',
   conflict: 'Someone else changed some of these marks since you opened them',
   published: 'These marks are published and can only be changed by those who manage marks',

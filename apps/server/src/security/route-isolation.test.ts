@@ -1309,8 +1309,10 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     ok(await send(A, 'PUT', '/api/school/curricula', curricula('new')));
     try {
       const learner = await gridLearner(A);
-      // A's plain P2 sheet, a score filled for the new learner, as Create Marks downloads it.
-      const download = await send(A, 'POST', '/api/school/marks/grid', { ...markGrid(A), excel: '1' });
+      // A's plain P2 sheet of an activity's mark type (an exam is none), a score filled for the new
+      // learner, as Create Marks downloads it.
+      const aoi = ok(await send(A, 'POST', '/api/school/marktypes', { label: `${A.mark} AOI ${next()}`, category: 'assesment' })).id;
+      const download = await send(A, 'POST', '/api/school/marks/grid', { ...markGrid(A), marktypes: [aoi], excel: '1' });
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.load(download.rawPayload as unknown as ArrayBuffer);
       const sheet = workbook.getWorksheet('Marks') as ExcelJS.Worksheet;

@@ -216,6 +216,8 @@ export const MarkHistoryQuerySchema = z.object({
   term: termQuery,
   year: yearQuery,
   paper,
+  /** A competency's cell (its AOI score); without it, the subject's plain mark. */
+  topic_id: lowerId().optional(),
 });
 export const MarkHistorySchema = z.object({
   history: z.array(

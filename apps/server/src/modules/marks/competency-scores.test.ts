@@ -103,6 +103,7 @@ const grid = (by: Caller, fields: Record<string, unknown> = {}) =>
   by.post('/api/school/marks/grid', { ...place(), marktypes: [aoi1.id, aoi2.id], ...fields });
 const save = (by: Caller, marks: Record<string, Record<string, unknown>>, base: Record<string, Record<string, number>> = {}, fields = {}) =>
   by.post('/api/school/marks', { ...place(), save_id: crypto.randomUUID(), marks, base, ...fields });
+const grid0 = (topicId: string) => head.post('/api/school/marks/grid', { ...place(), topic_id: topicId, marktypes: [aoi1.id] });
 const setCurricula = (body: Record<string, unknown>) =>
   head.put('/api/school/curricula', { year: YEAR, allow_zero: false, classes: [], ...body });
 
@@ -237,6 +238,35 @@ describe('what a competency grid names', () => {
   });
 });
 
+describe("a competency's cell history", () => {
+  it('is its own: another competency, or the plain mark, under the same mark type and learner is another cell', async () => {
+    const [amos] = s2 as [Learner];
+    const other = ok(await head.post('/api/school/topics', { form: 'S2', term: 'I', subject_id: english.id, title: 'Culture' }));
+    const grid = ok(await grid0(other.id));
+    const version = (topicId: string) =>
+      grid0(topicId).then(
+        (answer) =>
+          ok(answer).students.find((row: { student: { id: string } }) => row.student.id === amos.id)?.marktypes[aoi1.id]?.version ?? 0,
+      );
+    expect(grid.scale.competency).toBe(true);
+    ok(await save(head, { [aoi1.id]: { [amos.id]: 1.5 } }, { [aoi1.id]: { [amos.id]: await version(other.id) } }, { topic_id: other.id }));
+    ok(await save(head, { [aoi1.id]: { [amos.id]: 3 } }, { [aoi1.id]: { [amos.id]: await version(topic.id) } }));
+    const historyOf = async (topicId?: string) =>
+      ok(
+        await head.get(
+          `/api/school/marks/history?student_id=${amos.id}&subject_id=${english.id}&marktype_id=${aoi1.id}&term=I&year=${YEAR}&paper=I${topicId ? `&topic_id=${topicId}` : ''}`,
+        ),
+      ).history.map((entry: { new: unknown }) => entry.new);
+    expect(await historyOf(other.id)).toEqual([1.5]);
+    expect((await historyOf(topic.id))[0]).toBe(3);
+    expect(await historyOf(topic.id)).not.toContain(1.5);
+    // The subject's plain English mark under AOI 1 has a history of its own, without either competency's.
+    const plain = await historyOf();
+    expect(plain).not.toContain(1.5);
+    expect(plain).not.toContain(3);
+  });
+});
+
 describe("a competency's scores in the marks list, the sheet and the deletion", () => {
   it('lists only the competency’s scores with topic_id', async () => {
     const listed = ok(await head.get(`/api/school/marks?topic_id=${topic.id}&form=S2&term=I&year=${YEAR}`));
@@ -294,7 +324,9 @@ describe("a competency's scores in the marks list, the sheet and the deletion", 
     expect(await scoresOf()).toEqual({ 'S2-1': {}, 'S2-2': {}, 'S2-3': {}, 'S2-4': {} });
     expect((await scoresOf(head, { topic_id: undefined }))['S2-1']).toEqual({ [aoi1.id]: 64 });
     const history = ok(
-      await head.get(`/api/school/marks/history?student_id=${amos.id}&subject_id=${english.id}&marktype_id=${aoi1.id}&term=I&year=${YEAR}`),
+      await head.get(
+        `/api/school/marks/history?student_id=${amos.id}&subject_id=${english.id}&marktype_id=${aoi1.id}&term=I&year=${YEAR}&paper=I&topic_id=${topic.id}`,
+      ),
     );
     expect(history.history.some((entry: { source: string }) => entry.source === 'delete')).toBe(true);
   });

@@ -126,7 +126,7 @@ export async function markTypesByIds(tx: TenantTx, ids: readonly string[]) {
   if (ids.length === 0) return [];
   return tx.trx
     .selectFrom('mark_types')
-    .select(['id', 'label', 'outof', 'status', 'position'])
+    .select(['id', 'label', 'outof', 'status', 'position', 'category'])
     .$call(inTenant(tx.tenantId))
     .where('id', 'in', ids)
     .orderBy(sql`position`, (order) => order.asc().nullsLast())
@@ -441,10 +441,22 @@ export async function countMarks(tx: TenantTx, filter: MarksListFilter): Promise
   return total.n;
 }
 
-/** A cell's history rows, newest first (at most 200): old and new as stored, the source, who and when (UTC). */
+/**
+ * A cell's history rows, newest first (at most 200): old and new as stored, the source, who and
+ * when (UTC). A competency's AOI and the subject's plain mark under one mark type are two cells:
+ * `topic_id` names the competency's, its absence the plain mark's.
+ */
 export function markHistoryRows(
   tx: TenantTx,
-  cell: { student_id: string; subject_id: string; marktype_id: string; term: string; year: number; paper: string },
+  cell: {
+    student_id: string;
+    subject_id: string;
+    marktype_id: string;
+    term: string;
+    year: number;
+    paper: string;
+    topic_id?: string | undefined;
+  },
 ) {
   return tx.trx
     .selectFrom('mark_history as h')
@@ -463,6 +475,7 @@ export function markHistoryRows(
     .where('h.term', '=', cell.term)
     .where('h.year', '=', cell.year)
     .where('h.paper', '=', cell.paper)
+    .where((eb) => (cell.topic_id ? eb('h.topic_id', '=', cell.topic_id) : eb('h.topic_id', 'is', null)))
     .orderBy('h.changed_at', 'desc')
     .orderBy('h.id')
     .limit(200)

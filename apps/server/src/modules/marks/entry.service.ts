@@ -85,6 +85,9 @@ interface GridTarget {
   topic_id: string | null;
 }
 
+/** The mark type category of the end-of-term exam (the summative part of a new-curriculum card). */
+const EXAM_CATEGORY = 'exam';
+
 const termIndex = (term: string) => TERMS.indexOf(term as (typeof TERMS)[number]);
 
 /** The school's terms of a year (its own dates, else the Ugandan defaults). */
@@ -127,6 +130,8 @@ async function checkTarget(tx: TenantTx, target: GridTarget, marktypeIds: readon
   const types = await markTypesByIds(tx, unique);
   if (types.length !== unique.length) errors.marktypes = [MARK_MESSAGES.markTypeUnknown];
   else if (types.some((type) => type.status === 'inactive')) errors.marktypes = [MARK_MESSAGES.markTypeInactive];
+  // An exam is the summative part of the card, never an activity of integration of a competency.
+  else if (target.topic_id && types.some((type) => type.category === EXAM_CATEGORY)) errors.marktypes = [MARK_MESSAGES.examNotActivity];
   const today = localDay();
   const now = currentTerm(today, await termsOf(tx, Number(today.slice(0, 4))));
   if (target.year > now.year || (target.year === now.year && termIndex(target.term) > termIndex(now.term)))

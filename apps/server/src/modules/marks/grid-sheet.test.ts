@@ -392,19 +392,25 @@ describe('the grid as a spreadsheet', () => {
         })
         .execute(),
     );
-    const workbook = await workbookOf(await download(head, { topic_id: topic, marktypes: [bot.id] }));
+    // An activity of integration's mark type (an exam is none).
+    const aoi = ok(await json(head).post(markTypes.path, { label: 'AOI', category: 'assesment', position: 9 }));
+    const workbook = await workbookOf(await download(head, { topic_id: topic, marktypes: [aoi.id] }));
     const sheet = marksSheet(workbook);
     expect(valuesOf(sheet, rowOf(sheet, 'Topic'), 2)).toEqual(['Topic', 'Fractions']);
     expect(valuesOf(sheet, rowOf(sheet, 'Topic ID'), 2)).toEqual(['Topic ID', topic]);
     sheet.getCell(rowOf(sheet, 'P5-East-1'), 3).value = 3;
     const file = await bytesOf(workbook);
     // Without the topic it is another grid (the subject's plain marks).
-    expect((await upload(head, file, { marktypes: [bot.id] })).json()).toMatchObject({ message: MARK_MESSAGES.sheetWrongGrid });
-    expect(ok(await upload(head, file, { topic_id: topic, marktypes: [bot.id] }))).toMatchObject({ saved: 1 });
-    expect((await marksOf(head, { topic_id: topic, marktypes: [bot.id] }))['P5-East-1']).toEqual({ [bot.id]: 3 });
+    expect((await upload(head, file, { marktypes: [aoi.id] })).json()).toMatchObject({ message: MARK_MESSAGES.sheetWrongGrid });
+    expect(ok(await upload(head, file, { topic_id: topic, marktypes: [aoi.id] }))).toMatchObject({ saved: 1 });
+    expect((await marksOf(head, { topic_id: topic, marktypes: [aoi.id] }))['P5-East-1']).toEqual({ [aoi.id]: 3 });
+    // The exam's mark type on the competency: refused, the exam is no activity.
+    const exam = await download(head, { topic_id: topic, marktypes: [bot.id] });
+    expect(exam.statusCode).toBe(422);
+    expect(exam.json().errors).toEqual({ marktypes: [MARK_MESSAGES.examNotActivity] });
     expect((await marksOf(head))['P5-East-1']).toEqual({ [bot.id]: 60, [mot.id]: 40.5 });
     // A topic of no subject of this school's.
-    const unknown = await download(head, { topic_id: crypto.randomUUID() });
+    const unknown = await download(head, { topic_id: crypto.randomUUID(), marktypes: [aoi.id] });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().errors).toEqual({ topic_id: [SETTINGS_MESSAGES.referenceMissing] });
   });

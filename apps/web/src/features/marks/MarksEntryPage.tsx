@@ -133,7 +133,8 @@ export function MarksEntryPage() {
         assigned.some((row) => row.subject_id === subject.id && (!filter.form || row.form.toLowerCase() === filter.form.toLowerCase())),
     )
     .map((subject) => ({ value: subject.id, label: subject.name }));
-  const activeTypes = (typeRows.data ?? []).filter((type) => type.status !== 'inactive');
+  // A competency's activities of integration: any active mark type but an exam (the card's summative part).
+  const activeTypes = (typeRows.data ?? []).filter((type) => type.status !== 'inactive' && !(competency && type.category === 'exam'));
   const subjectName = (id: string) => subjectRows.data?.find((subject) => subject.id === id)?.name ?? null;
   const categoryName = (id: string | null | undefined) => (id ? (categoryRows.data?.find((row) => row.id === id)?.name ?? null) : null);
 

@@ -340,6 +340,7 @@ export function MarksGrid({
             term: query.term,
             year: query.year,
             paper: query.paper,
+            ...(query.topic_id ? { topic_id: query.topic_id } : {}),
           }}
         />
       )}
@@ -393,6 +394,7 @@ function CellHistory({
     term: MarksGridQuery['term'];
     year: number;
     paper: MarksGridQuery['paper'];
+    topic_id?: string;
   };
   title: string;
   onClose(): void;
