@@ -262,6 +262,7 @@ table.subjects thead th{background:#f1f1f1;font-size:12px}
 table.subjects td.num{text-align:right}
 table.subjects tr.topic td{font-size:12px;background:#fafafa}
 table.subjects td.competency{padding-left:18px}
+table.subjects tbody th,table.subjects td.competency{min-width:150px}
 .summary{display:grid;grid-template-columns:1fr 1fr;gap:2px 16px;margin:4px 0}
 .remarks .remark{margin:6px 0}.remarks p{margin:2px 0;border-bottom:1px dotted #666;min-height:18px}
 .grade-key,.footers,.attendance{margin:6px 0;font-size:12px}.footers p,.grade-key p{margin:2px 0}
