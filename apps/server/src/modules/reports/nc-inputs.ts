@@ -200,6 +200,8 @@ export async function readNcInputs(tx: TenantTx, load: GradingLoad): Promise<(in
             aois: aoisOf.get(`${key}|${learner.id}|${subject.id}`) ?? [],
             exam: examType ? { mark: examMark ?? null, outof: examType.outof } : null,
             project: project ? { score: projectScoreOf.get(`${project.id}|${learner.id}`) ?? null, max: Number(project.max) || 10 } : null,
+            // The class and subject's grade set: its A..E table when its grades are the school's letters.
+            gradeSet: inputs.bands.get(subject.id) ?? [],
           };
         }),
       );

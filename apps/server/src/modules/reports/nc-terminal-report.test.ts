@@ -270,6 +270,46 @@ describe('the new-curriculum card', () => {
     expect(JSON.stringify(model)).not.toMatch(/"(position|division|aggregate)"/);
   });
 
+  it("grades a subject by its class's own A..E grade set, and keeps the school's table where the set is D1..F9", async () => {
+    const subjectsList = ok(await head.get('/api/school/subjects?per_page=100')).subjects as Array<{ id: string; name: string }>;
+    const english = subjectsList.find((row) => row.name === 'English Language')?.id as string;
+    const maths = subjectsList.find((row) => row.name === 'Mathematics')?.id as string;
+    // S2 English's own table: A from 70 (Grace's 71 is an A here, a B by the school's 80).
+    const letters = { A: [70, 100], B: [60, 69], C: [50, 59], D: [40, 49], E: [0, 39] } as const;
+    const set = (subject_id: string, bands: Record<string, readonly [number, number]>) =>
+      head.post('/api/school/grades', {
+        form: 'S2',
+        term: 'I',
+        year: YEAR,
+        subject_id,
+        lower: Object.fromEntries(Object.entries(bands).map(([grade, [lower]]) => [grade, lower])),
+        upper: Object.fromEntries(Object.entries(bands).map(([grade, [, upper]]) => [grade, upper])),
+      });
+    const saved = ok(await set(english, letters));
+    // An old D1..F9 set kept on S2 Mathematics: not the school's letters, so the school's table stands.
+    const old = ok(
+      await set(maths, {
+        D1: [80, 100],
+        D2: [75, 79],
+        C3: [70, 74],
+        C4: [65, 69],
+        C5: [60, 64],
+        C6: [55, 59],
+        P7: [50, 54],
+        P8: [45, 49],
+        F9: [0, 44],
+      }),
+    );
+    try {
+      const grace = (await modelOf()).learners[0];
+      expect(grace?.subjects[0]).toMatchObject({ subject: 'English Language', total: 71, grade: 'A' });
+      expect(grace?.subjects[0]?.descriptor).toMatch(/^Exceptional/);
+      expect(grace?.subjects[1]).toMatchObject({ subject: 'Mathematics', total: 45.3, grade: 'E' });
+    } finally {
+      for (const row of [...saved.grades, ...old.grades]) ok(await head.delete(`/api/school/grades/${row.id}`));
+    }
+  });
+
   it('prints the remarks only with Show comments, an exam-only card with Disable Formative, one learner or one stream', async () => {
     const plain = await modelOf();
     expect(plain.learners[0]?.subjects[0]).toMatchObject({ comment: '', skills: '' });

@@ -110,6 +110,25 @@ describe('formative, summative, total and grade', () => {
     expect([n(unscored.score), n(unscored.total), unscored.shown]).toEqual([null, null, true]);
   });
 
+  it("a class and subject's grade set of the school's letters is its table; a D1..F9 set is not", () => {
+    const letters = [
+      { grade: 'E', lower: 0 },
+      { grade: 'A', lower: 75 },
+      { grade: 'B', lower: 65 },
+      { grade: 'C', lower: 55 },
+      { grade: 'D', lower: 45 },
+    ];
+    const graded = gradeNcSubject(subject({ t1: [3] }, 70, { gradeSet: letters }), rules);
+    // 20 + 56 = 76: an A by the set (75 up), a B by the rules' 80.
+    expect(graded.grade?.grade).toBe('A');
+    expect(graded.grade?.descriptor).toMatch(/^Exceptional/);
+    const old = [
+      { grade: 'D1', lower: 80 },
+      { grade: 'F9', lower: 0 },
+    ];
+    expect(gradeNcSubject(subject({ t1: [3] }, 70, { gradeSet: old }), rules).grade?.grade).toBe('B');
+  });
+
   it('a class and subject with its own A..E table grades by it', () => {
     const own = [
       { grade: 'A', atLeast: 75, descriptor: '' },

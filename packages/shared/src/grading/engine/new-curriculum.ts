@@ -39,6 +39,27 @@ export interface NcSubjectInput {
   project: { score: number | null; max: number } | null;
   /** The class and subject's own A..E table, where the school set one; else the rules' table. */
   grades?: ReadonlyArray<NcGradeBand>;
+  /**
+   * The class and subject's grade set for the term (the grade sets screen), if any: used as the
+   * subject's A..E table when its grades are the school's new-curriculum letters (ncGradeTable).
+   */
+  gradeSet?: ReadonlyArray<{ grade: string; lower: number }>;
+}
+
+/**
+ * A class and subject's grade set as its A..E table ("editable per class and subject like the
+ * grade sets"): when every grade of the set is one of the rules' letters (A to E by default), the
+ * set's lower bounds with the rules' descriptors, best first; otherwise (no set, or an
+ * old-curriculum set of D1..F9 kept from before) none, and the rules' table stands.
+ */
+export function ncGradeTable(gradeSet: ReadonlyArray<{ grade: string; lower: number }> | undefined, rules: NcRules): NcGradeBand[] | null {
+  if (!gradeSet || gradeSet.length === 0) return null;
+  const byLetter = new Map(rules.grades.map((band) => [band.grade.trim().toLowerCase(), band]));
+  const bands = gradeSet.map((row) => ({ row, known: byLetter.get(row.grade.trim().toLowerCase()) }));
+  if (bands.some((band) => !band.known)) return null;
+  return bands
+    .map(({ row, known }) => ({ grade: known?.grade ?? row.grade, atLeast: row.lower, descriptor: known?.descriptor ?? '' }))
+    .sort((a, b) => b.atLeast - a.atLeast);
 }
 
 export interface NcOptions {
@@ -193,7 +214,7 @@ export function gradeNcSubject(input: NcSubjectInput, rules: NcRules, options: N
     total = null;
     totalExplain = explanation('nc.totalIncomplete', {});
   }
-  const table = input.grades && input.grades.length > 0 ? input.grades : rules.grades;
+  const table = ncGradeTable(input.gradeSet, rules) ?? (input.grades && input.grades.length > 0 ? input.grades : rules.grades);
   const grade = total ? ncGrade(total, table) : null;
   const gradeExplain =
     total && grade
