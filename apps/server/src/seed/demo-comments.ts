@@ -376,7 +376,10 @@ export async function seedDemoComments(
     const planned = planNcClassComments({
       ...settings,
       form,
-      learners: learners.map((learner) => ({ ...learner, gender: learner.gender === 'F' || learner.gender === 'M' ? learner.gender : null })),
+      learners: learners.map((learner) => ({
+        ...learner,
+        gender: learner.gender === 'F' || learner.gender === 'M' ? learner.gender : null,
+      })),
       scores,
     });
     comments.push(...planned.comments);
