@@ -289,6 +289,14 @@ export const PROJECT_SCORE_MESSAGES = {
   maximumBelowScores: 'Some learners have scores above this maximum: lower those scores first',
 } as const;
 
+/** Which class a competency or project may belong to, and a primary school's classes (issue 26). */
+export const CURRICULUM_MESSAGES = {
+  topicHasScores: 'This competency has scores: its class, term and subject stay as they are (delete its marks first)',
+  oldCurriculumClass:
+    'This class follows the old curriculum: competencies and projects are for new-curriculum classes (Settings → New curriculum classes)',
+  primaryNoNew: 'A primary school has no new-curriculum classes',
+} as const;
+
 /**
  * Every catalogue by name. The web translates a message the server or a shared rule gives
  * by finding its key here (`messages.<catalogue>.<key>` in the locale files), so English stays
@@ -312,6 +320,7 @@ export const MESSAGE_CATALOGUES = {
   comments: COMMENT_MESSAGES,
   remarks: REMARK_MESSAGES,
   projectScores: PROJECT_SCORE_MESSAGES,
+  curriculum: CURRICULUM_MESSAGES,
 } as const;
 
 type Values<T> = T[keyof T];

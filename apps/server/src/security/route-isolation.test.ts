@@ -170,13 +170,13 @@ const BODY = {
   }),
   subjectpapers: (s: Side) => ({ form: 'P7', term: 'I', year: 2026, subject_id: s.ids.subject, papers: 2 }),
   topics: (s: Side) => ({
-    form: 'P7',
+    form: 'P4',
     term: 'I',
     subject_id: s.ids.subject,
     title: `${s.mark} number bases`,
     remarks: `${s.mark} remarks`,
   }),
-  projects: (s: Side) => ({ form: 'P7', term: 'I', year: 2026, subject_id: s.ids.subject, title: `${s.mark} garden`, max_score: 10 }),
+  projects: (s: Side) => ({ form: 'P4', term: 'I', year: 2026, subject_id: s.ids.subject, title: `${s.mark} garden`, max_score: 10 }),
   studentcategories: (s: Side) => ({ name: `${s.mark} boarders` }),
   subjects: (s: Side) => ({ name: `${s.mark} Mathematics`, category: 'mathematics' }),
   locations: (s: Side) => ({ name: `${s.mark} store` }),
@@ -394,6 +394,9 @@ async function seed(side: Side) {
   // A's P3 is on the new curriculum in 2026: the new-curriculum comments have a class to answer (issue 27 point 3).
   if (side.name === 'A')
     ok(await side.c.put('/api/school/curricula', { year: 2026, allow_zero: false, classes: [{ form: 'P3', curriculum: 'new' }] }));
+  // Each side's P4 is on the new curriculum in 2026 and this year: the class of its competency and project.
+  for (const year of new Set([2026, new Date().getFullYear()]))
+    ok(await side.c.put('/api/school/curricula', { year, allow_zero: false, classes: [{ form: 'P4', curriculum: 'new' }] }));
   side.learners = (
     await withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) => trx.selectFrom('students').select('id').execute())
   ).map((row) => row.id);
@@ -1166,7 +1169,7 @@ const commentWrite = (path: string) => async () => {
   expectNothingOfB(JSON.stringify(ok(await send(A, 'POST', path, save))), `POST ${path}`);
 };
 
-/** A learner of the side's P7 (the class of its project, Term I 2026), new each time: promotion moves the seeded ones on. */
+/** A learner of the side's P4 (the class of its project, Term I 2026), new each time: promotion moves the seeded ones on. */
 async function projectLearner(side: Side): Promise<string> {
   const id = newId();
   await withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) =>
@@ -1178,7 +1181,7 @@ async function projectLearner(side: Side): Promise<string> {
         studentid: `${side.mark}/P${next()}`,
         firstname: side.mark,
         lastname: 'Project',
-        form: 'P7',
+        form: 'P4',
       })
       .execute(),
   );

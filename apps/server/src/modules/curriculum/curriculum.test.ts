@@ -1,4 +1,4 @@
-import { IN_USE_MESSAGES, projects, SETTINGS_MESSAGES, topics } from '@mustard/shared';
+import { CURRICULUM_MESSAGES, IN_USE_MESSAGES, localDay, projects, SETTINGS_MESSAGES, topics } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
@@ -253,6 +253,93 @@ describe('projects', () => {
     expect((await teacher.post(projects.path, project())).statusCode).toBe(403);
     expect((await teacher.put(`${projects.path}/${saved.id}`, project())).statusCode).toBe(403);
     expect((await teacher.delete(`${projects.path}/${saved.id}`)).statusCode).toBe(403);
+  });
+});
+
+describe('which class a competency or project belongs to (issue 26 walk-through)', () => {
+  const learnerIn = async (form: string) => {
+    const id = newId();
+    await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+      trx
+        .insertInto('students')
+        .values({ tenant_id: school.id, id, studentid: `CUR-${id.slice(-12)}`, firstname: 'Brian', lastname: 'Mugisha', form })
+        .execute(),
+    );
+    return id;
+  };
+  const refusedBy = (answer: { statusCode: number; body: string; json(): { errors?: Record<string, string[]> } }) => {
+    expect(answer.statusCode, answer.body).toBe(422);
+    return answer.json().errors ?? {};
+  };
+  const setCurricula = (year: number, classes: Array<{ form: string; curriculum: string }>) =>
+    head.put('/api/school/curricula', { year, allow_zero: false, classes });
+
+  it('keeps a scored competency’s class, term and subject (422 naming each changed), its title and remarks editable', async () => {
+    const scored = ok(await head.post(topics.path, topic({ form: 'S2', title: 'Scored competency' })));
+    const marktype = await newMarkType(head);
+    await makeMarks(t.database, school.id, await learnerIn('S2'), [
+      { subjectId: maths.id, marktypeId: marktype.id, form: 'S2', term: 'I', year: 2026, mark: 2, topicId: scored.id },
+    ]);
+    const stuck = [CURRICULUM_MESSAGES.topicHasScores];
+    expect(refusedBy(await head.put(`${topics.path}/${scored.id}`, topic({ form: 'S3', title: 'Scored competency' })))).toEqual({
+      form: stuck,
+    });
+    expect(refusedBy(await head.put(`${topics.path}/${scored.id}`, topic({ form: 'S2', term: 'II' })))).toEqual({ term: stuck });
+    expect(refusedBy(await head.put(`${topics.path}/${scored.id}`, topic({ form: 'S2', subject_id: english.id })))).toEqual({
+      subject_id: stuck,
+    });
+    expect(refusedBy(await head.put(`${topics.path}/${scored.id}`, topic({ form: 'S4', term: 'III', subject_id: english.id })))).toEqual({
+      form: stuck,
+      term: stuck,
+      subject_id: stuck,
+    });
+    expect(ok(await head.get(`${topics.path}/${scored.id}`))).toEqual(scored);
+
+    // The class in another spelling is the same class; the title and remarks change.
+    const renamed = ok(await head.put(`${topics.path}/${scored.id}`, topic({ form: 's2', title: 'Renamed', remarks: 'New remarks' })));
+    expect(renamed).toMatchObject({ form: 'S2', term: 'I', subject_id: maths.id, title: 'Renamed', remarks: 'New remarks' });
+
+    // A competency without scores moves freely between new-curriculum classes.
+    const unscored = ok(await head.post(topics.path, topic({ form: 'S2', title: 'Not yet scored' })));
+    expect(ok(await head.put(`${topics.path}/${unscored.id}`, topic({ form: 'S3', term: 'II', title: 'Not yet scored' })))).toMatchObject({
+      form: 'S3',
+      term: 'II',
+    });
+  });
+
+  it('refuses a competency or project for a class on the old curriculum (422 naming form), nothing saved', async () => {
+    const old = [CURRICULUM_MESSAGES.oldCurriculumClass];
+    const [topicsBefore, projectsBefore] = [await count('topics'), await count('projects')];
+    expect(refusedBy(await head.post(topics.path, topic({ form: 'S5' })))).toEqual({ form: old });
+    expect(refusedBy(await head.post(projects.path, project({ form: 'S6' })))).toEqual({ form: old });
+    const kept = ok(await head.post(topics.path, topic({ form: 'S1', title: 'Stays in S1' })));
+    expect(refusedBy(await head.put(`${topics.path}/${kept.id}`, topic({ form: 'S5', title: 'Stays in S1' })))).toEqual({ form: old });
+    const project2026 = ok(await head.post(projects.path, project({ form: 'S3', title: 'Stays in S3' })));
+    expect(refusedBy(await head.put(`${projects.path}/${project2026.id}`, project({ form: 'S5', title: 'Stays in S3' })))).toEqual({
+      form: old,
+    });
+    expect(ok(await head.get(`${topics.path}/${kept.id}`)).form).toBe('S1');
+    expect(ok(await head.get(`${projects.path}/${project2026.id}`)).form).toBe('S3');
+    expect([await count('topics'), await count('projects')]).toEqual([topicsBefore + 1, projectsBefore + 1]);
+
+    // A project follows its own year: S3 on the old curriculum in 2031 takes no project that year, nor one moved there.
+    ok(await setCurricula(2031, [{ form: 'S3', curriculum: 'old' }]));
+    try {
+      expect(refusedBy(await head.post(projects.path, project({ form: 'S3', year: 2031 })))).toEqual({ form: old });
+      expect(refusedBy(await head.put(`${projects.path}/${project2026.id}`, project({ form: 'S3', year: 2031 })))).toEqual({ form: old });
+      expect(ok(await head.get(`${projects.path}/${project2026.id}`)).year).toBe(2026);
+    } finally {
+      ok(await setCurricula(2031, [{ form: 'S3', curriculum: 'new' }]));
+    }
+
+    // A competency follows this year's classes: S5 put on the new curriculum takes one.
+    const year = Number(localDay().slice(0, 4));
+    ok(await setCurricula(year, [{ form: 'S5', curriculum: 'new' }]));
+    try {
+      expect(ok(await head.post(topics.path, topic({ form: 'S5', title: 'A new S5 competency' }))).form).toBe('S5');
+    } finally {
+      ok(await setCurricula(year, [{ form: 'S5', curriculum: 'old' }]));
+    }
   });
 });
 

@@ -73,7 +73,10 @@ beforeAll(async () => {
     by.post('/api/school/topics', { form: 'S2', term: 'I', subject_id: english.id, title: 'Personal life and family', ...fields });
   topic = ok(await newTopic(head, {}));
   s3Topic = ok(await newTopic(head, { form: 'S3', title: 'Creative writing' }));
+  // S5's competency was written while S5 was on the new curriculum; S5 is back on the old one (the grid refuses it).
+  ok(await setCurricula({ classes: [{ form: 'S5', curriculum: 'new' }] }));
   s5Topic = ok(await newTopic(head, { form: 'S5', title: 'Literature' }));
+  ok(await setCurricula({ classes: [{ form: 'S5', curriculum: 'old' }] }));
   foreignTopic = ok(await newTopic(other, { subject_id: otherSubject.id }));
   // Sarah teaches S2 English Language in Term I.
   ok(
