@@ -62,6 +62,13 @@ describe("a competency's scores", () => {
     await expect.poll(() => filter.getByRole('combobox', { name: 'Subject' }).inputValue()).toBe('English Language');
     await expect(filter.getByRole('combobox', { name: 'Class' }).isDisabled()).resolves.toBe(true);
     await expect.poll(() => filter.getByRole('combobox', { name: 'Term' }).inputValue()).toBe('I');
+    // The page says what it records; the competency's term is locked like its class and subject,
+    // and the locked choices read as plainly as any text (not faded grey on grey).
+    await page.getByRole('heading', { name: 'Record competency scores', level: 1 }).waitFor();
+    await expect(filter.getByRole('combobox', { name: 'Term' }).isDisabled()).resolves.toBe(true);
+    await expect(filter.getByRole('combobox', { name: 'Subject' }).isDisabled()).resolves.toBe(true);
+    for (const name of ['Class', 'Term', 'Subject'])
+      await expect(filter.getByRole('combobox', { name }).evaluate((element) => getComputedStyle(element).opacity)).resolves.toBe('1');
     await filter.getByRole('checkbox', { name: aoi }).check();
     await filter.getByRole('button', { name: 'Next' }).click();
     await page.getByTestId('marks-grid').waitFor();
@@ -144,6 +151,121 @@ describe("a new-curriculum learner's page", () => {
     const exam = page.getByTestId('exam-EOT');
     await exam.waitFor();
     await expect(exam.locator('thead th').count()).resolves.toBe(2);
+    await page.context().close();
+  });
+});
+
+describe('on a phone, 360 px wide', () => {
+  const PHONE = { width: 360, height: 740 };
+  /** How far the page scrolls sideways (0: not at all). */
+  const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  /** The value a record card shows beside a label ('' when the card has no such line). */
+  const cardValue = (page: Page, label: string) =>
+    page
+      .locator('[data-card]')
+      .first()
+      .evaluate((card, wanted) => {
+        for (const line of Array.from(card.querySelectorAll('div'))) {
+          const texts = Array.from(line.children).map((child) => (child.textContent ?? '').trim());
+          if (texts.length === 2 && texts[0] === wanted) return texts[1] ?? '';
+        }
+        return '';
+      }, label);
+
+  it("a learner's new-curriculum tables: every cell reached (the table scrolls in its own box), columns aligned, a project's score on one line", async () => {
+    const page = await h.signedIn(ADMIN, { ...PHONE, school: 'demo-secondary', path: '/dashboard' });
+    const learners = (await callApi(page, 'GET', '/api/school/students?form=S3&per_page=5')).data as {
+      students: Array<{ id: string }>;
+    };
+    const learner = learners.students[0] as { id: string };
+    // A score with a decimal on one of the demo's S3 projects, as the project's grid saves it.
+    const projects = (await callApi(page, 'GET', '/api/school/projects?form=S3&per_page=5')).data as {
+      projects: Array<{ id: string; title: string; max_score: number }>;
+    };
+    const project = projects.projects[0] as { id: string; title: string; max_score: number };
+    const grid = (await callApi(page, 'POST', '/api/school/projectscores/grid', { project_id: project.id })).data as {
+      students: Array<{ student: { id: string }; scores: { version: number } | null }>;
+    };
+    const version = grid.students.find((row) => row.student.id === learner.id)?.scores?.version ?? 0;
+    const saved = await callApi(page, 'POST', '/api/school/projectscores', {
+      project_id: project.id,
+      save_id: crypto.randomUUID(),
+      scores: { [learner.id]: { score: 6.7, comment: `A clear plan, carefully measured and neatly drawn ${unique()}` } },
+      base: { [learner.id]: version },
+    });
+    expect(saved.status).toBe(200);
+
+    await page.goto(`/students/${learner.id}`);
+    const nc = page.getByTestId('nc-results');
+    await nc.waitFor();
+    await expect.poll(() => nc.locator('[data-nc-block]').count()).toBeGreaterThan(1);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    // Each table's cells: inside the screen, or reached by scrolling the table's own box to its end.
+    const unreached = await nc.locator('table').evaluateAll((tables) =>
+      tables.flatMap((table) => {
+        let box: HTMLElement | null = table.parentElement;
+        while (box && box !== document.body && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
+        if (box && box !== document.body) box.scrollLeft = box.scrollWidth;
+        const edge = Math.min(window.innerWidth, box && box !== document.body ? box.getBoundingClientRect().right : window.innerWidth);
+        return Array.from(table.querySelectorAll('th, td'))
+          .filter((cell) => {
+            const rect = cell.getBoundingClientRect();
+            return rect.width > 0 && rect.right > edge + 1;
+          })
+          .map((cell) => `${table.getAttribute('data-nc-subject') ?? 'projects'}: ${(cell.textContent ?? '').trim()}`);
+      }),
+    );
+    expect(unreached).toEqual([]);
+    // The identifier column is called so, and lines up from one subject's table to the next.
+    await expect(nc.locator('table[data-nc-subject] thead th').nth(3).textContent()).resolves.toBe('Identifier');
+    const widths = await nc.locator('table[data-nc-subject]').evaluateAll((tables) =>
+      tables.map((table) =>
+        Array.from(table.querySelectorAll('thead th'))
+          .map((th) => Math.round(th.getBoundingClientRect().width))
+          .join(','),
+      ),
+    );
+    expect(new Set(widths).size).toBe(1);
+    // "6.7 / 10" stays on one line.
+    const score = nc.locator(`tr[data-project="${project.title}"] td`).nth(1);
+    await expect(score.textContent()).resolves.toBe(`6.7 / ${project.max_score}`);
+    const lines = await score.evaluate((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      return new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top))).size;
+    });
+    expect(lines).toBe(1);
+    await page.context().close();
+  });
+
+  it("the competencies' cards lead with the title, the marks' cards show the mark type and the mark", async () => {
+    const page = await h.signedIn(ADMIN, { ...PHONE, school: 'demo-secondary', path: '/school/topics' });
+    const topics = (await callApi(page, 'GET', '/api/school/topics?form=S1&per_page=100')).data as {
+      topics: Array<{ id: string; title: string }>;
+    };
+    const titles = new Set(topics.topics.map((topic) => topic.title));
+    const all = (await callApi(page, 'GET', '/api/school/topics?per_page=1000')).data as { topics: Array<{ title: string }> };
+    for (const topic of all.topics) titles.add(topic.title);
+    await page.getByTestId('record-cards').waitFor();
+    await expect.poll(() => cardValue(page, 'Title')).not.toBe('');
+    expect(titles.has(await cardValue(page, 'Title'))).toBe(true);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+
+    // A demo S1 competency's scores: each card says which activity of integration and the score.
+    let scored: string | undefined;
+    for (const topic of topics.topics) {
+      const marks = (await callApi(page, 'GET', `/api/school/marks?topic_id=${topic.id}&per_page=1`)).data as { totalRecords: number };
+      if (marks.totalRecords > 0) {
+        scored = topic.id;
+        break;
+      }
+    }
+    expect(scored).toBeDefined();
+    await page.goto(`/school/marks?topic_id=${scored}`);
+    await page.getByTestId('record-cards').waitFor();
+    await expect.poll(() => cardValue(page, 'Mark type')).toMatch(/\S/);
+    await expect(cardValue(page, 'Mark')).resolves.toMatch(/^(\d(\.\d)?|ABS)$/);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     await page.context().close();
   });
 });

@@ -39,7 +39,7 @@ async function newProject(page: Page): Promise<string> {
 }
 
 const cell = (page: Page, column: string, row: number) =>
-  page.getByTestId('project-scores-grid').locator(`input[data-cell="${row}:${column === 'score' ? 0 : 1}"]`);
+  page.getByTestId('project-scores-grid').locator(`[data-cell="${row}:${column === 'score' ? 0 : 1}"]`);
 
 describe('project scores', () => {
   it('are typed with comments from the project’s Record Scores, saved, and shown again after a reload', async () => {
@@ -104,5 +104,21 @@ describe('project scores', () => {
       [7, 'Good teamwork'],
       [8.5, 'A neat plan, well measured'],
     ]);
+
+    // A comment is a box of several lines that grows with what it says, so a long one is read whole;
+    // Enter still moves down the column there, as in the scores.
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const comment = cell(page, 'comment', 0);
+    await expect(comment.evaluate((element) => element.tagName)).resolves.toBe('TEXTAREA');
+    const oneLine = await comment.evaluate((element) => element.clientHeight);
+    await comment.fill(
+      'A neat plan, well measured: the beds are drawn to scale, the costs are added up correctly, and the group explained how they would water the garden in the dry season.',
+    );
+    await expect.poll(() => comment.evaluate((element) => element.clientHeight)).toBeGreaterThan(oneLine);
+    await expect(comment.evaluate((element) => element.scrollHeight <= element.clientHeight + 1)).resolves.toBe(true);
+    await comment.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-cell'))).toBe('1:1');
+    await expect(comment.inputValue()).resolves.not.toContain('\n');
+    await page.context().close();
   });
 });

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, FileInput, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, FileInput, Group, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   myAssignmentsEndpoint,
@@ -12,7 +12,17 @@ import {
   type TERMS,
 } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
-import { type ClipboardEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type ChangeEvent,
+  type ClipboardEvent,
+  type HTMLAttributes,
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { EmptyNotice } from '../../components/EmptyNotice.js';
@@ -152,11 +162,12 @@ export function ProjectScoresPage() {
           </Title>
           <Text fw={500}>{project.title}</Text>
           <SimpleGrid cols={{ base: 1, sm: 3, md: 5 }}>
-            <TextInput label={t('fields.form')} value={project.form} readOnly />
+            {/* The project's own class, subject, term and year: shown plainly, not as boxes to type in. */}
+            <TextInput label={t('fields.form')} value={project.form} readOnly classNames={LOCKED} />
             <StreamSelect form={project.form} value={stream} onChange={setStream} taught={taught} />
-            <TextInput label={t('fields.subject')} value={project.subject.name} readOnly />
-            <TextInput label={t('fields.term')} value={project.term} readOnly />
-            <TextInput label={t('fields.year')} value={String(project.year)} readOnly />
+            <TextInput label={t('fields.subject')} value={project.subject.name} readOnly classNames={LOCKED} />
+            <TextInput label={t('fields.term')} value={project.term} readOnly classNames={LOCKED} />
+            <TextInput label={t('fields.year')} value={String(project.year)} readOnly classNames={LOCKED} />
           </SimpleGrid>
           <Group align="flex-end">
             <Button variant="default" onClick={download} data-testid="download-scores">
@@ -202,6 +213,31 @@ export function ProjectScoresPage() {
 
 const MOVES: Record<string, 'up' | 'down'> = { ArrowUp: 'up', ArrowDown: 'down', Enter: 'down' };
 
+/** A field the project fixes (layout.css): dark text on a quiet background. */
+const LOCKED = { input: 'mustard-locked' };
+
+/** A grid cell: the score a one-line input, the comment a textarea that grows to show all it says. */
+type CellElement = HTMLInputElement | HTMLTextAreaElement;
+
+type CellProps = Omit<HTMLAttributes<CellElement>, 'onChange'> & {
+  multiline: boolean;
+  ref(element: CellElement | null): void;
+  value: string;
+  maxLength: number;
+  autoComplete: string;
+  onChange(event: ChangeEvent<CellElement>): void;
+};
+
+/**
+ * One cell of the grid. A comment wraps and grows (up to eight lines, then scrolls) so a long one
+ * saved earlier is read whole; Enter still moves down the column, as in every other cell.
+ */
+function CellInput({ multiline, ref, ...props }: CellProps) {
+  if (multiline)
+    return <Textarea unstyled autosize minRows={1} maxRows={8} ref={ref} classNames={{ input: 'marks-cell marks-cell-text' }} {...props} />;
+  return <input ref={ref} className="marks-cell" {...props} />;
+}
+
 /** The grid of learners with Score and Comment, and its Record Scores button. */
 function ScoresGrid({
   grid,
@@ -224,7 +260,7 @@ function ScoresGrid({
   const [conflicts, setConflicts] = useState<ProjectScoreConflict[]>([]);
   const [wrongCount, setWrongCount] = useState<number | null>(null);
   const [pasted, setPasted] = useState<ReturnType<typeof pasteAt> | null>(null);
-  const cells = useRef(new Map<string, HTMLInputElement>());
+  const cells = useRef(new Map<string, CellElement>());
   const editStart = useRef('');
 
   const errors = useMemo(() => cellErrors(state), [state]);
@@ -260,7 +296,7 @@ function ScoresGrid({
     if (learner && name) cells.current.get(cellKey(learner, name))?.focus();
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>, row: number, column: number) => {
+  const onKeyDown = (event: KeyboardEvent<CellElement>, row: number, column: number) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       void save();
@@ -279,7 +315,7 @@ function ScoresGrid({
     focusCell(to, column);
   };
 
-  const onPaste = (event: ClipboardEvent<HTMLInputElement>, row: number, column: number) => {
+  const onPaste = (event: ClipboardEvent<CellElement>, row: number, column: number) => {
     const text = event.clipboardData.getData('text/plain');
     if (!/[\t\n]/.test(text.trim())) return;
     event.preventDefault();
@@ -428,13 +464,12 @@ function ScoresGrid({
                   const edited = state.typed[cell] !== undefined;
                   return (
                     <Table.Td key={column} role="gridcell" p={0} bg={error || conflicted ? 'red.0' : edited ? 'yellow.0' : undefined}>
-                      <input
+                      <CellInput
+                        multiline={column === 'comment'}
                         ref={(element) => {
                           if (element) cells.current.set(cell, element);
                           else cells.current.delete(cell);
                         }}
-                        className="marks-cell"
-                        style={column === 'comment' ? { minWidth: '18rem', textAlign: 'left' } : undefined}
                         value={cellText(state, student.id, column)}
                         inputMode={column === 'score' ? 'decimal' : 'text'}
                         maxLength={column === 'comment' ? 1000 : 20}

@@ -48,6 +48,8 @@ export const competenciesScreen = defineScreen({
   resource: topics,
   page: PAGES.competencies,
   columns: [{ field: 'subject.name' }, { field: 'form' }, { field: 'term' }, { field: 'title' }],
+  // A phone's card leads with the competency's title: the subject, class and term alone read the same on every card.
+  cardColumns: ['title', 'subject.name', 'form', 'term'],
   fields: [classField, termField, subjectField, { name: 'title', kind: 'text' }, { name: 'remarks', kind: 'textarea' }],
   filters: [classField, termField, subjectField],
   addActions: [{ label: 'curriculum.newCompetency', to: PAGES.newCompetency.path }],
@@ -64,6 +66,7 @@ export const projectsScreen = defineScreen({
   resource: projects,
   page: PAGES.projects,
   columns: [{ field: 'title' }, { field: 'subject.name' }, { field: 'form' }, { field: 'term' }, { field: 'year', plain: true }],
+  cardColumns: ['title', 'subject.name', 'form', 'term'],
   fields: [classField, subjectField, termField, yearField, { name: 'title', kind: 'text' }, { name: 'max_score', kind: 'number' }],
   filters: [classField, termField, subjectField, yearField],
   defaults: { max_score: 10 },

@@ -203,7 +203,7 @@ export function MarksEntryPage() {
       <Card withBorder padding="md">
         <Stack>
           <Title order={1} size="h3">
-            {t(PAGES.createMarks.title)}
+            {t(competency ? 'marks.recordCompetencyScores' : PAGES.createMarks.title)}
           </Title>
           {subjectRows.data?.every((subject) => !subject.active) && (
             <EmptyNotice text={t('empty.noSubjects')} to={PAGES.subjects.path} link={t('empty.addSubjects')} testId="no-subjects" />
@@ -223,6 +223,7 @@ export function MarksEntryPage() {
                   onChange={(value) => set('form', value)}
                   error={errors.form ?? errors.topic_id}
                   disabled={Boolean(competency)}
+                  classNames={competency ? { input: 'mustard-locked' } : undefined}
                   searchable
                   withAsterisk
                 />
@@ -245,6 +246,7 @@ export function MarksEntryPage() {
                   change={(fields) => setFilter((now) => ({ ...now, ...fields }))}
                   chosen={chosen}
                   errors={errors}
+                  lockTerm={Boolean(competency)}
                 />
                 <Select
                   label={t('fields.paper')}
@@ -261,6 +263,7 @@ export function MarksEntryPage() {
                   onChange={(value) => set('subject_id', value)}
                   error={errors.subject_id}
                   disabled={Boolean(competency)}
+                  classNames={competency ? { input: 'mustard-locked' } : undefined}
                   searchable
                   withAsterisk
                   nothingFoundMessage={t('list.nothingFound')}

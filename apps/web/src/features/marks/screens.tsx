@@ -49,6 +49,8 @@ export const marksScreen = defineScreen({
     { field: 'marktype', label: 'marks.markType' },
     { field: 'mark', label: 'fields.mark' },
   ],
+  // A phone's card shows whose mark, which mark type and the mark itself first, then where it belongs.
+  cardColumns: ['student.fullname', 'marktype', 'mark', 'form', 'term', 'sub'],
   fields: [],
   filters: [
     { name: 'form', kind: 'select', choices: 'classes' },

@@ -169,6 +169,8 @@ function TermSelect(props: {
   error?: string | undefined;
   change: (fields: { term: Term }) => void;
   chosen: () => void;
+  /** The term is fixed by the page (a competency's own term): shown, not changed. */
+  locked?: boolean | undefined;
 }) {
   const { t } = useTranslation();
   return (
@@ -183,6 +185,8 @@ function TermSelect(props: {
       }}
       error={props.error}
       allowDeselect={false}
+      disabled={props.locked}
+      classNames={props.locked ? { input: 'mustard-locked' } : undefined}
     />
   );
 }
@@ -218,15 +222,18 @@ export function TermYearFields({
   change,
   chosen,
   errors,
+  lockTerm,
 }: {
   filter: { term: string; year: number };
   change: (fields: { term?: Term; year?: number }) => void;
   chosen: () => void;
   errors: Record<string, string>;
+  /** The term comes with the page (a competency's grid) and cannot be changed there. */
+  lockTerm?: boolean;
 }) {
   return (
     <>
-      <TermSelect term={filter.term} error={errors.term} change={change} chosen={chosen} />
+      <TermSelect term={filter.term} error={errors.term} change={change} chosen={chosen} locked={lockTerm} />
       <YearInput year={filter.year} error={errors.year} change={change} chosen={chosen} />
     </>
   );

@@ -22,6 +22,10 @@ import { errorText } from '../../lib/notify.js';
 import { PAGES } from '../../lib/pages.js';
 
 const NUMBER = new Intl.NumberFormat('en-US');
+/** The narrowest a new-curriculum table gets (a phone scrolls it sideways in its own box, the page stays put). */
+const NC_MIN_WIDTH = 480;
+/** A long word breaks inside its own column rather than running over the next one. */
+const NC_TABLE_STYLE = { overflowWrap: 'break-word' } as const;
 
 /** Spec §9: dates of ten or more characters as short month, day, year ("Feb 3, 2026"). */
 export function shortDate(date: string): string {
@@ -203,53 +207,60 @@ function RecordTables({ record, onSubject }: { record: Record; onSubject(subject
           <Stack>
             {record.ncresults.map((subject) => (
               <Stack key={subject.subject_id} gap="xs" data-nc-block={subject.subject}>
-                <Table striped withTableBorder data-nc-subject={subject.subject}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{subject.subject}</Table.Th>
-                      <Table.Th>{t('students.activities')}</Table.Th>
-                      <Table.Th>{t('students.competencyScore')}</Table.Th>
-                      <Table.Th>{t('students.descriptor')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {subject.topics.map((topic) => (
-                      <Table.Tr key={topic.topic_id} data-topic={topic.title}>
-                        <Table.Td>{topic.title}</Table.Td>
-                        <Table.Td>{topic.aois.map((aoi) => `${aoi.marktype}: ${aoi.mark ?? ''}`).join(' · ')}</Table.Td>
-                        <Table.Td>{topic.mark ?? ABSENT}</Table.Td>
-                        <Table.Td>{topic.score ? t(`students.descriptors.${topic.score}`) : ''}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                    {subject.topics.length > 0 && (
-                      <Table.Tr fw={600} data-topic="average">
-                        <Table.Td>{t('students.average')}</Table.Td>
-                        <Table.Td />
-                        <Table.Td>{subject.average ?? ''}</Table.Td>
-                        <Table.Td>{subject.score ? t(`students.descriptors.${subject.score}`) : ''}</Table.Td>
-                      </Table.Tr>
-                    )}
-                  </Table.Tbody>
-                </Table>
-                {subject.projects.length > 0 && (
-                  <Table withTableBorder data-testid="nc-projects">
+                {/* On a phone the table scrolls sideways in its own box; its columns line up from subject to subject. */}
+                <Table.ScrollContainer minWidth={NC_MIN_WIDTH} type="native">
+                  <Table striped withTableBorder layout="fixed" style={NC_TABLE_STYLE} data-nc-subject={subject.subject}>
                     <Table.Thead>
                       <Table.Tr>
-                        <Table.Th>{t('students.project')}</Table.Th>
-                        <Table.Th>{t('fields.score')}</Table.Th>
-                        <Table.Th>{t('students.comment')}</Table.Th>
+                        <Table.Th w="30%">{subject.subject}</Table.Th>
+                        <Table.Th w="28%">{t('students.activities')}</Table.Th>
+                        <Table.Th w="18%">{t('students.competencyScore')}</Table.Th>
+                        <Table.Th w="24%">{t('students.identifier')}</Table.Th>
                       </Table.Tr>
                     </Table.Thead>
                     <Table.Tbody>
-                      {subject.projects.map((project) => (
-                        <Table.Tr key={project.project_id} data-project={project.title}>
-                          <Table.Td>{project.title}</Table.Td>
-                          <Table.Td>{project.score === null ? '' : `${NUMBER.format(project.score)} / ${project.max_score}`}</Table.Td>
-                          <Table.Td>{project.comment ?? ''}</Table.Td>
+                      {subject.topics.map((topic) => (
+                        <Table.Tr key={topic.topic_id} data-topic={topic.title}>
+                          <Table.Td>{topic.title}</Table.Td>
+                          <Table.Td>{topic.aois.map((aoi) => `${aoi.marktype}: ${aoi.mark ?? ''}`).join(' · ')}</Table.Td>
+                          <Table.Td>{topic.mark ?? ABSENT}</Table.Td>
+                          <Table.Td>{topic.score ? t(`students.descriptors.${topic.score}`) : ''}</Table.Td>
                         </Table.Tr>
                       ))}
+                      {subject.topics.length > 0 && (
+                        <Table.Tr fw={600} data-topic="average">
+                          <Table.Td>{t('students.average')}</Table.Td>
+                          <Table.Td />
+                          <Table.Td>{subject.average ?? ''}</Table.Td>
+                          <Table.Td>{subject.score ? t(`students.descriptors.${subject.score}`) : ''}</Table.Td>
+                        </Table.Tr>
+                      )}
                     </Table.Tbody>
                   </Table>
+                </Table.ScrollContainer>
+                {subject.projects.length > 0 && (
+                  <Table.ScrollContainer minWidth={NC_MIN_WIDTH} type="native">
+                    <Table withTableBorder layout="fixed" style={NC_TABLE_STYLE} data-testid="nc-projects">
+                      <Table.Thead>
+                        <Table.Tr>
+                          <Table.Th w="30%">{t('students.project')}</Table.Th>
+                          <Table.Th w="18%">{t('fields.score')}</Table.Th>
+                          <Table.Th>{t('students.comment')}</Table.Th>
+                        </Table.Tr>
+                      </Table.Thead>
+                      <Table.Tbody>
+                        {subject.projects.map((project) => (
+                          <Table.Tr key={project.project_id} data-project={project.title}>
+                            <Table.Td>{project.title}</Table.Td>
+                            <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                              {project.score === null ? '' : `${NUMBER.format(project.score)} / ${project.max_score}`}
+                            </Table.Td>
+                            <Table.Td>{project.comment ?? ''}</Table.Td>
+                          </Table.Tr>
+                        ))}
+                      </Table.Tbody>
+                    </Table>
+                  </Table.ScrollContainer>
                 )}
               </Stack>
             ))}
