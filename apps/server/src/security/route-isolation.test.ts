@@ -392,11 +392,9 @@ async function seed(side: Side) {
   ).map((row) => row.id);
   await makeStudents(t.database, side.tenant.id, side.name === 'A' ? 'P3' : 'P5', side.name === 'A' ? 2 : 4);
   // A's P3 is on the new curriculum in 2026: the new-curriculum comments have a class to answer (issue 27 point 3).
-  if (side.name === 'A')
-    ok(await side.c.put('/api/school/curricula', { year: 2026, allow_zero: false, classes: [{ form: 'P3', curriculum: 'new' }] }));
+  if (side.name === 'A') await onCurriculum(side, 2026, 'P3', 'new');
   // Each side's P4 is on the new curriculum in 2026 and this year: the class of its competency and project.
-  for (const year of new Set([2026, new Date().getFullYear()]))
-    ok(await side.c.put('/api/school/curricula', { year, allow_zero: false, classes: [{ form: 'P4', curriculum: 'new' }] }));
+  for (const year of new Set([2026, new Date().getFullYear()])) await onCurriculum(side, year, 'P4', 'new');
   side.learners = (
     await withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) => trx.selectFrom('students').select('id').execute())
   ).map((row) => row.id);
@@ -667,14 +665,32 @@ const commentsList = (path: string): ListFixture => ({
   },
 });
 
+/**
+ * A side's class on the new curriculum for a year, or back on the old (no row: a primary school's
+ * default). The matrix's schools are primary schools, which the API keeps wholly on the old
+ * curriculum (PUT /api/school/curricula refuses a 'new' class there); the new-curriculum routes
+ * are held apart on their classes all the same, the choice written here as a school's data from
+ * before that rule may hold it.
+ */
+async function onCurriculum(side: Side, year: number, form: string, curriculum: 'new' | 'old'): Promise<void> {
+  await withTenant(t.database.db, { tenantId: side.tenant.id }, async (trx) => {
+    if (curriculum === 'old') await trx.deleteFrom('class_curricula').where('year', '=', year).where('form', '=', form).execute();
+    else
+      await trx
+        .insertInto('class_curricula')
+        .values({ tenant_id: side.tenant.id, year, form, curriculum })
+        .onConflict((conflict) => conflict.columns(['tenant_id', 'year', 'form']).doUpdateSet({ curriculum }))
+        .execute();
+  });
+}
+
 /** Both sides' P2 on the new curriculum for 2026 while `run` runs (the new-curriculum comments refuse an old class), then back. */
 async function asNewCurriculum(run: () => Promise<void>): Promise<void> {
-  const curricula = (curriculum: string) => ({ year: 2026, allow_zero: false, classes: [{ form: 'P2', curriculum }] });
-  for (const side of [A, B]) ok(await send(side, 'PUT', '/api/school/curricula', curricula('new')));
+  for (const side of [A, B]) await onCurriculum(side, 2026, 'P2', 'new');
   try {
     await run();
   } finally {
-    for (const side of [A, B]) ok(await send(side, 'PUT', '/api/school/curricula', curricula('old')));
+    for (const side of [A, B]) await onCurriculum(side, 2026, 'P2', 'old');
   }
 }
 
@@ -808,8 +824,7 @@ const LISTS: Record<string, ListFixture> = {
     check: async () => {
       const url = (extra: string, marktype = A.ids.marktype) =>
         `/api/school/marks/ncmarksheet?form=P2&term=I&year=2026&marktype_id=${marktype}&${extra}`;
-      const curricula = (curriculum: string) => ({ year: 2026, allow_zero: false, classes: [{ form: 'P2', curriculum }] });
-      ok(await send(A, 'PUT', '/api/school/curricula', curricula('new')));
+      await onCurriculum(A, 2026, 'P2', 'new');
       try {
         const model = await send(A, 'GET', url(''));
         expect(model.statusCode, model.body).toBe(200);
@@ -823,7 +838,7 @@ const LISTS: Record<string, ListFixture> = {
         expect(theirs.statusCode, theirs.body).toBe(422);
         expectNothingOfB(theirs.body, 'GET /api/school/marks/ncmarksheet?marktype_id=<B>');
       } finally {
-        ok(await send(A, 'PUT', '/api/school/curricula', curricula('old')));
+        await onCurriculum(A, 2026, 'P2', 'old');
       }
     },
   },
@@ -837,8 +852,7 @@ const LISTS: Record<string, ListFixture> = {
     check: async () => {
       const url = (extra: string, marktype = A.ids.marktype) =>
         `/api/school/ncterminalreport?form=P2&term=I&year=2026&marktype_id=${marktype}&topics=1&summary=1&comments=1&${extra}`;
-      const curricula = (curriculum: string) => ({ year: 2026, allow_zero: false, classes: [{ form: 'P2', curriculum }] });
-      ok(await send(A, 'PUT', '/api/school/curricula', curricula('new')));
+      await onCurriculum(A, 2026, 'P2', 'new');
       try {
         const model = await send(A, 'GET', url('json=1'));
         expect(model.statusCode, model.body).toBe(200);
@@ -855,7 +869,7 @@ const LISTS: Record<string, ListFixture> = {
         expect(theirType.statusCode, theirType.body).toBe(422);
         expectNothingOfB(theirType.body, 'GET /api/school/ncterminalreport?marktype_id=<B>');
       } finally {
-        ok(await send(A, 'PUT', '/api/school/curricula', curricula('old')));
+        await onCurriculum(A, 2026, 'P2', 'old');
       }
     },
   },
@@ -929,8 +943,9 @@ const LISTS: Record<string, ListFixture> = {
   '/api/school/curricula': {
     urls: () => ['/api/school/curricula?year=2027'],
     check: async () => {
-      // B made its P2 a new-curriculum class for 2027 and allows a 0; A chose nothing: A reads its defaults.
-      ok(await send(B, 'PUT', '/api/school/curricula', { year: 2027, allow_zero: true, classes: [{ form: 'P2', curriculum: 'new' }] }));
+      // B allows a 0 and its P2 is a new-curriculum class for 2027; A chose nothing: A reads its defaults.
+      ok(await send(B, 'PUT', '/api/school/curricula', { year: 2027, allow_zero: true, classes: [{ form: 'P2', curriculum: 'old' }] }));
+      await onCurriculum(B, 2027, 'P2', 'new');
       const answer = ok(await send(A, 'GET', '/api/school/curricula?year=2027'));
       expect(answer.allow_zero).toBe(false);
       expect(answer.classes.filter((row: { curriculum: string }) => row.curriculum !== 'old')).toEqual([]);
@@ -1308,8 +1323,7 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
   'POST /api/school/topics': curriculumWrite('/api/school/topics', 'topics', () => ({ ...BODY.topics(A), title: `Alpha write ${next()}` })),
   'POST /api/school/topics/sheet': async () => {
     // A competency's scores need a class on the new curriculum: A's P2 is put on it for 2026, then back.
-    const curricula = (curriculum: string) => ({ year: 2026, allow_zero: false, classes: [{ form: 'P2', curriculum }] });
-    ok(await send(A, 'PUT', '/api/school/curricula', curricula('new')));
+    await onCurriculum(A, 2026, 'P2', 'new');
     try {
       const learner = await gridLearner(A);
       // A's plain P2 sheet of an activity's mark type (an exam is none), a score filled for the new
@@ -1343,7 +1357,7 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
         sendForm(A, 'POST', '/api/school/topics/sheet', fields(B), file),
       );
     } finally {
-      ok(await send(A, 'PUT', '/api/school/curricula', curricula('old')));
+      await onCurriculum(A, 2026, 'P2', 'old');
     }
   },
   'POST /api/school/projects': curriculumWrite('/api/school/projects', 'projects', () => ({
@@ -1559,13 +1573,23 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
     expect(ok(await send(B, 'GET', '/api/school/reportlayout')).layout).toEqual(B_LAYOUT);
   },
   'PUT /api/school/curricula': async () => {
-    // A's choice for 2028 lands in A alone: B's rows and rule are as they were, B's P3 still old.
-    const body = { year: 2028, allow_zero: false, classes: [{ form: 'P3', curriculum: 'new' }] };
+    // Both sides' P3 on the new curriculum for 2028 (data from before a primary school was kept off it): A's
+    // choice puts A's back on the old one and lands in A alone, B's rows and rule as they were, B's P3 still new.
+    for (const side of [A, B]) await onCurriculum(side, 2028, 'P3', 'new');
+    const body = { year: 2028, allow_zero: false, classes: [{ form: 'P3', curriculum: 'old' }] };
     await landsInA('PUT', '/api/school/curricula', body, ['class_curricula', 'curriculum_settings']);
     const p3 = async (side: Side) =>
       ok(await send(side, 'GET', '/api/school/curricula?year=2028')).classes.find((row: { form: string }) => row.form === 'P3');
-    expect(await p3(A)).toEqual({ form: 'P3', curriculum: 'new', default: 'old' });
-    expect(await p3(B)).toEqual({ form: 'P3', curriculum: 'old', default: 'old' });
+    expect(await p3(A)).toEqual({ form: 'P3', curriculum: 'old', default: 'old' });
+    expect(await p3(B)).toEqual({ form: 'P3', curriculum: 'new', default: 'old' });
+    // A primary school's class set to the new curriculum: refused by its field, nothing written in A or B.
+    const tables = ['class_curricula', 'curriculum_settings'];
+    const [beforeA, beforeB] = [await rowsOf(A, tables), await rowsOf(B, tables)];
+    const refused = await send(A, 'PUT', '/api/school/curricula', { ...body, classes: [{ form: 'P3', curriculum: 'new' }] });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(Object.keys(refused.json().errors)).toEqual(['classes.0.curriculum']);
+    expect([await rowsOf(A, tables), await rowsOf(B, tables)]).toEqual([beforeA, beforeB]);
+    await onCurriculum(B, 2028, 'P3', 'old');
   },
   'PUT /api/school/termdates': async () => {
     const terms = B_TERMS_2027.map((term) => ({

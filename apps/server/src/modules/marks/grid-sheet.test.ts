@@ -375,17 +375,26 @@ describe('the grid as a spreadsheet', () => {
   });
 
   it('round-trips a competency’s scores: the topic is written, checked, and must be the school’s', async () => {
-    // A primary school's P5 takes competency scores once the school puts it on the new curriculum.
-    ok(await json(head).put('/api/school/curricula', { year: YEAR, allow_zero: false, classes: [{ form: 'P5', curriculum: 'new' }] }));
+    // A secondary school's S2 is a new-curriculum class (a primary school has none): its competency takes scores.
+    const secondary = await makeTenant(t.database, { name: 'Sheet Secondary', schooltype: 'secondary' });
+    const secondaryUser = await makeUser(t.database, {
+      name: 'Deputy Head',
+      memberOf: [{ tenantId: secondary.id, roles: ['headteacher'] }],
+    });
+    const deputy = await member(secondaryUser.email, secondary.tenantcode);
+    const mathematics = await newSubject(json(deputy), { name: 'Mathematics' });
+    await learners(secondary.id, 'S2', 'East', ['Amina', 'Brian']);
+    const exam = ok(await json(deputy).post(markTypes.path, { label: 'BOT', category: 'exam', position: 1 }));
+    const s2 = { form: 'S2', subject_id: mathematics.id };
     const topic = newId();
-    await withTenant(t.database.db, { tenantId: school.id }, (trx) =>
+    await withTenant(t.database.db, { tenantId: secondary.id }, (trx) =>
       trx
         .insertInto('topics')
         .values({
-          tenant_id: school.id,
+          tenant_id: secondary.id,
           id: topic,
-          subject_id: maths.id as string,
-          form: 'P5',
+          subject_id: mathematics.id as string,
+          form: 'S2',
           term: 'I',
           title: 'Fractions',
           remarks: null,
@@ -393,26 +402,26 @@ describe('the grid as a spreadsheet', () => {
         .execute(),
     );
     // An activity of integration's mark type (an exam is none).
-    const aoi = ok(await json(head).post(markTypes.path, { label: 'AOI', category: 'assesment', position: 9 }));
-    const workbook = await workbookOf(await download(head, { topic_id: topic, marktypes: [aoi.id] }));
+    const aoi = ok(await json(deputy).post(markTypes.path, { label: 'AOI', category: 'assesment', position: 9 }));
+    const workbook = await workbookOf(await download(deputy, { ...s2, topic_id: topic, marktypes: [aoi.id] }));
     const sheet = marksSheet(workbook);
     expect(valuesOf(sheet, rowOf(sheet, 'Topic'), 2)).toEqual(['Topic', 'Fractions']);
     expect(valuesOf(sheet, rowOf(sheet, 'Topic ID'), 2)).toEqual(['Topic ID', topic]);
-    sheet.getCell(rowOf(sheet, 'P5-East-1'), 3).value = 3;
+    sheet.getCell(rowOf(sheet, 'S2-East-1'), 3).value = 3;
     const file = await bytesOf(workbook);
     // Without the topic it is another grid (the subject's plain marks).
-    expect((await upload(head, file, { marktypes: [aoi.id] })).json()).toMatchObject({ message: MARK_MESSAGES.sheetWrongGrid });
-    expect(ok(await upload(head, file, { topic_id: topic, marktypes: [aoi.id] }))).toMatchObject({ saved: 1 });
-    expect((await marksOf(head, { topic_id: topic, marktypes: [aoi.id] }))['P5-East-1']).toEqual({ [aoi.id]: 3 });
+    expect((await upload(deputy, file, { ...s2, marktypes: [aoi.id] })).json()).toMatchObject({ message: MARK_MESSAGES.sheetWrongGrid });
+    expect(ok(await upload(deputy, file, { ...s2, topic_id: topic, marktypes: [aoi.id] }))).toMatchObject({ saved: 1 });
+    expect((await marksOf(deputy, { ...s2, topic_id: topic, marktypes: [aoi.id] }))['S2-East-1']).toEqual({ [aoi.id]: 3 });
     // The exam's mark type on the competency: refused, the exam is no activity.
-    const exam = await download(head, { topic_id: topic, marktypes: [bot.id] });
-    expect(exam.statusCode).toBe(422);
-    expect(exam.json().errors).toEqual({ marktypes: [MARK_MESSAGES.examNotActivity] });
-    expect((await marksOf(head))['P5-East-1']).toEqual({ [bot.id]: 60, [mot.id]: 40.5 });
-    // A topic of no subject of this school's.
-    const unknown = await download(head, { topic_id: crypto.randomUUID(), marktypes: [aoi.id] });
+    const refused = await download(deputy, { ...s2, topic_id: topic, marktypes: [exam.id] });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({ marktypes: [MARK_MESSAGES.examNotActivity] });
+    // The competency is of this school alone: the primary school's grid knows no such topic.
+    const unknown = await download(head, { topic_id: topic, marktypes: [bot.id] });
     expect(unknown.statusCode).toBe(422);
-    expect(unknown.json().errors).toEqual({ topic_id: [SETTINGS_MESSAGES.referenceMissing] });
+    expect(unknown.json().errors).toMatchObject({ topic_id: [SETTINGS_MESSAGES.referenceMissing] });
+    expect((await marksOf(head))['P5-East-1']).toEqual({ [bot.id]: 60, [mot.id]: 40.5 });
   });
 
   it('keeps the rules of the grid: assignments, inactive mark types, published marks', async () => {

@@ -1,6 +1,7 @@
 import {
   type ClassCurriculaAnswer,
   type ClassCurriculaSave,
+  CURRICULUM_MESSAGES,
   curriculumOfClass,
   defaultCurriculum,
   matchClass,
@@ -43,8 +44,9 @@ export async function classCurricula({ tx, school }: ActionContext, year: number
 
 /**
  * A year's choices and the rule on 0, saved at once: every class named must be one the school
- * offers (422 naming `classes.N.form`, nothing saved), each named once. Two saves at once take
- * turns; the change is audited.
+ * offers (422 naming `classes.N.form`, nothing saved), each named once; a primary school has no
+ * new-curriculum class (422 naming `classes.N.curriculum`). Two saves at once take turns; the
+ * change is audited.
  */
 export async function saveClassCurricula(context: ActionContext, input: ClassCurriculaSave): Promise<ClassCurriculaAnswer> {
   const { tx, school } = context;
@@ -54,6 +56,8 @@ export async function saveClassCurricula(context: ActionContext, input: ClassCur
     const form = matchClass(school.classes, entry.form);
     if (form === null) errors[`classes.${index}.form`] = [SETTINGS_MESSAGES.classUnknown];
     else if (forms.includes(form)) errors[`classes.${index}.form`] = [SETTINGS_MESSAGES.duplicate];
+    else if (school.type === 'primary' && entry.curriculum === 'new')
+      errors[`classes.${index}.curriculum`] = [CURRICULUM_MESSAGES.primaryNoNew];
     forms.push(form ?? '');
   });
   if (Object.keys(errors).length > 0) throw invalid(errors);

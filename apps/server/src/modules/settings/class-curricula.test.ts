@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, INPUT_MESSAGES, SETTINGS_MESSAGES } from '@mustard/shared';
+import { CURRICULUM_MESSAGES, ERROR_MESSAGES, INPUT_MESSAGES, SETTINGS_MESSAGES } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant, withTenantTx } from '../../db/tenant.js';
 import { setCodeTenantFilterForTests } from '../../db/tenant-filter.js';
@@ -126,10 +126,27 @@ describe('new-curriculum classes', () => {
     expect((await teacher.get(`${PATH}?year=2026`)).json().allow_zero).toBe(false);
   });
 
-  it('of a primary school can make a class a new-curriculum class', async () => {
-    ok(await primaryHead.put(PATH, { year: 2026, allow_zero: false, classes: [{ form: 'p7', curriculum: 'new' }] }));
-    const row = (await primaryHead.get(`${PATH}?year=2026`)).json().classes.find((entry: { form: string }) => entry.form === 'P7');
-    expect(row).toEqual({ form: 'P7', curriculum: 'new', default: 'old' });
+  it('of a primary school are all old: a class set to the new curriculum is refused (422 naming it), nothing saved', async () => {
+    const before = await rowsOf(primary.id);
+    const refused = await primaryHead.put(PATH, {
+      year: 2026,
+      allow_zero: true,
+      classes: [
+        { form: 'P6', curriculum: 'old' },
+        { form: 'p7', curriculum: 'new' },
+      ],
+    });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().errors).toEqual({ 'classes.1.curriculum': [CURRICULUM_MESSAGES.primaryNoNew] });
+    expect(await rowsOf(primary.id)).toEqual(before);
+    const answer = (await primaryHead.get(`${PATH}?year=2026`)).json();
+    expect(answer.allow_zero).toBe(false);
+    expect(answer.classes.find((entry: { form: string }) => entry.form === 'P7')).toEqual({
+      form: 'P7',
+      curriculum: 'old',
+      default: 'old',
+    });
+    // Every class kept on the old curriculum is a save like any other.
     ok(await primaryHead.put(PATH, { year: 2026, allow_zero: false, classes: [{ form: 'P7', curriculum: 'old' }] }));
   });
 
