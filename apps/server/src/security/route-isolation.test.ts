@@ -941,15 +941,16 @@ const LISTS: Record<string, ListFixture> = {
     },
   },
   '/api/school/curricula': {
-    urls: () => ['/api/school/curricula?year=2027'],
+    urls: () => ['/api/school/curricula?year=2029'],
     check: async () => {
-      // B allows a 0 and its P2 is a new-curriculum class for 2027; A chose nothing: A reads its defaults.
-      ok(await send(B, 'PUT', '/api/school/curricula', { year: 2027, allow_zero: true, classes: [{ form: 'P2', curriculum: 'old' }] }));
-      await onCurriculum(B, 2027, 'P2', 'new');
-      const answer = ok(await send(A, 'GET', '/api/school/curricula?year=2027'));
+      // B allows a 0 and its P2 is a new-curriculum class for 2029 (a year no side's class is on the new curriculum
+      // for; 2027 may be this year, when the side's P4 is); A chose nothing: A reads its defaults.
+      ok(await send(B, 'PUT', '/api/school/curricula', { year: 2029, allow_zero: true, classes: [{ form: 'P2', curriculum: 'old' }] }));
+      await onCurriculum(B, 2029, 'P2', 'new');
+      const answer = ok(await send(A, 'GET', '/api/school/curricula?year=2029'));
       expect(answer.allow_zero).toBe(false);
       expect(answer.classes.filter((row: { curriculum: string }) => row.curriculum !== 'old')).toEqual([]);
-      const theirs = ok(await send(B, 'GET', '/api/school/curricula?year=2027'));
+      const theirs = ok(await send(B, 'GET', '/api/school/curricula?year=2029'));
       expect(theirs.classes.find((row: { form: string }) => row.form === 'P2')?.curriculum).toBe('new');
     },
   },
