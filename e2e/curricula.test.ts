@@ -84,4 +84,13 @@ describe('new-curriculum classes', () => {
       await at.context().close();
     }
   });
+
+  it('offers a primary school no new curriculum, by address either', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/school/curricula' });
+    const p7 = page.locator('[data-form="P7"]');
+    await p7.waitFor();
+    await expect(p7.locator('input[value="new"]').isDisabled()).resolves.toBe(true);
+    await expect(p7.locator('input[value="old"]').isChecked()).resolves.toBe(true);
+    await page.context().close();
+  });
 });

@@ -45,6 +45,8 @@ export function CurriculaPage() {
   const { session } = useAuth();
   const queryClient = useQueryClient();
   const mayWrite = useAccess().can('manage', 'setting');
+  // A primary school has no new-curriculum classes (the guide; the server refuses one): New is not offered.
+  const primary = session?.tenant?.schooltype !== 'secondary';
   const [params, setParams] = useSearchParams();
   const fromAddress = Number(params.get('year'));
   const [year, setYear] = useState(() =>
@@ -146,7 +148,7 @@ export function CurriculaPage() {
                           onChange={(value) => choose(row.form, value as Curriculum)}
                           disabled={!mayWrite}
                           data={[
-                            { value: 'new', label: t('classCurricula.new') },
+                            { value: 'new', label: t('classCurricula.new'), disabled: primary },
                             { value: 'old', label: t('classCurricula.old') },
                           ]}
                         />
