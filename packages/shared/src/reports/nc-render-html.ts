@@ -205,6 +205,13 @@ function section(name: ReportSection, model: NcReportModel, layout: ReportLayout
         pair(report.noformative ? N.examOnly : N.total, explained(ncPartText(overall.total), overall.explain.total, 'overall:total')),
         pair(N.grade, escapeHtml(overall.grade ?? '-')),
       );
+      if (learner.position)
+        items.push(
+          pair(
+            N.position,
+            explained(`${learner.position.rank} ${W.outOf} ${learner.position.outOf}`, learner.position.explain, 'position'),
+          ),
+        );
       if (learner.certificate)
         items.push(pair(N.certificate, explained(learner.certificate.result, learner.certificate.explain, 'certificate')));
       return `<div class="overall" data-section="overall"><h3>${escapeHtml(N.overall)}</h3><div class="summary">${items.join('')}</div></div>`;

@@ -121,6 +121,11 @@ export const NcLearnerCardSchema = z.object({
   remarks: z.array(z.object({ remarktype_id: z.uuid().nullable(), label: z.string(), text: z.string() })),
   /** The S4 certificate preview, where the school prints it. */
   certificate: z.object({ result: z.string(), explain: ExplanationSchema }).nullable(),
+  /**
+   * The learner's position in the class by the overall total, only where the school switched
+   * positions on (the new curriculum prints none by default); null when unranked (no total).
+   */
+  position: z.object({ rank: z.number(), outOf: z.number(), explain: ExplanationSchema }).nullable().optional(),
   feesBalance: z.string().nullable(),
 });
 export type NcLearnerCard = z.infer<typeof NcLearnerCardSchema>;
@@ -183,6 +188,7 @@ export const NC_REPORT_WORDS = {
   noScores: 'No competency scores or exam mark this term',
   noSubjects: 'No subject has competency scores or an exam mark this term',
   certificate: 'Certificate preview',
+  position: 'Position in class',
 } as const;
 
 /** A card's file name: `ncreport-<class>-<stream>-<year>-<term>.pdf` (a whole class of several streams is "all"). */

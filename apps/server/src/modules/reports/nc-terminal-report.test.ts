@@ -310,6 +310,30 @@ describe('the new-curriculum card', () => {
     }
   });
 
+  it('prints no positions unless the school switches them on; then the class ranked by the overall total', async () => {
+    expect((await modelOf()).learners.map((learner) => learner.position)).toEqual([undefined, undefined]);
+    const read = ok(await head.get('/api/school/gradingrules'));
+    const switched = (positions: boolean, version: number) =>
+      head.put('/api/school/gradingrules', {
+        rules: { ...read.rules, newCurriculum: { ...read.rules.newCurriculum, positions } },
+        version,
+      });
+    const on = ok(await switched(true, read.version));
+    try {
+      const [grace, isaac] = (await modelOf()).learners;
+      // Grace has an overall total (58.1); Isaac none (his exam ABS): unranked, never last by a 0.
+      expect(grace?.position).toMatchObject({ rank: 1, outOf: 1 });
+      expect(isaac?.position).toBeNull();
+      // One learner's card gives the position the class's does.
+      expect((await modelOf({ student_id: akello })).learners[0]?.position).toMatchObject({ rank: 1, outOf: 1 });
+      const html = (await card(head, { html: '1' })).body;
+      expect(html).toContain('Position in class');
+      expect(await pdfText((await card(head, { pdf: '1' })).rawPayload)).toContain('Position in class');
+    } finally {
+      ok(await switched(false, on.version));
+    }
+  });
+
   it('prints the remarks only with Show comments, an exam-only card with Disable Formative, one learner or one stream', async () => {
     const plain = await modelOf();
     expect(plain.learners[0]?.subjects[0]).toMatchObject({ comment: '', skills: '' });

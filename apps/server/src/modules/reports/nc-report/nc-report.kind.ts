@@ -1,4 +1,5 @@
 import {
+  classPositions,
   displayScore,
   type Exact,
   endpointUrl,
@@ -126,9 +127,24 @@ export function buildNcReport({ query, load, sources }: NcReportRead): NcReport 
         { remarktype_id: null, label: REPORT_WORDS.headTeacher },
       ];
 
+  // Positions, where the school prints them: the whole class ranked by the overall total (a
+  // learner without one is unranked), so one learner's card gives the same position as the class's.
+  const gradedOf = new Map(
+    inputs.learners.map((learner) => [learner.id, gradeNcLearner(nc.learners.get(learner.id) ?? [], rules, options)]),
+  );
+  const positions = rules.positions
+    ? classPositions(
+        inputs.learners.map((learner) => {
+          const total = gradedOf.get(learner.id)?.overall.total ?? null;
+          return { id: learner.id, stream: learner.stream ?? '', complete: total !== null, score: total, total };
+        }),
+        { by: 'total', order: 'higher', tieByTotal: false, incomplete: 'unranked' },
+      )
+    : null;
   const learners: NcLearnerCard[] = printed.map((learner) => {
     const own = nc.learners.get(learner.id) ?? [];
-    const graded = gradeNcLearner(own, rules, options);
+    const graded = gradedOf.get(learner.id) ?? gradeNcLearner(own, rules, options);
+    const position = positions?.get(learner.id)?.class;
     const shown = new Set(graded.subjects.map((subject) => subject.subject_id));
     const subjects: NcSubjectRow[] = graded.subjects.map((subject) => {
       const at = `${learner.id}|${subject.subject_id}`;
@@ -184,6 +200,7 @@ export function buildNcReport({ query, load, sources }: NcReportRead): NcReport 
         text: query.comments && type.remarktype_id ? (written?.get(type.remarktype_id) ?? '') : '',
       })),
       certificate: graded.certificate,
+      position: position ? (position.value ? { ...position.value, explain: position.explain } : null) : undefined,
       feesBalance: found.fees.get(learner.id) ?? null,
     };
   });

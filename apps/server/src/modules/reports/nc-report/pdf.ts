@@ -597,6 +597,7 @@ class NcCards {
           [N.identifier, overall.identifier ?? '-'],
         ];
     items.push([report.noformative ? N.examOnly : N.total, ncPartText(overall.total)], [N.grade, overall.grade ?? '-']);
+    if (learner.position) items.push([N.position, `${learner.position.rank} ${W.outOf} ${learner.position.outOf}`]);
     if (learner.certificate) items.push([N.certificate, learner.certificate.result]);
     this.font(BOLD, SIZE.text);
     this.room(26);
