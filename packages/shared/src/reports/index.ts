@@ -1,3 +1,4 @@
+export * from './analysis.js';
 export * from './graded-class.js';
 export * from './graded-results.js';
 export * from './layout.js';
