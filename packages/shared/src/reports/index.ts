@@ -5,4 +5,5 @@ export * from './layout.js';
 export * from './model.js';
 export * from './render-html.js';
 export * from './scope.js';
+export * from './statistics.js';
 export * from './words.js';

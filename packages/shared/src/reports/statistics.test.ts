@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest';
+import { explainText } from '../grading/engine/explain.js';
+import {
+  AGGREGATE_RANGE,
+  aggpointTable,
+  averageTable,
+  competitionRanks,
+  dcpfTable,
+  divisionTable,
+  mgpTable,
+  progressTable,
+  STATISTICS_CATEGORIES_BUILT,
+  type StatLearner,
+  type StatSubject,
+  type StatTable,
+  subjectMeanTable,
+  tdcpfTable,
+  trendOf,
+} from './statistics.js';
+
+/*
+ * The statistics categories on a small class made by hand, every answer worked out here:
+ * stream A of three learners, stream B of one learner absent from everything, and Art that
+ * nobody sat.
+ *
+ *            ENG        MTC        SCI        total avg  agg  div
+ *   L1 (A)   80 (2)     70 (3)     ABS        150   75   10   I
+ *   L2 (A)   60 (4)     70 (3)     50 (6)     180   60   20   II
+ *   L3 (A)   80 (2)     40 (9)     60 (4)     180   60   20   II
+ *   L4 (B)   ABS        ABS        ABS        -     -    -    X
+ */
+
+const sub = (id: string, total: number | null | 'ABS', value: number | null = null): StatSubject => ({
+  subject_id: id,
+  subject: id,
+  total: total === 'ABS' ? null : total,
+  absent: total === 'ABS',
+  grade: value === null ? null : `G${value}`,
+  value,
+});
+
+const learner = (
+  id: string,
+  stream: string,
+  subjects: StatSubject[],
+  numbers: { total: number | null; average: number | null; aggregate: number | null; division: string | null },
+): StatLearner => ({ id, name: id, stream, gender: null, subjects, ...numbers });
+
+const CLASS: StatLearner[] = [
+  learner('L1', 'A', [sub('ENG', 80, 2), sub('MTC', 70, 3), sub('SCI', 'ABS')], {
+    total: 150,
+    average: 75,
+    aggregate: 10,
+    division: 'I',
+  }),
+  learner('L2', 'A', [sub('ENG', 60, 4), sub('MTC', 70, 3), sub('SCI', 50, 6)], {
+    total: 180,
+    average: 60,
+    aggregate: 20,
+    division: 'II',
+  }),
+  learner('L3', 'A', [sub('ENG', 80, 2), sub('MTC', 40, 9), sub('SCI', 60, 4)], {
+    total: 180,
+    average: 60,
+    aggregate: 20,
+    division: 'II',
+  }),
+  learner('L4', 'B', [sub('ENG', 'ABS'), sub('MTC', 'ABS'), sub('SCI', 'ABS')], {
+    total: null,
+    average: null,
+    aggregate: null,
+    division: 'X',
+  }),
+];
+
+const SUBJECTS = ['ENG', 'MTC', 'SCI', 'ART'].map((id) => ({ subject_id: id, subject: id }));
+
+const value = (table: StatTable, row: string, column: string) => table.rows.find((each) => each.key === row)?.cells[column]?.value;
+
+describe('competition ranks', () => {
+  it('share a rank on a tie and skip the next, in either direction; no score, no rank', () => {
+    const scores = [
+      { key: 'a', score: 5 },
+      { key: 'b', score: 7 },
+      { key: 'c', score: 5 },
+      { key: 'd', score: 9 },
+      { key: 'e', score: null },
+    ];
+    const lower = competitionRanks(scores, 'lower', 'aggregate');
+    expect(['a', 'c', 'b', 'd', 'e'].map((key) => lower.get(key)?.value)).toEqual([1, 1, 3, 4, null]);
+    const higher = competitionRanks(scores, 'higher', 'average');
+    expect(['d', 'b', 'a', 'c', 'e'].map((key) => higher.get(key)?.value)).toEqual([1, 2, 3, 3, null]);
+    const tied = lower.get('a')?.explain;
+    expect(tied && explainText(tied)).toContain('shared by 2');
+  });
+});
+
+describe('division', () => {
+  it('counts learners per division per stream and the class; % Division I and I+II of every learner', () => {
+    const table = divisionTable(CLASS);
+    expect(table.rows.map((row) => row.key)).toEqual(['stream:A', 'stream:B', 'class']);
+    expect(value(table, 'stream:A', 'I')).toBe(1);
+    expect(value(table, 'stream:A', 'II')).toBe(2);
+    expect(value(table, 'stream:A', 'X')).toBe(0);
+    // A stream of one learner, absent from everything: one X, no Division I.
+    expect(value(table, 'stream:B', 'X')).toBe(1);
+    expect(value(table, 'stream:B', 'N')).toBe(1);
+    expect(value(table, 'stream:B', 'pctI')).toBe(0);
+    expect(value(table, 'class', 'N')).toBe(4);
+    expect(value(table, 'class', 'pctI')).toBe(25); // 1 of 4
+    expect(value(table, 'class', 'pctI_II')).toBe(75); // 3 of 4
+  });
+});
+
+describe('aggpoint', () => {
+  it('counts learners per aggregate, those without one in X, with a cumulative row (lower is better)', () => {
+    const table = aggpointTable(CLASS, AGGREGATE_RANGE.primary);
+    expect(table.columns[0]?.key).toBe('4');
+    expect(value(table, 'total', '10')).toBe(1);
+    expect(value(table, 'total', '20')).toBe(2);
+    expect(value(table, 'total', 'X')).toBe(1);
+    expect(value(table, 'stream:B', 'X')).toBe(1);
+    expect(value(table, 'cumulative', '9')).toBe(0);
+    expect(value(table, 'cumulative', '10')).toBe(1);
+    expect(value(table, 'cumulative', '19')).toBe(1);
+    expect(value(table, 'cumulative', '20')).toBe(3);
+    expect(value(table, 'cumulative', '36')).toBe(3); // the X learner is never at an aggregate
+  });
+});
+
+describe('mgp', () => {
+  it('means the grade values of those graded, ranks the lowest first, ties sharing; ABS left out', () => {
+    const table = mgpTable(CLASS, SUBJECTS, new Map([['ENG', 'JK']]));
+    // ENG: (2 + 4 + 2) / 3; L4's ABS left out, not counted F9.
+    expect(value(table, 'ENG', 'mgp')).toBeCloseTo(8 / 3, 10);
+    expect(value(table, 'ENG', 'N')).toBe(3);
+    expect(value(table, 'ENG', 'teacher')).toBe('JK');
+    // MTC: (3 + 3 + 9) / 3 = 5; SCI: (6 + 4) / 2 = 5, L1 and L4 absent: a tie.
+    expect(value(table, 'MTC', 'mgp')).toBe(5);
+    expect(value(table, 'SCI', 'mgp')).toBe(5);
+    expect(value(table, 'ENG', 'rank')).toBe(1);
+    expect(value(table, 'MTC', 'rank')).toBe(2);
+    expect(value(table, 'SCI', 'rank')).toBe(2);
+    // The stream of one learner, absent: no mean, said why.
+    const b = table.rows.find((row) => row.key === 'ENG')?.cells['stream:B'];
+    expect(b?.value).toBeNull();
+    expect(b?.explain?.code).toBe('mean.none');
+    // Art, that nobody sat: no mean, no rank.
+    expect(value(table, 'ART', 'mgp')).toBeNull();
+    expect(value(table, 'ART', 'rank')).toBeNull();
+    expect(value(table, 'ART', 'N')).toBe(0);
+    const why = table.rows.find((row) => row.key === 'SCI')?.cells.mgp?.explain;
+    expect(why && explainText(why)).toBe('Mean 5: 10 over 2 learners.');
+  });
+});
+
+describe('average', () => {
+  it('lists each learner by position on the average (highest first), ties sharing, no average unranked', () => {
+    const table = averageTable(CLASS, SUBJECTS);
+    expect(table.rows.map((row) => [row.key, row.cells.position?.value])).toEqual([
+      ['L1', 1],
+      ['L2', 2],
+      ['L3', 2],
+      ['L4', null],
+    ]);
+    expect(value(table, 'L1', 'SCI')).toBe('ABS');
+    expect(value(table, 'L1', 'ART')).toBeNull();
+    expect(value(table, 'L4', 'average')).toBeNull();
+    expect(table.rows.find((row) => row.key === 'L4')?.cells.position?.explain?.code).toBe('position.unranked');
+  });
+});
+
+describe('subjectmean', () => {
+  it('means the marks of those who sat, ranks the highest first; a subject nobody sat has none', () => {
+    const table = subjectMeanTable(CLASS, SUBJECTS);
+    expect(value(table, 'ENG', 'mean')).toBeCloseTo(220 / 3, 10);
+    expect(value(table, 'ENG', 'absent')).toBe(1);
+    expect(value(table, 'ENG', 'highest')).toBe(80);
+    expect(value(table, 'ENG', 'lowest')).toBe(60);
+    // Deviations 20/3, -40/3, 20/3: variance (400 + 1600 + 400) / 9 / 3 = 800 / 9.
+    expect(value(table, 'ENG', 'sd')).toBeCloseTo(Math.sqrt(800 / 9), 10);
+    expect(value(table, 'MTC', 'mean')).toBe(60);
+    expect(value(table, 'SCI', 'mean')).toBe(55); // (50 + 60) / 2: ABS is not a 0
+    expect(value(table, 'SCI', 'absent')).toBe(2);
+    expect(value(table, 'SCI', 'sd')).toBe(5);
+    expect(['ENG', 'MTC', 'SCI', 'ART'].map((id) => value(table, id, 'rank'))).toEqual([1, 2, 3, null]);
+    expect(value(table, 'ART', 'mean')).toBeNull();
+    expect(value(table, 'ART', 'highest')).toBeNull();
+  });
+});
+
+describe('dcpf and tdcpf', () => {
+  it('group grade values D 1-2, C 3-6, P 7-8, F 9 among those graded; ABS in X, never F', () => {
+    const table = dcpfTable(CLASS, SUBJECTS);
+    expect(['D', 'C', 'P', 'F', 'X', 'N'].map((key) => value(table, 'ENG', key))).toEqual([2, 1, 0, 0, 1, 3]);
+    expect(value(table, 'ENG', 'pctD')).toBeCloseTo(200 / 3, 10);
+    expect(['D', 'C', 'P', 'F', 'X', 'N'].map((key) => value(table, 'MTC', key))).toEqual([0, 2, 0, 1, 1, 3]);
+    expect(['D', 'C', 'P', 'F', 'X', 'N'].map((key) => value(table, 'SCI', key))).toEqual([0, 2, 0, 0, 2, 2]);
+    expect(value(table, 'ART', 'N')).toBe(0);
+    expect(value(table, 'ART', 'pctD')).toBeNull();
+  });
+
+  it('splits by stream when asked: the stream of one absent learner has only an X', () => {
+    const table = dcpfTable(CLASS, SUBJECTS, { byStream: true });
+    expect(['D', 'C', 'P', 'F', 'X', 'N'].map((key) => value(table, 'ENG:B', key))).toEqual([0, 0, 0, 0, 1, 0]);
+    expect(value(table, 'ENG:A', 'D')).toBe(2);
+  });
+
+  it('gives cumulative % at D2, C6 and P8 or better', () => {
+    const table = tdcpfTable(CLASS, SUBJECTS);
+    expect(['D2', 'C6', 'P8'].map((key) => value(table, 'ENG', key))).toEqual([(2 / 3) * 100, 100, 100]);
+    expect(['D2', 'C6', 'P8'].map((key) => value(table, 'MTC', key))).toEqual([0, (2 / 3) * 100, (2 / 3) * 100]);
+    expect(value(table, 'ART', 'C6')).toBeNull();
+  });
+});
+
+describe('progress', () => {
+  const PREVIOUS: StatLearner[] = [
+    learner('L1', 'A', [], { total: 140, average: 70, aggregate: 12, division: 'I' }),
+    learner('L2', 'A', [], { total: 180, average: 60, aggregate: 18, division: 'II' }),
+    learner('L3', 'A', [], { total: 195, average: 65, aggregate: 20, division: 'II' }),
+  ];
+
+  it('on the average, higher is better', () => {
+    const table = progressTable(PREVIOUS, CLASS, 'average');
+    expect(['L1', 'L2', 'L3', 'L4'].map((id) => [value(table, id, 'change'), value(table, id, 'trend')])).toEqual([
+      [5, 'Improved'],
+      [0, 'Same'],
+      [-5, 'Dropped'],
+      [null, null], // not in the previous term, and no average now
+    ]);
+    expect(['Improved', 'Same', 'Dropped'].map((key) => value(table, 'counts', key))).toEqual([1, 1, 1]);
+  });
+
+  it('on the aggregate, lower is better', () => {
+    const table = progressTable(PREVIOUS, CLASS, 'aggregate');
+    expect(['L1', 'L2', 'L3'].map((id) => [value(table, id, 'change'), value(table, id, 'trend')])).toEqual([
+      [-2, 'Improved'],
+      [2, 'Dropped'],
+      [0, 'Same'],
+    ]);
+  });
+
+  it('trendOf follows the direction', () => {
+    expect(trendOf(10, 12, 'higher')).toBe('Improved');
+    expect(trendOf(10, 12, 'lower')).toBe('Dropped');
+    expect(trendOf(null, 12, 'lower')).toBeNull();
+  });
+});
+
+it('lists the categories built, each a code of spec §9', () => {
+  const codes = [
+    'division',
+    'aggpoint',
+    'mgp',
+    'weightedagg',
+    'classweightedagg',
+    'departmentweightedagg',
+    'progress',
+    'scategory',
+    'average',
+    'caverage',
+    'ple',
+    'dcpf',
+    'tdcpf',
+    'alevel',
+    'asummary',
+    'subjectmean',
+    'paper',
+  ];
+  for (const code of STATISTICS_CATEGORIES_BUILT) expect(codes).toContain(code);
+});

@@ -1,0 +1,559 @@
+import { type Explanation, explanation } from '../grading/engine/explain.js';
+import { toNumber } from '../grading/exact.js';
+import { ABSENT } from '../marks/cells.js';
+import type { GradingLearner, LearnerResult } from './graded-results.js';
+
+/*
+ * Mark statistics (issue 28 point 2, guide statistics.md): the spec's statistics categories as
+ * pure functions of a class's graded results, the same results the report cards print (never a
+ * second computation). Each answers a table of named columns and rows, a number's explanation
+ * beside it where the engine's explanation codes fit.
+ *
+ * Rules kept everywhere (statistics.md "Directions and absences"):
+ * - lower is better for grade values (D1 1 .. F9 9) and aggregates, higher for marks and points;
+ * - an absent (ABS) or missing mark is left out of every mean and counted as X, never as F9 or 0;
+ * - ties share a rank (1, 2, 2, 4);
+ * - numbers are handed out unrounded: the precision setting rounds for display only.
+ */
+
+/** A learner as the statistics read them: a card's numbers, no decorations. */
+export interface StatSubject {
+  subject_id: string;
+  subject: string;
+  /** The subject total (out of 100), null when there is none. */
+  total: number | null;
+  /** Whether the learner was absent (ABS) in the subject: left out, counted as X. */
+  absent: boolean;
+  grade: string | null;
+  /** The grade value (D1 1 .. F9 9), null without a grade. */
+  value: number | null;
+}
+
+export interface StatLearner {
+  id: string;
+  name: string;
+  stream: string;
+  gender: 'F' | 'M' | null;
+  subjects: StatSubject[];
+  total: number | null;
+  average: number | null;
+  aggregate: number | null;
+  division: string | null;
+}
+
+/** The learners of a graded class, as the statistics read them. */
+export function statLearnersOf<Learner extends GradingLearner & { fullname?: string; gender?: 'F' | 'M' | null }>(
+  results: ReadonlyArray<LearnerResult<Learner>>,
+): StatLearner[] {
+  return results.map((result) => ({
+    id: result.learner.id,
+    name: result.learner.fullname ?? result.learner.id,
+    stream: result.learner.stream ?? '',
+    gender: result.learner.gender ?? null,
+    subjects: result.subjects.map((subject) => ({
+      subject_id: subject.row.subject_id,
+      subject: subject.row.subject,
+      total: subject.row.total,
+      absent: subject.graded.value === ABSENT,
+      grade: subject.row.grade,
+      value: typeof subject.graded.value === 'number' ? subject.graded.value : null,
+    })),
+    total: toNumber(result.total.value),
+    average: toNumber(result.average.value),
+    aggregate: result.aggregate?.value ?? null,
+    division: result.division?.value ?? null,
+  }));
+}
+
+/** A cell: a number (unrounded), a label, or nothing; with the reason for a number where one fits. */
+export interface StatCell {
+  value: number | string | null;
+  explain?: Explanation;
+}
+
+export interface StatRow {
+  key: string;
+  label: string;
+  cells: Record<string, StatCell>;
+}
+
+export interface StatTable {
+  category: string;
+  columns: Array<{ key: string; label: string }>;
+  rows: StatRow[];
+  /** Why the table is empty, when it is. */
+  empty?: string;
+}
+
+/** A subject of the class, in the school's order. */
+export interface StatSubjectName {
+  subject_id: string;
+  subject: string;
+}
+
+const cell = (value: number | string | null, explain?: Explanation): StatCell => (explain ? { value, explain } : { value });
+
+/** The mean of the numbers given, explained; null (mean.none) when there are none. */
+export function explainedMean(values: ReadonlyArray<number>): StatCell {
+  if (values.length === 0) return cell(null, explanation('mean.none'));
+  const sum = values.reduce((a, b) => a + b, 0);
+  const mean = sum / values.length;
+  return cell(mean, explanation('mean.value', { mean, sum, count: values.length }));
+}
+
+/**
+ * Competition ranks ("1, 2, 2, 4") of scores by key; `lower` ranks the lowest first (grade
+ * values, aggregates), `higher` the highest (marks, points). A null score has no rank.
+ */
+export function competitionRanks(
+  scores: ReadonlyArray<{ key: string; score: number | null }>,
+  order: 'lower' | 'higher',
+  by: string,
+): Map<string, StatCell> {
+  const ranked = scores.filter((each): each is { key: string; score: number } => each.score !== null);
+  const ranks = new Map<string, StatCell>();
+  for (const each of scores) {
+    if (each.score === null) {
+      ranks.set(each.key, cell(null, explanation('position.unranked')));
+      continue;
+    }
+    const score = each.score;
+    const better = ranked.filter((other) => (order === 'lower' ? other.score < score : other.score > score)).length;
+    const tied = ranked.filter((other) => other.score === score).length;
+    const rank = better + 1;
+    ranks.set(
+      each.key,
+      cell(rank, explanation('position.rank', { rank, outOf: ranked.length, by, lowerFirst: order === 'lower', score, total: null, tied })),
+    );
+  }
+  return ranks;
+}
+
+/** The streams of the learners, sorted by name ('' for none). */
+export function streamsOf(learners: ReadonlyArray<StatLearner>): string[] {
+  return [...new Set(learners.map((learner) => learner.stream))].sort((a, b) => a.localeCompare(b));
+}
+
+/** The subjects the learners have rows in, in the order first met, unless the school's order is given. */
+function subjectsOf(learners: ReadonlyArray<StatLearner>, subjects?: ReadonlyArray<StatSubjectName>): StatSubjectName[] {
+  if (subjects) return [...subjects];
+  const seen = new Map<string, StatSubjectName>();
+  for (const learner of learners) {
+    for (const subject of learner.subjects) {
+      if (!seen.has(subject.subject_id)) seen.set(subject.subject_id, { subject_id: subject.subject_id, subject: subject.subject });
+    }
+  }
+  return [...seen.values()];
+}
+
+const subjectOf = (learner: StatLearner, subjectId: string) => learner.subjects.find((each) => each.subject_id === subjectId);
+
+const percent = (count: number, of: number): number | null => (of === 0 ? null : (count / of) * 100);
+
+/** The default divisions in order (primary and O level), then any the school names besides. */
+export const DIVISION_ORDER = ['I', 'II', 'III', 'IV', 'U', 'X'] as const;
+
+// ---------------------------------------------------------------------------------------------
+// division: learners per division per stream, % Division I and I+II.
+
+/**
+ * Learners per division per stream and the class: a learner without a division (no mark at
+ * all) counts as X. N is every learner of the row; % Division I and I + II of N.
+ */
+export function divisionTable(learners: ReadonlyArray<StatLearner>): StatTable {
+  const named = [...new Set(learners.map((learner) => learner.division ?? 'X'))];
+  const divisions = [...DIVISION_ORDER, ...named.filter((each) => !(DIVISION_ORDER as readonly string[]).includes(each)).sort()];
+  const row = (key: string, label: string, group: ReadonlyArray<StatLearner>): StatRow => {
+    const cells: Record<string, StatCell> = {};
+    for (const division of divisions) cells[division] = cell(group.filter((learner) => (learner.division ?? 'X') === division).length);
+    const first = group.filter((learner) => learner.division === 'I').length;
+    const second = group.filter((learner) => learner.division === 'II').length;
+    cells.N = cell(group.length);
+    cells.pctI = cell(percent(first, group.length));
+    cells.pctI_II = cell(percent(first + second, group.length));
+    return { key, label, cells };
+  };
+  const rows = streamsOf(learners).map((stream) =>
+    row(
+      `stream:${stream}`,
+      stream,
+      learners.filter((learner) => learner.stream === stream),
+    ),
+  );
+  rows.push(row('class', 'Total', learners));
+  return {
+    category: 'division',
+    columns: [
+      ...divisions.map((division) => ({ key: division, label: `Div ${division}` })),
+      { key: 'N', label: 'N' },
+      { key: 'pctI', label: '% Div I' },
+      { key: 'pctI_II', label: '% Div I+II' },
+    ],
+    rows,
+    ...(learners.length === 0 ? { empty: 'No learners.' } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// aggpoint: learners per aggregate value, with a cumulative row.
+
+/** The aggregate range of a level: primary 4..36, O level 8..72. */
+export const AGGREGATE_RANGE = { primary: [4, 36], olevel: [8, 72] } as const;
+
+/**
+ * Learners per aggregate value (columns from..to), a row per stream, the total, and the
+ * cumulative total (learners with that aggregate or better, lower being better). Learners
+ * without an aggregate are counted in X, never at an aggregate.
+ */
+export function aggpointTable(learners: ReadonlyArray<StatLearner>, range: readonly [number, number]): StatTable {
+  const [from, to] = range;
+  const values: number[] = [];
+  for (let value = from; value <= to; value += 1) values.push(value);
+  const row = (key: string, label: string, group: ReadonlyArray<StatLearner>): StatRow => {
+    const cells: Record<string, StatCell> = {};
+    for (const value of values) cells[String(value)] = cell(group.filter((learner) => learner.aggregate === value).length);
+    cells.X = cell(group.filter((learner) => learner.aggregate === null).length);
+    cells.N = cell(group.length);
+    return { key, label, cells };
+  };
+  const rows = streamsOf(learners).map((stream) =>
+    row(
+      `stream:${stream}`,
+      stream,
+      learners.filter((learner) => learner.stream === stream),
+    ),
+  );
+  const total = row('total', 'Total', learners);
+  rows.push(total);
+  const cumulative: Record<string, StatCell> = {};
+  let running = 0;
+  for (const value of values) {
+    running += total.cells[String(value)]?.value as number;
+    cumulative[String(value)] = cell(running);
+  }
+  rows.push({ key: 'cumulative', label: 'Cumulative', cells: cumulative });
+  return {
+    category: 'aggpoint',
+    columns: [...values.map((value) => ({ key: String(value), label: String(value) })), { key: 'X', label: 'X' }, { key: 'N', label: 'N' }],
+    rows,
+    ...(learners.length === 0 ? { empty: 'No learners.' } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// mgp: mean grade point per subject, per stream and overall, ranked (lower is better).
+
+/**
+ * The mean grade value per subject (sum of grade values / N, N the learners graded in it) per
+ * stream and overall, and the subject's rank among subjects (the lowest mean first). ABS and
+ * missing are left out; a subject nobody sat has no mean and no rank.
+ */
+export function mgpTable(
+  learners: ReadonlyArray<StatLearner>,
+  subjects?: ReadonlyArray<StatSubjectName>,
+  teachers?: ReadonlyMap<string, string>,
+): StatTable {
+  const streams = streamsOf(learners);
+  const list = subjectsOf(learners, subjects);
+  const valuesOf = (group: ReadonlyArray<StatLearner>, subjectId: string) =>
+    group.flatMap((learner) => {
+      const value = subjectOf(learner, subjectId)?.value;
+      return typeof value === 'number' ? [value] : [];
+    });
+  const rows: StatRow[] = list.map((subject) => {
+    const cells: Record<string, StatCell> = {};
+    for (const stream of streams) {
+      cells[`stream:${stream}`] = explainedMean(
+        valuesOf(
+          learners.filter((learner) => learner.stream === stream),
+          subject.subject_id,
+        ),
+      );
+    }
+    const overall = valuesOf(learners, subject.subject_id);
+    cells.N = cell(overall.length);
+    cells.mgp = explainedMean(overall);
+    cells.teacher = cell(teachers?.get(subject.subject_id) ?? null);
+    return { key: subject.subject_id, label: subject.subject, cells };
+  });
+  const ranks = competitionRanks(
+    rows.map((row) => ({ key: row.key, score: row.cells.mgp?.value as number | null })),
+    'lower',
+    'mean grade point',
+  );
+  for (const row of rows) row.cells.rank = ranks.get(row.key) ?? cell(null);
+  return {
+    category: 'mgp',
+    columns: [
+      ...streams.map((stream) => ({ key: `stream:${stream}`, label: stream })),
+      { key: 'N', label: 'N' },
+      { key: 'mgp', label: 'Mean grade point' },
+      { key: 'rank', label: 'Rank' },
+      { key: 'teacher', label: 'Teacher' },
+    ],
+    rows,
+    ...(rows.length === 0 ? { empty: 'No subjects.' } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// average: each learner's marks, total, average and position (higher is better).
+
+/**
+ * A row per learner: each subject's total (ABS shown as 'ABS', missing as null), the total,
+ * the average and the position by average (the highest first, ties sharing). A learner without
+ * an average is unranked, never last by a 0.
+ */
+export function averageTable(learners: ReadonlyArray<StatLearner>, subjects?: ReadonlyArray<StatSubjectName>): StatTable {
+  const list = subjectsOf(learners, subjects);
+  const ranks = competitionRanks(
+    learners.map((learner) => ({ key: learner.id, score: learner.average })),
+    'higher',
+    'average',
+  );
+  const rows: StatRow[] = learners.map((learner) => {
+    const cells: Record<string, StatCell> = {};
+    for (const subject of list) {
+      const found = subjectOf(learner, subject.subject_id);
+      cells[subject.subject_id] = cell(found?.absent ? 'ABS' : (found?.total ?? null));
+    }
+    cells.total = cell(learner.total);
+    cells.average = cell(learner.average);
+    cells.position = ranks.get(learner.id) ?? cell(null);
+    return { key: learner.id, label: learner.name, cells };
+  });
+  rows.sort((a, b) => {
+    const left = a.cells.position?.value as number | null;
+    const right = b.cells.position?.value as number | null;
+    if (left === null || right === null) return left === null ? (right === null ? 0 : 1) : -1;
+    return left - right;
+  });
+  return {
+    category: 'average',
+    columns: [
+      ...list.map((subject) => ({ key: subject.subject_id, label: subject.subject })),
+      { key: 'total', label: 'Total' },
+      { key: 'average', label: 'Average' },
+      { key: 'position', label: 'Position' },
+    ],
+    rows,
+    ...(learners.length === 0 ? { empty: 'No learners.' } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// subjectmean: mean mark per subject, highest, lowest, standard deviation, rank (higher is better).
+
+/**
+ * Per subject: N with a mark, N absent, the mean mark, the highest and lowest, the (population)
+ * standard deviation, and the rank of the mean among subjects (highest first). ABS and missing
+ * are left out; a subject nobody sat has nulls and no rank.
+ */
+export function subjectMeanTable(learners: ReadonlyArray<StatLearner>, subjects?: ReadonlyArray<StatSubjectName>): StatTable {
+  const list = subjectsOf(learners, subjects);
+  const rows: StatRow[] = list.map((subject) => {
+    const marks: number[] = [];
+    let absent = 0;
+    for (const learner of learners) {
+      const found = subjectOf(learner, subject.subject_id);
+      if (found?.absent) absent += 1;
+      else if (found?.total != null) marks.push(found.total);
+    }
+    const mean = explainedMean(marks);
+    const m = mean.value as number | null;
+    const sd = m === null ? null : Math.sqrt(marks.reduce((sum, mark) => sum + (mark - m) ** 2, 0) / marks.length);
+    return {
+      key: subject.subject_id,
+      label: subject.subject,
+      cells: {
+        N: cell(marks.length),
+        absent: cell(absent),
+        mean,
+        highest: cell(marks.length === 0 ? null : Math.max(...marks)),
+        lowest: cell(marks.length === 0 ? null : Math.min(...marks)),
+        sd: cell(sd),
+      },
+    };
+  });
+  const ranks = competitionRanks(
+    rows.map((row) => ({ key: row.key, score: row.cells.mean?.value as number | null })),
+    'higher',
+    'mean mark',
+  );
+  for (const row of rows) row.cells.rank = ranks.get(row.key) ?? cell(null);
+  return {
+    category: 'subjectmean',
+    columns: [
+      { key: 'N', label: 'N' },
+      { key: 'absent', label: 'Absent' },
+      { key: 'mean', label: 'Mean' },
+      { key: 'highest', label: 'Highest' },
+      { key: 'lowest', label: 'Lowest' },
+      { key: 'sd', label: 'Std dev' },
+      { key: 'rank', label: 'Rank' },
+    ],
+    rows,
+    ...(rows.length === 0 ? { empty: 'No subjects.' } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// dcpf and tdcpf: distinction / credit / pass / fail per subject.
+
+/** The D/C/P/F groups of grade values (statistics.md "dcpf"): D 1-2, C 3-6, P 7-8, F 9. */
+export const DCPF_GROUPS = [
+  { key: 'D', from: 1, to: 2 },
+  { key: 'C', from: 3, to: 6 },
+  { key: 'P', from: 7, to: 8 },
+  { key: 'F', from: 9, to: 9 },
+] as const;
+
+function dcpfCounts(learners: ReadonlyArray<StatLearner>, subjectId: string) {
+  const values: number[] = [];
+  let absent = 0;
+  for (const learner of learners) {
+    const found = subjectOf(learner, subjectId);
+    if (found?.absent) absent += 1;
+    else if (typeof found?.value === 'number') values.push(found.value);
+  }
+  const counts = DCPF_GROUPS.map((group) => values.filter((value) => value >= group.from && value <= group.to).length);
+  return { values, absent, counts };
+}
+
+/**
+ * Per subject (and per stream when asked): counts and % of D, C, P and F among the learners
+ * graded in it (N); ABS counted apart (X), never as F.
+ */
+export function dcpfTable(
+  learners: ReadonlyArray<StatLearner>,
+  subjects?: ReadonlyArray<StatSubjectName>,
+  options: { byStream?: boolean } = {},
+): StatTable {
+  const list = subjectsOf(learners, subjects);
+  const groups: Array<{ key: string; label: string; learners: ReadonlyArray<StatLearner> }> = options.byStream
+    ? streamsOf(learners).map((stream) => ({
+        key: `:${stream}`,
+        label: ` (${stream})`,
+        learners: learners.filter((learner) => learner.stream === stream),
+      }))
+    : [{ key: '', label: '', learners }];
+  const rows: StatRow[] = [];
+  for (const subject of list) {
+    for (const group of groups) {
+      const { values, absent, counts } = dcpfCounts(group.learners, subject.subject_id);
+      const cells: Record<string, StatCell> = {};
+      DCPF_GROUPS.forEach((each, index) => {
+        const count = counts[index] ?? 0;
+        cells[each.key] = cell(count);
+        cells[`pct${each.key}`] = cell(percent(count, values.length));
+      });
+      cells.X = cell(absent);
+      cells.N = cell(values.length);
+      rows.push({ key: `${subject.subject_id}${group.key}`, label: `${subject.subject}${group.label}`, cells });
+    }
+  }
+  return {
+    category: 'dcpf',
+    columns: [
+      ...DCPF_GROUPS.flatMap((each) => [
+        { key: each.key, label: each.key },
+        { key: `pct${each.key}`, label: `% ${each.key}` },
+      ]),
+      { key: 'X', label: 'X' },
+      { key: 'N', label: 'N' },
+    ],
+    rows,
+    ...(rows.length === 0 ? { empty: 'No subjects.' } : {}),
+  };
+}
+
+/** Per subject the cumulative %: D2 or better, C6 or better, P8 or better (UNEB's style), of N graded. */
+export function tdcpfTable(learners: ReadonlyArray<StatLearner>, subjects?: ReadonlyArray<StatSubjectName>): StatTable {
+  const list = subjectsOf(learners, subjects);
+  const rows: StatRow[] = list.map((subject) => {
+    const { values, absent } = dcpfCounts(learners, subject.subject_id);
+    const atMost = (cap: number) => percent(values.filter((value) => value <= cap).length, values.length);
+    return {
+      key: subject.subject_id,
+      label: subject.subject,
+      cells: { D2: cell(atMost(2)), C6: cell(atMost(6)), P8: cell(atMost(8)), X: cell(absent), N: cell(values.length) },
+    };
+  });
+  return {
+    category: 'tdcpf',
+    columns: [
+      { key: 'D2', label: '% D2 or better' },
+      { key: 'C6', label: '% C6 or better' },
+      { key: 'P8', label: '% P8 or better' },
+      { key: 'X', label: 'X' },
+      { key: 'N', label: 'N' },
+    ],
+    rows,
+    ...(rows.length === 0 ? { empty: 'No subjects.' } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// progress: change between two terms (or mark types), per learner.
+
+export type Trend = 'Improved' | 'Same' | 'Dropped';
+
+/** The trend of a change: for marks higher is better, for aggregates lower is better. */
+export function trendOf(previous: number | null, current: number | null, order: 'lower' | 'higher'): Trend | null {
+  if (previous === null || current === null) return null;
+  if (previous === current) return 'Same';
+  const better = order === 'higher' ? current > previous : current < previous;
+  return better ? 'Improved' : 'Dropped';
+}
+
+/**
+ * A row per learner of the current term: the previous and current value of the basis (the
+ * average, higher better; or the aggregate, lower better), the change (current - previous),
+ * and Improved / Same / Dropped; a learner missing from either term, or without the value in
+ * it, has no change and no trend. A footer row counts each trend.
+ */
+export function progressTable(
+  previous: ReadonlyArray<StatLearner>,
+  current: ReadonlyArray<StatLearner>,
+  basis: 'average' | 'aggregate' = 'average',
+): StatTable {
+  const order = basis === 'aggregate' ? 'lower' : 'higher';
+  const before = new Map(previous.map((learner) => [learner.id, learner]));
+  const counts: Record<Trend, number> = { Improved: 0, Same: 0, Dropped: 0 };
+  const rows: StatRow[] = current.map((learner) => {
+    const then = before.get(learner.id)?.[basis] ?? null;
+    const now = learner[basis];
+    const trend = trendOf(then, now, order);
+    if (trend) counts[trend] += 1;
+    return {
+      key: learner.id,
+      label: learner.name,
+      cells: {
+        previous: cell(then),
+        current: cell(now),
+        change: cell(then === null || now === null ? null : now - then),
+        trend: cell(trend),
+      },
+    };
+  });
+  rows.push({
+    key: 'counts',
+    label: 'Learners',
+    cells: { Improved: cell(counts.Improved), Same: cell(counts.Same), Dropped: cell(counts.Dropped) },
+  });
+  return {
+    category: 'progress',
+    columns: [
+      { key: 'previous', label: 'Previous' },
+      { key: 'current', label: 'Current' },
+      { key: 'change', label: 'Change' },
+      { key: 'trend', label: 'Trend' },
+    ],
+    rows,
+    ...(current.length === 0 ? { empty: 'No learners.' } : {}),
+  };
+}
+
+/** The statistics categories built here (the others of spec §9 are not yet). */
+export const STATISTICS_CATEGORIES_BUILT = ['division', 'aggpoint', 'mgp', 'average', 'subjectmean', 'dcpf', 'tdcpf', 'progress'] as const;
+export type BuiltStatisticsCategory = (typeof STATISTICS_CATEGORIES_BUILT)[number];
