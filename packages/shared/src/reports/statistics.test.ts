@@ -4,8 +4,11 @@ import {
   AGGREGATE_RANGE,
   aggpointTable,
   averageTable,
+  caverageTable,
+  classWeightedAggTable,
   competitionRanks,
   dcpfTable,
+  departmentWeightedAggTable,
   divisionTable,
   mgpTable,
   progressTable,
@@ -13,9 +16,11 @@ import {
   type StatLearner,
   type StatSubject,
   type StatTable,
+  scategoryTable,
   subjectMeanTable,
   tdcpfTable,
   trendOf,
+  weightedAggTable,
 } from './statistics.js';
 
 /*
@@ -30,6 +35,8 @@ import {
  *   L4 (B)   ABS        ABS        ABS        -     -    -    X
  */
 
+const CATEGORIES: Record<string, string> = { ENG: 'english', MTC: 'mathematics', SCI: 'science' };
+
 const sub = (id: string, total: number | null | 'ABS', value: number | null = null): StatSubject => ({
   subject_id: id,
   subject: id,
@@ -37,6 +44,7 @@ const sub = (id: string, total: number | null | 'ABS', value: number | null = nu
   absent: total === 'ABS',
   grade: value === null ? null : `G${value}`,
   value,
+  category: CATEGORIES[id] ?? null,
 });
 
 const learner = (
@@ -245,6 +253,78 @@ describe('progress', () => {
     expect(trendOf(10, 12, 'higher')).toBe('Improved');
     expect(trendOf(10, 12, 'lower')).toBe('Dropped');
     expect(trendOf(null, 12, 'lower')).toBeNull();
+  });
+});
+
+describe('performance indices', () => {
+  it('weightedagg: sum(n_g * w_g) / (N * w_max) * 100 per subject, ranked highest first, ties sharing', () => {
+    const table = weightedAggTable(CLASS, SUBJECTS);
+    // ENG 2, 4, 2: weights 7 + 5 + 7 = 19 of 3 * 8.
+    expect(value(table, 'ENG', 'index')).toBeCloseTo((19 / 24) * 100, 10);
+    expect(value(table, 'ENG', 'g2')).toBe(2);
+    expect(value(table, 'ENG', 'X')).toBe(1);
+    // MTC 3, 3, 9: 6 + 6 + 0 = 12 of 24; SCI 6, 4 (two absent, not F9): 3 + 5 = 8 of 16.
+    expect(value(table, 'MTC', 'index')).toBe(50);
+    expect(value(table, 'SCI', 'index')).toBe(50);
+    expect(['ENG', 'MTC', 'SCI', 'ART'].map((id) => value(table, id, 'rank'))).toEqual([1, 2, 2, null]);
+    expect(value(table, 'ART', 'index')).toBeNull();
+  });
+
+  it('weightedagg with the D/C/P/F 3/2/1/0 weights', () => {
+    const table = weightedAggTable(CLASS, SUBJECTS, 'dcpf');
+    expect(value(table, 'ENG', 'index')).toBeCloseTo((8 / 9) * 100, 10); // 3 + 2 + 3 of 3 * 3
+    expect(value(table, 'MTC', 'index')).toBeCloseTo((4 / 9) * 100, 10); // 2 + 2 + 0
+    expect(value(table, 'SCI', 'index')).toBeCloseTo((4 / 6) * 100, 10); // 2 + 2
+    expect(['ENG', 'MTC', 'SCI'].map((id) => value(table, id, 'rank'))).toEqual([1, 3, 2]);
+  });
+
+  it('classweightedagg: (20 I + 15 II + 10 III + 5 IV) / (20 N) * 100, N those with a result', () => {
+    const table = classWeightedAggTable(CLASS);
+    expect(value(table, 'stream:A', 'index')).toBeCloseTo((50 / 60) * 100, 10); // 20 + 15 + 15
+    expect(value(table, 'stream:A', 'rank')).toBe(1);
+    // The stream of one learner, with no result: no index, not a 0.
+    expect(value(table, 'stream:B', 'N')).toBe(0);
+    expect(value(table, 'stream:B', 'X')).toBe(1);
+    expect(value(table, 'stream:B', 'index')).toBeNull();
+    expect(value(table, 'stream:B', 'rank')).toBeNull();
+    expect(value(table, 'class', 'index')).toBeCloseTo((50 / 60) * 100, 10);
+  });
+
+  it('departmentweightedagg pools the grades of a department', () => {
+    const table = departmentWeightedAggTable(CLASS, SUBJECTS);
+    expect(table.rows.map((row) => row.key)).toEqual(['english', 'mathematics', 'science', '']);
+    expect(value(table, 'english', 'index')).toBeCloseTo((19 / 24) * 100, 10);
+    expect(['english', 'mathematics', 'science', ''].map((key) => value(table, key, 'rank'))).toEqual([1, 2, 2, null]);
+    expect(value(table, 'english', 'stream:B')).toBeNull();
+    // Two subjects of one department: MTC and SCI pooled, (12 + 8) of (24 + 16).
+    const pooled = departmentWeightedAggTable(
+      CLASS.map((each) => ({ ...each, subjects: each.subjects.map((s) => (s.subject_id === 'MTC' ? { ...s, category: 'science' } : s)) })),
+      SUBJECTS,
+    );
+    expect(value(pooled, 'science', 'N')).toBe(5);
+    expect(value(pooled, 'science', 'index')).toBe(50);
+  });
+
+  it('scategory: the mean grade point by category, lowest first', () => {
+    const table = scategoryTable(CLASS, SUBJECTS);
+    expect(value(table, 'english', 'mgp')).toBeCloseTo(8 / 3, 10);
+    expect(['english', 'mathematics', 'science', ''].map((key) => value(table, key, 'rank'))).toEqual([1, 2, 2, null]);
+    expect(value(table, 'science', 'stream:A')).toBe(5);
+  });
+});
+
+describe('caverage', () => {
+  it('means each subject per stream and the learners averages, leaving out ABS and no average', () => {
+    const table = caverageTable(CLASS, SUBJECTS);
+    expect(value(table, 'ENG', 'stream:A')).toBeCloseTo(220 / 3, 10);
+    expect(value(table, 'ENG', 'stream:B')).toBeNull();
+    expect(value(table, 'ENG', 'highest')).toBe(80);
+    expect(value(table, 'ENG', 'lowest')).toBe(60);
+    expect(value(table, 'ART', 'mean')).toBeNull();
+    expect(value(table, 'overall', 'mean')).toBe(65); // (75 + 60 + 60) / 3
+    expect(value(table, 'overall', 'highest')).toBe(75);
+    expect(value(table, 'overall', 'lowest')).toBe(60);
+    expect(value(table, 'overall', 'stream:B')).toBeNull();
   });
 });
 

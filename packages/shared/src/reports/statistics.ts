@@ -27,6 +27,8 @@ export interface StatSubject {
   grade: string | null;
   /** The grade value (D1 1 .. F9 9), null without a grade. */
   value: number | null;
+  /** The subject's category (department): languages, sciences, ...; null when unknown. */
+  category?: string | null;
 }
 
 export interface StatLearner {
@@ -57,6 +59,7 @@ export function statLearnersOf<Learner extends GradingLearner & { fullname?: str
       absent: subject.graded.value === ABSENT,
       grade: subject.row.grade,
       value: typeof subject.graded.value === 'number' ? subject.graded.value : null,
+      category: subject.graded.category,
     })),
     total: toNumber(result.total.value),
     average: toNumber(result.average.value),
@@ -554,6 +557,283 @@ export function progressTable(
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// weightedagg, classweightedagg, departmentweightedagg, scategory, caverage.
+
+/**
+ * A weight set of the performance indices (the Mark Statistics screen's "weight" field): the
+ * weight of each grade value 1..9. `grade` is the default w = 9 - g (D1 8 .. F9 0); `dcpf`
+ * weighs D/C/P/F 3/2/1/0.
+ */
+export const WEIGHT_SETS = {
+  grade: [8, 7, 6, 5, 4, 3, 2, 1, 0],
+  dcpf: [3, 3, 2, 2, 2, 2, 1, 1, 0],
+} as const satisfies Record<string, readonly number[]>;
+export type WeightSetName = keyof typeof WEIGHT_SETS;
+
+/** The weight of a grade value under a set (0 outside 1..9). */
+const weightOf = (weights: readonly number[], value: number) => weights[value - 1] ?? 0;
+
+/** The index's sum(n_g * w_g) and N * w_max over grade values. */
+function indexParts(values: ReadonlyArray<number>, weights: readonly number[]): { sum: number; max: number } {
+  const most = Math.max(...weights);
+  return { sum: values.reduce((total, value) => total + weightOf(weights, value), 0), max: values.length * most };
+}
+
+const indexCell = (parts: { sum: number; max: number }): StatCell => cell(parts.max === 0 ? null : (parts.sum / parts.max) * 100);
+
+/** The grade values of a subject among learners, ABS and missing left out. */
+function gradeValues(learners: ReadonlyArray<StatLearner>, subjectId: string): number[] {
+  return learners.flatMap((learner) => {
+    const value = subjectOf(learner, subjectId)?.value;
+    return typeof value === 'number' ? [value] : [];
+  });
+}
+
+/**
+ * The performance index per subject: sum(n_g * w_g) / (N * w_max) * 100 over the learners
+ * graded in it (N), with the count of each grade value 1..9, absences apart (X), and the rank
+ * among subjects (the highest index first). A subject nobody sat has no index and no rank.
+ */
+export function weightedAggTable(
+  learners: ReadonlyArray<StatLearner>,
+  subjects?: ReadonlyArray<StatSubjectName>,
+  weightSet: WeightSetName = 'grade',
+): StatTable {
+  const weights = WEIGHT_SETS[weightSet];
+  const list = subjectsOf(learners, subjects);
+  const rows: StatRow[] = list.map((subject) => {
+    const values = gradeValues(learners, subject.subject_id);
+    const cells: Record<string, StatCell> = {};
+    for (let value = 1; value <= 9; value += 1) cells[`g${value}`] = cell(values.filter((each) => each === value).length);
+    cells.X = cell(learners.filter((learner) => subjectOf(learner, subject.subject_id)?.absent).length);
+    cells.N = cell(values.length);
+    cells.index = indexCell(indexParts(values, weights));
+    return { key: subject.subject_id, label: subject.subject, cells };
+  });
+  const ranks = competitionRanks(
+    rows.map((row) => ({ key: row.key, score: row.cells.index?.value as number | null })),
+    'higher',
+    'performance index',
+  );
+  for (const row of rows) row.cells.rank = ranks.get(row.key) ?? cell(null);
+  return {
+    category: 'weightedagg',
+    columns: [
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((value) => ({ key: `g${value}`, label: String(value) })),
+      { key: 'X', label: 'X' },
+      { key: 'N', label: 'N' },
+      { key: 'index', label: 'Index %' },
+      { key: 'rank', label: 'Rank' },
+    ],
+    rows,
+    ...(rows.length === 0 ? { empty: 'No subjects.' } : {}),
+  };
+}
+
+/** The division weights of the class index: I 20, II 15, III 10, IV 5, any other 0. */
+export const DIVISION_WEIGHTS: Readonly<Record<string, number>> = { I: 20, II: 15, III: 10, IV: 5 };
+
+/**
+ * The performance index per stream and the class from divisions: (20 I + 15 II + 10 III + 5 IV)
+ * / (20 N) * 100, N the learners with a result (a division other than X); a stream with none has
+ * no index. Streams ranked, the highest index first.
+ */
+export function classWeightedAggTable(learners: ReadonlyArray<StatLearner>): StatTable {
+  const row = (key: string, label: string, group: ReadonlyArray<StatLearner>): StatRow => {
+    const withResult = group.filter((learner) => learner.division !== null && learner.division !== 'X');
+    const sum = withResult.reduce((total, learner) => total + (DIVISION_WEIGHTS[learner.division as string] ?? 0), 0);
+    const cells: Record<string, StatCell> = {};
+    for (const division of ['I', 'II', 'III', 'IV', 'U']) cells[division] = cell(group.filter((each) => each.division === division).length);
+    cells.X = cell(group.length - withResult.length);
+    cells.N = cell(withResult.length);
+    cells.index = cell(withResult.length === 0 ? null : (sum / (20 * withResult.length)) * 100);
+    return { key, label, cells };
+  };
+  const rows = streamsOf(learners).map((stream) =>
+    row(
+      `stream:${stream}`,
+      stream,
+      learners.filter((learner) => learner.stream === stream),
+    ),
+  );
+  const ranks = competitionRanks(
+    rows.map((each) => ({ key: each.key, score: each.cells.index?.value as number | null })),
+    'higher',
+    'performance index',
+  );
+  for (const each of rows) each.cells.rank = ranks.get(each.key) ?? cell(null);
+  rows.push(row('class', 'Total', learners));
+  return {
+    category: 'classweightedagg',
+    columns: [
+      ...['I', 'II', 'III', 'IV', 'U', 'X'].map((division) => ({ key: division, label: `Div ${division}` })),
+      { key: 'N', label: 'N' },
+      { key: 'index', label: 'Index %' },
+      { key: 'rank', label: 'Rank' },
+    ],
+    rows,
+    ...(learners.length === 0 ? { empty: 'No learners.' } : {}),
+  };
+}
+
+/** The departments (subject categories) of the subjects, in the order first met; '' for none. */
+function departmentsOf(learners: ReadonlyArray<StatLearner>, subjectIds: ReadonlyArray<string>): Map<string, string[]> {
+  const departments = new Map<string, string[]>();
+  for (const id of subjectIds) {
+    const category = learners.map((learner) => subjectOf(learner, id)?.category).find((each) => each != null) ?? '';
+    departments.set(category, [...(departments.get(category) ?? []), id]);
+  }
+  return departments;
+}
+
+/**
+ * The performance index per department (subject category), per stream and overall: the
+ * department's grades pooled, sum(n_g * w_g) / (N * w_max) * 100 over every graded result in its
+ * subjects; departments ranked, the highest index first.
+ */
+export function departmentWeightedAggTable(
+  learners: ReadonlyArray<StatLearner>,
+  subjects?: ReadonlyArray<StatSubjectName>,
+  weightSet: WeightSetName = 'grade',
+): StatTable {
+  const weights = WEIGHT_SETS[weightSet];
+  const streams = streamsOf(learners);
+  const departments = departmentsOf(
+    learners,
+    subjectsOf(learners, subjects).map((subject) => subject.subject_id),
+  );
+  const pooled = (group: ReadonlyArray<StatLearner>, ids: ReadonlyArray<string>) =>
+    indexCell(
+      indexParts(
+        ids.flatMap((id) => gradeValues(group, id)),
+        weights,
+      ),
+    );
+  const rows: StatRow[] = [...departments].map(([department, ids]) => {
+    const cells: Record<string, StatCell> = {};
+    for (const stream of streams) {
+      cells[`stream:${stream}`] = pooled(
+        learners.filter((learner) => learner.stream === stream),
+        ids,
+      );
+    }
+    cells.N = cell(ids.flatMap((id) => gradeValues(learners, id)).length);
+    cells.index = pooled(learners, ids);
+    return { key: department, label: department, cells };
+  });
+  const ranks = competitionRanks(
+    rows.map((row) => ({ key: row.key, score: row.cells.index?.value as number | null })),
+    'higher',
+    'performance index',
+  );
+  for (const row of rows) row.cells.rank = ranks.get(row.key) ?? cell(null);
+  return {
+    category: 'departmentweightedagg',
+    columns: [
+      ...streams.map((stream) => ({ key: `stream:${stream}`, label: stream })),
+      { key: 'N', label: 'N' },
+      { key: 'index', label: 'Index %' },
+      { key: 'rank', label: 'Rank' },
+    ],
+    rows,
+    ...(rows.length === 0 ? { empty: 'No subjects.' } : {}),
+  };
+}
+
+/**
+ * By subject category: the mean grade value of every graded result in the category's subjects,
+ * per stream and overall (lower is better), categories ranked the lowest mean first.
+ */
+export function scategoryTable(learners: ReadonlyArray<StatLearner>, subjects?: ReadonlyArray<StatSubjectName>): StatTable {
+  const streams = streamsOf(learners);
+  const departments = departmentsOf(
+    learners,
+    subjectsOf(learners, subjects).map((subject) => subject.subject_id),
+  );
+  const rows: StatRow[] = [...departments].map(([department, ids]) => {
+    const cells: Record<string, StatCell> = {};
+    for (const stream of streams) {
+      const group = learners.filter((learner) => learner.stream === stream);
+      cells[`stream:${stream}`] = explainedMean(ids.flatMap((id) => gradeValues(group, id)));
+    }
+    const all = ids.flatMap((id) => gradeValues(learners, id));
+    cells.N = cell(all.length);
+    cells.mgp = explainedMean(all);
+    return { key: department, label: department, cells };
+  });
+  const ranks = competitionRanks(
+    rows.map((row) => ({ key: row.key, score: row.cells.mgp?.value as number | null })),
+    'lower',
+    'mean grade point',
+  );
+  for (const row of rows) row.cells.rank = ranks.get(row.key) ?? cell(null);
+  return {
+    category: 'scategory',
+    columns: [
+      ...streams.map((stream) => ({ key: `stream:${stream}`, label: stream })),
+      { key: 'N', label: 'N' },
+      { key: 'mgp', label: 'Mean grade point' },
+      { key: 'rank', label: 'Rank' },
+    ],
+    rows,
+    ...(rows.length === 0 ? { empty: 'No subjects.' } : {}),
+  };
+}
+
+/**
+ * Class averages: a row per subject with its mean mark per stream and overall, the highest and
+ * lowest mark; then an overall row, the mean of the learners' averages per stream and overall,
+ * the highest and lowest average. ABS, missing and learners without an average are left out.
+ */
+export function caverageTable(learners: ReadonlyArray<StatLearner>, subjects?: ReadonlyArray<StatSubjectName>): StatTable {
+  const streams = streamsOf(learners);
+  const marks = (group: ReadonlyArray<StatLearner>, id: string) =>
+    group.flatMap((learner) => {
+      const found = subjectOf(learner, id);
+      return found && !found.absent && found.total !== null ? [found.total] : [];
+    });
+  const row = (key: string, label: string, numbers: (group: ReadonlyArray<StatLearner>) => number[]): StatRow => {
+    const cells: Record<string, StatCell> = {};
+    for (const stream of streams)
+      cells[`stream:${stream}`] = explainedMean(numbers(learners.filter((learner) => learner.stream === stream)));
+    const all = numbers(learners);
+    cells.mean = explainedMean(all);
+    cells.highest = cell(all.length === 0 ? null : Math.max(...all));
+    cells.lowest = cell(all.length === 0 ? null : Math.min(...all));
+    return { key, label, cells };
+  };
+  const rows = subjectsOf(learners, subjects).map((subject) =>
+    row(subject.subject_id, subject.subject, (group) => marks(group, subject.subject_id)),
+  );
+  rows.push(row('overall', 'Overall', (group) => group.flatMap((learner) => (learner.average === null ? [] : [learner.average]))));
+  return {
+    category: 'caverage',
+    columns: [
+      ...streams.map((stream) => ({ key: `stream:${stream}`, label: stream })),
+      { key: 'mean', label: 'Mean' },
+      { key: 'highest', label: 'Highest' },
+      { key: 'lowest', label: 'Lowest' },
+    ],
+    rows,
+    ...(learners.length === 0 ? { empty: 'No learners.' } : {}),
+  };
+}
+
 /** The statistics categories built here (the others of spec §9 are not yet). */
-export const STATISTICS_CATEGORIES_BUILT = ['division', 'aggpoint', 'mgp', 'average', 'subjectmean', 'dcpf', 'tdcpf', 'progress'] as const;
+export const STATISTICS_CATEGORIES_BUILT = [
+  'division',
+  'aggpoint',
+  'mgp',
+  'average',
+  'subjectmean',
+  'dcpf',
+  'tdcpf',
+  'progress',
+  'weightedagg',
+  'classweightedagg',
+  'departmentweightedagg',
+  'scategory',
+  'caverage',
+] as const;
 export type BuiltStatisticsCategory = (typeof STATISTICS_CATEGORIES_BUILT)[number];
