@@ -5,6 +5,7 @@ export * from './classes.js';
 export * from './comments/index.js';
 export * from './constants.js';
 export * from './curriculum.js';
+export * from './endpoints/analysis.js';
 export * from './endpoints/auth.js';
 export * from './endpoints/calendar.js';
 export * from './endpoints/class-curricula.js';

@@ -811,6 +811,15 @@ const LISTS: Record<string, ListFixture> = {
       expect(ok(await send(B, 'GET', '/api/school/reportlayout')).layout).toEqual(B_LAYOUT);
     },
   },
+  '/api/school/analysis': {
+    // A's marked P2 class's result analysis as the model and the preview: nothing of B's; B's mark type refused, and not named.
+    urls: () => ['json=1', 'html=1'].map((extra) => `/api/school/analysis?form=P2&term=I&year=2026&${extra}`),
+    check: async () => {
+      const theirs = await send(A, 'GET', `/api/school/analysis?form=P2&term=I&year=2026&json=1&marktype_id=${B.ids.marktype}`);
+      expect(theirs.statusCode, theirs.body).toBe(422);
+      expectNothingOfB(theirs.body, 'GET /api/school/analysis?marktype_id=<B>');
+    },
+  },
   '/api/school/marks/marksheet': {
     // A's marked P2 class as the preview, the workbook and the PDF: nothing of B's learners or subjects.
     urls: () => ['html=1', 'excel=1', 'pdf=1'].map((extra) => `/api/school/marks/marksheet?form=P2&term=I&year=2026&${extra}`),

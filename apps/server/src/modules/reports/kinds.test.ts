@@ -1,4 +1,10 @@
-import { marksheetEndpoint, ncMarksheetEndpoint, ncTerminalReportEndpoint, terminalReportEndpoint } from '@mustard/shared';
+import {
+  analysisEndpoint,
+  marksheetEndpoint,
+  ncMarksheetEndpoint,
+  ncTerminalReportEndpoint,
+  terminalReportEndpoint,
+} from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.js';
 import { REPORT_KINDS } from './kinds.js';
@@ -18,6 +24,7 @@ describe('the registry of report kinds', () => {
       ['marksheet', 'GET', marksheetEndpoint.path],
       ['ncmarksheet', 'GET', ncMarksheetEndpoint.path],
       ['nc-terminal-report', 'GET', ncTerminalReportEndpoint.path],
+      ['analysis', 'GET', analysisEndpoint.path],
     ]);
     expect(new Set(REPORT_KINDS.map((kind) => kind.name)).size).toBe(REPORT_KINDS.length);
     expect(new Set(REPORT_KINDS.map((kind) => `${kind.method} ${kind.path}`)).size).toBe(REPORT_KINDS.length);

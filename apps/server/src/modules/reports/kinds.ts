@@ -1,5 +1,6 @@
 import type { Endpoint } from '@mustard/shared';
 import type { FastifyInstance } from 'fastify';
+import { analysisKind } from './analysis.kind.js';
 import { marksheetKind } from './marksheet/marksheet.service.js';
 import { ncMarksheetKind } from './nc-marksheet/nc-marksheet.kind.js';
 import { ncTerminalReportKind } from './nc-report/nc-report.kind.js';
@@ -35,4 +36,5 @@ export const REPORT_KINDS: readonly RegisteredKind[] = [
   registered(marksheetKind),
   registered(ncMarksheetKind),
   registered(ncTerminalReportKind),
+  registered(analysisKind),
 ];

@@ -1,0 +1,184 @@
+import { analysisEndpoint, markTypes, REPORT_MESSAGES, terminalReportEndpoint } from '@mustard/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../db/ids.js';
+import { withTenant } from '../../db/tenant.js';
+import { makeTenant, makeUser } from '../../test/factories.js';
+import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import { gradeSet, newSubject, ok, type Row } from '../settings/settings-fixtures.js';
+
+/*
+ * The result analysis through the API (issue 28 point 1), on both databases: a small P5 class
+ * of its own (marks entered through the marks API) whose analysis agrees with its terminal
+ * report's model, the preview, precision out of range, a PDF asked for, another school's mark type.
+ */
+
+let t: TestApp;
+let head: Caller;
+let other: Caller;
+let subjects: Row[];
+let eot: Row;
+let otherType: Row;
+let learners: Record<string, string>;
+const YEAR = new Date().getFullYear();
+
+const PEOPLE = [
+  ['Amina', 'East', 'F'],
+  ['Brian', 'East', 'M'],
+  ['Carol', 'West', 'F'],
+  ['David', 'West', 'M'],
+] as const;
+
+async function addLearners(tenantId: string) {
+  const rows = PEOPLE.map(([firstname, stream, gender], index) => ({
+    tenant_id: tenantId,
+    id: newId(),
+    studentid: `P5/00${index + 1}`,
+    firstname,
+    lastname: 'Namutebi',
+    form: 'P5',
+    stream,
+    gender,
+  }));
+  await withTenant(t.database.db, { tenantId }, (trx) => trx.insertInto('students').values(rows).execute());
+  return Object.fromEntries(rows.map((row) => [row.firstname, row.id]));
+}
+
+/** Saves one subject's EOT marks of the class through the marks API, per stream. */
+async function enter(subject: Row, marks: Record<string, number | 'ABS'>) {
+  for (const stream of ['East', 'West']) {
+    const names = PEOPLE.filter((person) => person[1] === stream).map((person) => person[0] as string);
+    const values = Object.fromEntries(
+      Object.entries(marks)
+        .filter(([name]) => names.includes(name))
+        .map(([name, value]) => [learners[name] as string, value]),
+    );
+    ok(
+      await head.post('/api/school/marks', {
+        form: 'P5',
+        stream,
+        term: 'I',
+        year: YEAR,
+        subject_id: subject.id,
+        paper: 'I',
+        save_id: crypto.randomUUID(),
+        marks: { [eot.id]: values },
+        base: {},
+      }),
+    );
+  }
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const school = await makeTenant(t.database, { name: 'Bweyogerere Primary' });
+  const elsewhere = await makeTenant(t.database, { name: 'Other Primary' });
+  const headUser = await makeUser(t.database, { name: 'Head Teacher', memberOf: [{ tenantId: school.id, roles: ['headteacher'] }] });
+  const otherUser = await makeUser(t.database, { name: 'Other Head', memberOf: [{ tenantId: elsewhere.id, roles: ['headteacher'] }] });
+  head = caller(t.app, await login(t.app, headUser.email), school.tenantcode);
+  other = caller(t.app, await login(t.app, otherUser.email), elsewhere.tenantcode);
+  subjects = [
+    await newSubject(head, { name: 'English', abbreviation: 'ENG', category: 'english', position: 1 }),
+    await newSubject(head, { name: 'Mathematics', abbreviation: 'MTC', category: 'mathematics', position: 2 }),
+    await newSubject(head, { name: 'Science', abbreviation: 'SCI', category: 'science', position: 3 }),
+    await newSubject(head, { name: 'Social Studies', abbreviation: 'SST', category: 'humanity', position: 4 }),
+  ];
+  eot = ok(await head.post(markTypes.path, { label: 'EOT', category: 'exam', position: 1 }));
+  otherType = ok(await other.post(markTypes.path, { label: 'EOT', category: 'exam', position: 1 }));
+  for (const subject of subjects) ok(await head.post('/api/school/grades', gradeSet(subject.id, { form: 'P5', term: 'I', year: YEAR })));
+  learners = await addLearners(school.id);
+  const [english, maths, science, sst] = subjects as [Row, Row, Row, Row];
+  // English: D1, D2, ABS, F9 (mean grade point 4); Science ties it; Social Studies is best.
+  await enter(english, { Amina: 85, Brian: 77, Carol: 'ABS', David: 20 });
+  await enter(maths, { Amina: 85, Brian: 85, Carol: 50, David: 40 });
+  await enter(science, { Amina: 85, Brian: 90, Carol: 62, David: 30 });
+  await enter(sst, { Amina: 70, Brian: 70, Carol: 70, David: 70 });
+});
+afterAll(() => t?.close());
+
+const get = (by: Caller, path: string, query: Record<string, string | number> = {}) => {
+  const search = new URLSearchParams(
+    Object.entries({ form: 'P5', term: 'I', year: YEAR, ...query }).map(([key, value]): [string, string] => [key, String(value)]),
+  );
+  return by.get(`${path}?${search}`);
+};
+
+interface Row2 {
+  subject_id: string;
+  sat: number;
+  absent: number;
+  grades: Record<string, number>;
+  fail: number | null;
+  meanMark: number | null;
+  meanGradePoint: number | null;
+  position: number | null;
+  boys: { sat: number; meanMark: number | null };
+  girls: { sat: number; meanMark: number | null };
+}
+
+describe('GET /api/school/analysis', () => {
+  it('answers the model, agreeing with the terminal report of the same class', async () => {
+    const model = ok(await get(head, analysisEndpoint.path, { json: 1 }));
+    const report = ok(await get(head, terminalReportEndpoint.path, { json: 1 }));
+    const [english, maths, science, sst] = subjects as [Row, Row, Row, Row];
+    const rows = model.subjects as Row2[];
+    const row = (id: string) => rows.find((each) => each.subject_id === id) as Row2;
+    expect(row(english.id)).toMatchObject({ sat: 3, absent: 1, meanGradePoint: 4, position: 2 });
+    expect(row(english.id).grades).toMatchObject({ D1: 1, D2: 1, F9: 1 });
+    expect(row(english.id).fail).toBeCloseTo(100 / 3, 6);
+    expect(row(english.id).boys).toMatchObject({ sat: 2, meanMark: 48.5 });
+    expect(row(english.id).girls).toMatchObject({ sat: 1, meanMark: 85 });
+    expect(rows.map((each) => each.position)).toEqual([2, 4, 2, 1]);
+    expect(row(maths.id).meanGradePoint).toBe(4.25);
+    expect(row(science.id).meanGradePoint).toBe(4);
+    expect(row(sst.id).meanMark).toBe(70);
+    // Every subject's counts and mean mark as the cards of the same class have them.
+    type CardSubject = { subject_id: string; total: number | null; grade: string | null };
+    const cards = report.learners as Array<{ subjects: CardSubject[]; division: string | null }>;
+    for (const each of rows) {
+      const graded = cards.flatMap((card) =>
+        card.subjects.filter((subject) => subject.subject_id === each.subject_id && subject.grade !== null),
+      );
+      expect(graded.length).toBe(each.sat);
+      const totals = graded.map((subject) => subject.total as number);
+      expect(each.meanMark).toBeCloseTo(totals.reduce((sum, value) => sum + value, 0) / totals.length, 2);
+      for (const [grade, count] of Object.entries(each.grades))
+        expect(count, grade).toBe(graded.filter((subject) => subject.grade === grade).length);
+    }
+    const divisions = model.divisions as Array<{ division: string; count: number }>;
+    for (const { division, count } of divisions) expect(count, division).toBe(cards.filter((card) => card.division === division).length);
+    expect(divisions.reduce((sum, each) => sum + each.count, 0)).toBe(4);
+    expect(model.report).toMatchObject({ form: 'P5', precision: 2, level: 'primary' });
+  });
+
+  it('previews the tables with the decimals asked for', async () => {
+    const answer = ok(await get(head, analysisEndpoint.path, { html: 1, precision: 3 }));
+    expect(answer.html).toContain('RESULT ANALYSIS');
+    expect(answer.html).toContain('English');
+    expect(answer.html).toContain('33.333');
+    expect(answer.html).toContain('Division summary');
+  });
+
+  it('analyses one stream', async () => {
+    const model = ok(await get(head, analysisEndpoint.path, { json: 1, stream: 'East' }));
+    expect(model.learners).toBe(2);
+    expect((model.subjects as Row2[])[0]).toMatchObject({ sat: 2, absent: 0, fail: 0 });
+  });
+
+  it('refuses a precision out of range, a PDF, and another school’s mark type', async () => {
+    for (const precision of [5, -1, 1.5, 'two']) {
+      const answer = await get(head, analysisEndpoint.path, { json: 1, precision });
+      expect(answer.statusCode, answer.body).toBe(422);
+      expect(answer.body).toContain(REPORT_MESSAGES.analysisPrecision);
+    }
+    const pdf = await get(head, analysisEndpoint.path);
+    expect(pdf.statusCode, pdf.body).toBe(422);
+    expect(pdf.body).toContain(REPORT_MESSAGES.analysisPdfLater);
+    const theirs = await get(head, analysisEndpoint.path, { json: 1, marktype_id: otherType.id });
+    expect(theirs.statusCode, theirs.body).toBe(422);
+    expect(theirs.body).not.toContain('Other Primary');
+    // The other school has no such class: nothing of this school's answered.
+    const elsewhere = await get(other, analysisEndpoint.path, { json: 1 });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(422);
+    expect(elsewhere.body).not.toContain('English');
+  });
+});

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { REPORT_MESSAGES as M } from '../messages.js';
+import { REPORT_LEVELS, TerminalReportQuerySchema } from '../reports/model.js';
+import { typedNumber } from '../schemas/common.js';
+import { defineEndpoint } from './definition.js';
+import { flag } from './fields.js';
+import { ReportPreviewSchema } from './reports.js';
+
+/** The decimals the analysis shows when the query names none. */
+export const DEFAULT_ANALYSIS_PRECISION = 2;
+
+/**
+ * The Result Analysis filter (spec §2 "Result Analysis"; issue 28 point 1): the class, stream,
+ * term, year and mark type of the Terminal Reports filter, and the decimals shown (0..4, display
+ * only). `json=1` answers the model, `html=1` the preview.
+ */
+export const AnalysisQuerySchema = TerminalReportQuerySchema.pick({
+  form: true,
+  stream: true,
+  term: true,
+  year: true,
+  category: true,
+  marktype_id: true,
+  'marktype_ids[]': true,
+  marktype_ids: true,
+  json: true,
+  html: true,
+}).extend({
+  precision: typedNumber(
+    z.number({ error: M.analysisPrecision }).int(M.analysisPrecision).min(0, M.analysisPrecision).max(4, M.analysisPrecision).optional(),
+  ).transform((value) => value ?? DEFAULT_ANALYSIS_PRECISION),
+  pdf: flag,
+});
+export type AnalysisQuery = z.output<typeof AnalysisQuerySchema>;
+
+const SexMeansSchema = z.object({ sat: z.number(), meanMark: z.number().nullable(), meanGradePoint: z.number().nullable() });
+
+/** The analysis model: numbers unrounded (precision is the renderer's), each row named. */
+export const AnalysisModelSchema = z.object({
+  report: z.object({
+    form: z.string(),
+    stream: z.string().nullable(),
+    term: z.string(),
+    year: z.number(),
+    level: z.enum(REPORT_LEVELS),
+    precision: z.number(),
+    markTypes: z.array(z.string()),
+  }),
+  grades: z.array(z.string()),
+  learners: z.number(),
+  subjects: z.array(
+    z.object({
+      subject_id: z.string(),
+      subject: z.string(),
+      teacher: z.string().nullable(),
+      sat: z.number(),
+      absent: z.number(),
+      grades: z.record(z.string(), z.number()),
+      distinction: z.number().nullable(),
+      credit: z.number().nullable(),
+      pass: z.number().nullable(),
+      fail: z.number().nullable(),
+      meanMark: z.number().nullable(),
+      meanGradePoint: z.number().nullable(),
+      performanceIndex: z.number().nullable(),
+      position: z.number().nullable(),
+      boys: SexMeansSchema,
+      girls: SexMeansSchema,
+    }),
+  ),
+  divisions: z.array(z.object({ division: z.string(), count: z.number() })).nullable(),
+  /** How each column is computed (statistics.md), by column name. */
+  explain: z.record(z.string(), z.string()),
+});
+export type AnalysisModel = z.output<typeof AnalysisModelSchema>;
+
+/**
+ * A class's result analysis (issue 28 point 1): `json=1` the model, `html=1` the preview; a PDF
+ * (`analysis-<class>-<stream>-<year>-<term>.pdf`) is refused (422) until it is drawn.
+ */
+export const analysisEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/school/analysis',
+  access: 'member',
+  query: AnalysisQuerySchema,
+  response: z.union([AnalysisModelSchema, ReportPreviewSchema]),
+  download: true,
+});
