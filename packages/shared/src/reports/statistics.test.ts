@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { defaultGradeBands } from '../grading/bands.js';
 import { explainText } from '../grading/engine/explain.js';
+import { DEFAULT_GRADING_RULES } from '../grading/engine/rules.js';
+import { gradeClass } from './graded-class.js';
+import type { GradingInputs, GradingSubject } from './graded-results.js';
 import {
   AGGREGATE_RANGE,
   aggpointTable,
+  alevelTable,
+  asummaryTable,
   averageTable,
   caverageTable,
   classWeightedAggTable,
@@ -11,12 +17,14 @@ import {
   departmentWeightedAggTable,
   divisionTable,
   mgpTable,
+  paperTable,
   progressTable,
   STATISTICS_CATEGORIES_BUILT,
   type StatLearner,
   type StatSubject,
   type StatTable,
   scategoryTable,
+  statLearnersOf,
   subjectMeanTable,
   tdcpfTable,
   trendOf,
@@ -349,4 +357,147 @@ it('lists the categories built, each a code of spec §9', () => {
     'paper',
   ];
   for (const code of STATISTICS_CATEGORIES_BUILT) expect(codes).toContain(code);
+});
+
+describe('statLearnersOf', () => {
+  it('reads a class graded by the engine: ABS kept apart, never a 0 or F9', () => {
+    const EOT = { id: 'eot', label: 'EOT', outof: 50 };
+    const subjects: GradingSubject[] = [{ id: 'eng', name: 'English', code: null, category: 'english' }];
+    const inputs: GradingInputs = {
+      level: 'plain',
+      rawmark: true,
+      rules: DEFAULT_GRADING_RULES,
+      markTypes: [EOT],
+      markTypeLabels: new Map([[EOT.id, EOT.label]]),
+      subjects,
+      bands: new Map(subjects.map((subject) => [subject.id, defaultGradeBands()])),
+      proportions: new Map(),
+    };
+    const mark = (student_id: string, value: number | null) => ({
+      student_id,
+      subject_id: 'eng',
+      marktype_id: EOT.id,
+      paper: 'I',
+      mark: value,
+      absent: value === null,
+    });
+    const graded = gradeClass(
+      [
+        { id: 'amina', stream: 'East', fullname: 'Amina', gender: 'F' as const },
+        { id: 'brian', stream: 'East', fullname: 'Brian', gender: 'M' as const },
+        { id: 'carol', stream: 'West', fullname: 'Carol', gender: 'F' as const },
+      ],
+      [mark('amina', 40), mark('brian', null), mark('carol', 45)],
+      inputs,
+    );
+    const learners = statLearnersOf(graded.results);
+    const amina = learners[0];
+    expect(amina?.name).toBe('Amina');
+    expect(amina?.subjects[0]).toMatchObject({ subject_id: 'eng', total: 80, grade: 'D1', value: 1, absent: false, category: 'english' });
+    expect(learners[1]?.subjects[0]).toMatchObject({ total: null, value: null, absent: true });
+    const table = mgpTable(learners);
+    expect(value(table, 'eng', 'N')).toBe(2);
+    expect(value(table, 'eng', 'mgp')).toBe(1);
+    expect(value(subjectMeanTable(learners), 'eng', 'mean')).toBe(85); // (80 + 90) / 2
+  });
+});
+
+describe('A level: alevel, asummary, paper', () => {
+  /*
+   *            HIS        ECO     ENT     GP (subsidiary)   points  passes
+   *   A1 (S)   A 6        C 4     E 2     C3 1              13      3P
+   *   A2 (S)   O 1        F 0     ABS     F9 0              1       subsidiary only
+   *   A3 (S)   A 6        F 0     E 2     F9 0              8       2P
+   *   A5 (S)   F 0        F 0     F 0     F9 0              0       fail
+   *   A4 (T)   ABS        ABS     ABS     ABS               -       X (a stream of one)
+   * HIS papers: A1 I 85 (1), II 80 (2); A2 I 40 (8), II ABS; A4 both ABS.
+   */
+  const a = (id: string, grade: string | 'ABS', points: number | null, category = 'humanity'): StatSubject => ({
+    subject_id: id,
+    subject: id,
+    total: null,
+    absent: grade === 'ABS',
+    grade: grade === 'ABS' ? null : grade,
+    value: null,
+    category,
+    points,
+  });
+  const paper = (name: string, mark: number | null, value: number | null) => ({ paper: name, mark, value });
+  const alearner = (id: string, stream: string, subjects: StatSubject[], points: number | null): StatLearner => ({
+    ...learner(id, stream, subjects, { total: null, average: null, aggregate: null, division: null }),
+    points,
+  });
+  const ALEVEL: StatLearner[] = [
+    alearner(
+      'A1',
+      'S',
+      [
+        { ...a('HIS', 'A', 6), papers: [paper('I', 85, 1), paper('II', 80, 2)] },
+        a('ECO', 'C', 4),
+        a('ENT', 'E', 2),
+        a('GP', 'C3', 1, 'subsidiary'),
+      ],
+      13,
+    ),
+    alearner(
+      'A2',
+      'S',
+      [
+        { ...a('HIS', 'O', 1), papers: [paper('I', 40, 8), paper('II', null, null)] },
+        a('ECO', 'F', 0),
+        a('ENT', 'ABS', 0),
+        a('GP', 'F9', 0, 'subsidiary'),
+      ],
+      1,
+    ),
+    alearner('A3', 'S', [a('HIS', 'A', 6), a('ECO', 'F', 0), a('ENT', 'E', 2), a('GP', 'F9', 0, 'subsidiary')], 8),
+    alearner('A5', 'S', [a('HIS', 'F', 0), a('ECO', 'F', 0), a('ENT', 'F', 0), a('GP', 'F9', 0, 'subsidiary')], 0),
+    alearner(
+      'A4',
+      'T',
+      [
+        { ...a('HIS', 'ABS', null), papers: [paper('I', null, null), paper('II', null, null)] },
+        a('ECO', 'ABS', null),
+        a('ENT', 'ABS', null),
+        a('GP', 'ABS', null, 'subsidiary'),
+      ],
+      null,
+    ),
+  ];
+
+  it('alevel: letters per principal subject, ABS apart, % principal passes and mean points ranked highest first', () => {
+    const table = alevelTable(ALEVEL);
+    expect(table.rows.map((row) => row.key)).toEqual(['HIS', 'ECO', 'ENT']); // GP, a subsidiary, has no letter
+    expect(['A', 'B', 'C', 'D', 'E', 'O', 'F', 'X', 'N'].map((key) => value(table, 'HIS', key))).toEqual([2, 0, 0, 0, 0, 1, 1, 1, 4]);
+    expect(value(table, 'HIS', 'pctPrincipal')).toBe(50);
+    expect(value(table, 'HIS', 'meanPoints')).toBe(3.25); // (6 + 1 + 6 + 0) / 4
+    expect(value(table, 'ENT', 'N')).toBe(3);
+    expect(value(table, 'ENT', 'X')).toBe(2);
+    expect(value(table, 'ENT', 'meanPoints')).toBeCloseTo(4 / 3, 10);
+    expect(value(table, 'ECO', 'meanPoints')).toBe(1);
+    expect(['HIS', 'ENT', 'ECO'].map((id) => value(table, id, 'rank'))).toEqual([1, 2, 3]);
+    const byStream = alevelTable(ALEVEL, undefined, { byStream: true });
+    expect(value(byStream, 'HIS:T', 'N')).toBe(0);
+    expect(value(byStream, 'HIS:T', 'X')).toBe(1);
+    expect(value(byStream, 'HIS:T', 'pctPrincipal')).toBeNull();
+  });
+
+  it('asummary: learners by principal passes per stream, mean points', () => {
+    const table = asummaryTable(ALEVEL);
+    const keys = ['P3', 'P2', 'P1', 'subsidiary', 'fail', 'X', 'N'];
+    expect(keys.map((key) => value(table, 'stream:S', key))).toEqual([1, 1, 0, 1, 1, 0, 4]);
+    expect(keys.map((key) => value(table, 'stream:T', key))).toEqual([0, 0, 0, 0, 0, 1, 1]);
+    expect(keys.map((key) => value(table, 'class', key))).toEqual([1, 1, 0, 1, 1, 1, 5]);
+    expect(value(table, 'stream:S', 'meanPoints')).toBe(5.5); // (13 + 1 + 8 + 0) / 4
+    expect(value(table, 'stream:T', 'meanPoints')).toBeNull();
+  });
+
+  it('paper: grade values per paper, ABS in X never F9, the mean mark of those with one', () => {
+    const table = paperTable(ALEVEL);
+    expect(table.rows.map((row) => row.key)).toEqual(['HIS|I', 'HIS|II']);
+    expect(['g1', 'g8', 'g9', 'X', 'N'].map((key) => value(table, 'HIS|I', key))).toEqual([1, 1, 0, 1, 2]);
+    expect(value(table, 'HIS|I', 'mean')).toBe(62.5);
+    expect(['g2', 'g9', 'X', 'N'].map((key) => value(table, 'HIS|II', key))).toEqual([1, 0, 2, 1]);
+    expect(value(table, 'HIS|II', 'mean')).toBe(80);
+  });
 });

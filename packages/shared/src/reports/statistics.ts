@@ -1,4 +1,5 @@
 import { type Explanation, explanation } from '../grading/engine/explain.js';
+import { ALEVEL_LETTERS } from '../grading/engine/rules.js';
 import { toNumber } from '../grading/exact.js';
 import { ABSENT } from '../marks/cells.js';
 import type { GradingLearner, LearnerResult } from './graded-results.js';
@@ -29,6 +30,10 @@ export interface StatSubject {
   value: number | null;
   /** The subject's category (department): languages, sciences, ...; null when unknown. */
   category?: string | null;
+  /** A level: the subject's points (a principal's letter points, a subsidiary's 0 or 1). */
+  points?: number | null;
+  /** A level: each paper's mark out of 100 and grade value (null when absent or missing). */
+  papers?: Array<{ paper: string; mark: number | null; value: number | null }>;
 }
 
 export interface StatLearner {
@@ -41,6 +46,8 @@ export interface StatLearner {
   average: number | null;
   aggregate: number | null;
   division: string | null;
+  /** A level: the total of the subjects' points, null without a result. */
+  points?: number | null;
 }
 
 /** The learners of a graded class, as the statistics read them. */
@@ -60,11 +67,18 @@ export function statLearnersOf<Learner extends GradingLearner & { fullname?: str
       grade: subject.row.grade,
       value: typeof subject.graded.value === 'number' ? subject.graded.value : null,
       category: subject.graded.category,
+      points: subject.row.points,
+      papers: subject.papers.map((paper) => ({
+        paper: paper.paper,
+        mark: subject.row.papers?.find((row) => row.paper === paper.paper)?.mark ?? null,
+        value: typeof paper.value === 'number' ? paper.value : null,
+      })),
     })),
     total: toNumber(result.total.value),
     average: toNumber(result.average.value),
     aggregate: result.aggregate?.value ?? null,
     division: result.division?.value ?? null,
+    points: result.points?.value ?? null,
   }));
 }
 
@@ -820,6 +834,158 @@ export function caverageTable(learners: ReadonlyArray<StatLearner>, subjects?: R
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// alevel, asummary, paper (A level).
+
+const PRINCIPAL_PASSES = ['A', 'B', 'C', 'D', 'E'];
+const isSubsidiary = (subject: StatSubject | undefined) => subject?.category === 'subsidiary';
+
+/**
+ * Per principal subject (subsidiaries have no letter): learners per letter A..F and O, those
+ * absent or without a letter (X), N with a letter, % principal passes (A..E of N) and the mean
+ * points of those with a letter (higher is better), ranked highest first; by stream when asked.
+ */
+export function alevelTable(
+  learners: ReadonlyArray<StatLearner>,
+  subjects?: ReadonlyArray<StatSubjectName>,
+  options: { byStream?: boolean } = {},
+): StatTable {
+  const list = subjectsOf(learners, subjects).filter(
+    (subject) => !learners.some((learner) => isSubsidiary(subjectOf(learner, subject.subject_id))),
+  );
+  const groups: Array<{ key: string; label: string; learners: ReadonlyArray<StatLearner> }> = options.byStream
+    ? streamsOf(learners).map((stream) => ({
+        key: `:${stream}`,
+        label: ` (${stream})`,
+        learners: learners.filter((learner) => learner.stream === stream),
+      }))
+    : [{ key: '', label: '', learners }];
+  const rows: StatRow[] = [];
+  for (const subject of list) {
+    for (const group of groups) {
+      const graded = group.learners.flatMap((learner) => {
+        const found = subjectOf(learner, subject.subject_id);
+        return found?.grade != null && (ALEVEL_LETTERS as readonly string[]).includes(found.grade) ? [found] : [];
+      });
+      const sat = group.learners.filter((learner) => subjectOf(learner, subject.subject_id) !== undefined).length;
+      const cells: Record<string, StatCell> = {};
+      for (const letter of ALEVEL_LETTERS) cells[letter] = cell(graded.filter((each) => each.grade === letter).length);
+      cells.X = cell(sat - graded.length);
+      cells.N = cell(graded.length);
+      cells.pctPrincipal = cell(percent(graded.filter((each) => PRINCIPAL_PASSES.includes(each.grade as string)).length, graded.length));
+      cells.meanPoints = explainedMean(graded.flatMap((each) => (each.points == null ? [] : [each.points])));
+      rows.push({ key: `${subject.subject_id}${group.key}`, label: `${subject.subject}${group.label}`, cells });
+    }
+  }
+  const ranks = competitionRanks(
+    rows.map((row) => ({ key: row.key, score: row.cells.meanPoints?.value as number | null })),
+    'higher',
+    'mean points',
+  );
+  if (!options.byStream) for (const row of rows) row.cells.rank = ranks.get(row.key) ?? cell(null);
+  return {
+    category: 'alevel',
+    columns: [
+      ...ALEVEL_LETTERS.map((letter) => ({ key: letter, label: letter })),
+      { key: 'X', label: 'X' },
+      { key: 'N', label: 'N' },
+      { key: 'pctPrincipal', label: '% principal passes' },
+      { key: 'meanPoints', label: 'Mean points' },
+      ...(options.byStream ? [] : [{ key: 'rank', label: 'Rank' }]),
+    ],
+    rows,
+    ...(rows.length === 0 ? { empty: 'No principal subjects.' } : {}),
+  };
+}
+
+/** A learner's principal passes: principal subjects with a letter A..E. */
+export function principalPasses(learner: StatLearner): number {
+  return learner.subjects.filter((subject) => !isSubsidiary(subject) && PRINCIPAL_PASSES.includes(subject.grade ?? '')).length;
+}
+
+/**
+ * Learners per stream and the class by principal passes: 3P (three or more), 2P, 1P,
+ * subsidiary only (no principal pass, some points), fail (no points), X (no result: no points
+ * computed); and the mean points of those with points (higher is better).
+ */
+export function asummaryTable(learners: ReadonlyArray<StatLearner>): StatTable {
+  const bucket = (learner: StatLearner): string => {
+    if (learner.points == null) return 'X';
+    const passes = principalPasses(learner);
+    if (passes >= 3) return 'P3';
+    if (passes > 0) return `P${passes}`;
+    return learner.points > 0 ? 'subsidiary' : 'fail';
+  };
+  const keys = ['P3', 'P2', 'P1', 'subsidiary', 'fail', 'X'];
+  const row = (key: string, label: string, group: ReadonlyArray<StatLearner>): StatRow => {
+    const cells: Record<string, StatCell> = {};
+    for (const each of keys) cells[each] = cell(group.filter((learner) => bucket(learner) === each).length);
+    cells.N = cell(group.length);
+    cells.meanPoints = explainedMean(group.flatMap((learner) => (learner.points == null ? [] : [learner.points])));
+    return { key, label, cells };
+  };
+  const rows = streamsOf(learners).map((stream) =>
+    row(
+      `stream:${stream}`,
+      stream,
+      learners.filter((learner) => learner.stream === stream),
+    ),
+  );
+  rows.push(row('class', 'Total', learners));
+  return {
+    category: 'asummary',
+    columns: [
+      { key: 'P3', label: '3P' },
+      { key: 'P2', label: '2P' },
+      { key: 'P1', label: '1P' },
+      { key: 'subsidiary', label: 'Subsidiary only' },
+      { key: 'fail', label: 'Fail' },
+      { key: 'X', label: 'X' },
+      { key: 'N', label: 'N' },
+      { key: 'meanPoints', label: 'Mean points' },
+    ],
+    rows,
+    ...(learners.length === 0 ? { empty: 'No learners.' } : {}),
+  };
+}
+
+/**
+ * Per subject and paper (A level): learners per grade value 1..9 (D1..F9), those absent or
+ * without a mark (X, never F9), N graded, and the mean mark of those with one.
+ */
+export function paperTable(learners: ReadonlyArray<StatLearner>, subjects?: ReadonlyArray<StatSubjectName>): StatTable {
+  const rows: StatRow[] = [];
+  for (const subject of subjectsOf(learners, subjects)) {
+    const papers = [
+      ...new Set(learners.flatMap((learner) => (subjectOf(learner, subject.subject_id)?.papers ?? []).map((each) => each.paper))),
+    ];
+    for (const paper of papers) {
+      const found = learners.flatMap((learner) => {
+        const each = subjectOf(learner, subject.subject_id)?.papers?.find((candidate) => candidate.paper === paper);
+        return each ? [each] : [];
+      });
+      const values = found.flatMap((each) => (each.value === null ? [] : [each.value]));
+      const cells: Record<string, StatCell> = {};
+      for (let value = 1; value <= 9; value += 1) cells[`g${value}`] = cell(values.filter((each) => each === value).length);
+      cells.X = cell(found.length - values.length);
+      cells.N = cell(values.length);
+      cells.mean = explainedMean(found.flatMap((each) => (each.mark === null ? [] : [each.mark])));
+      rows.push({ key: `${subject.subject_id}|${paper}`, label: `${subject.subject} ${paper}`, cells });
+    }
+  }
+  return {
+    category: 'paper',
+    columns: [
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((value) => ({ key: `g${value}`, label: String(value) })),
+      { key: 'X', label: 'X' },
+      { key: 'N', label: 'N' },
+      { key: 'mean', label: 'Mean mark' },
+    ],
+    rows,
+    ...(rows.length === 0 ? { empty: 'No papers.' } : {}),
+  };
+}
+
 /** The statistics categories built here (the others of spec §9 are not yet). */
 export const STATISTICS_CATEGORIES_BUILT = [
   'division',
@@ -835,5 +1001,8 @@ export const STATISTICS_CATEGORIES_BUILT = [
   'departmentweightedagg',
   'scategory',
   'caverage',
+  'alevel',
+  'asummary',
+  'paper',
 ] as const;
 export type BuiltStatisticsCategory = (typeof STATISTICS_CATEGORIES_BUILT)[number];
