@@ -18,6 +18,7 @@ import {
   divisionTable,
   mgpTable,
   paperTable,
+  pleSheet,
   progressTable,
   STATISTICS_CATEGORIES_BUILT,
   type StatLearner,
@@ -499,5 +500,31 @@ describe('A level: alevel, asummary, paper', () => {
     expect(value(table, 'HIS|I', 'mean')).toBe(62.5);
     expect(['g2', 'g9', 'X', 'N'].map((key) => value(table, 'HIS|II', key))).toEqual([1, 0, 2, 1]);
     expect(value(table, 'HIS|II', 'mean')).toBe(80);
+  });
+});
+
+describe('ple', () => {
+  it('gives the four blocks of the PLE analysis sheet', () => {
+    const sheet = pleSheet(CLASS, SUBJECTS, new Map([['MTC', 'OP']]));
+    const grid = sheet.blocks.subjects;
+    // ENG 2, 4, 2 and L4 absent: two D2, one C4, one X, 3 graded, 2 of 3 distinctions.
+    expect(['g2', 'g4', 'g9', 'X', 'N'].map((key) => value(grid, 'ENG', key))).toEqual([2, 1, 0, 1, 3]);
+    expect(value(grid, 'ENG', 'pctD')).toBeCloseTo(200 / 3, 10);
+    expect(value(grid, 'MTC', 'g9')).toBe(1);
+    expect(value(grid, 'MTC', 'teacher')).toBe('OP');
+    expect(value(grid, 'ART', 'N')).toBe(0);
+    expect(value(grid, 'ART', 'pctD')).toBeNull();
+    expect(value(sheet.blocks.aggregates, 'total', '20')).toBe(2);
+    expect(value(sheet.blocks.divisions, 'class', 'pctI')).toBe(25);
+    // The mark list by aggregate, lowest first: 10, then the two 20s sharing 2, L4 unranked.
+    expect(sheet.blocks.marks.rows.map((row) => [row.key, row.cells.position?.value])).toEqual([
+      ['L1', 1],
+      ['L2', 2],
+      ['L3', 2],
+      ['L4', null],
+    ]);
+    expect(value(sheet.blocks.marks, 'L1', 'SCI')).toBe('ABS');
+    expect(value(sheet.blocks.marks, 'L1', 'SCI:grade')).toBe('X');
+    expect(value(sheet.blocks.marks, 'L4', 'division')).toBe('X');
   });
 });

@@ -986,6 +986,95 @@ export function paperTable(learners: ReadonlyArray<StatLearner>, subjects?: Read
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// ple: the PLE analysis sheet, four blocks.
+
+/** The PLE analysis sheet: the subject grid, the aggregate counts, the division counts, the mark list. */
+export interface PleSheet {
+  category: 'ple';
+  blocks: { subjects: StatTable; aggregates: StatTable; divisions: StatTable; marks: StatTable };
+}
+
+/**
+ * The PLE analysis sheet (primary): (1) per subject the learners per grade D1..F9, those absent
+ * (X), the total graded, % distinction (D1-D2) and the teacher; (2) the learners per aggregate
+ * 4..36 (aggpoint); (3) the learners per division with % Division I (division); (4) the mark
+ * list: each learner's subject marks and grades, aggregate, division and position by the
+ * aggregate (lowest first, ties sharing, no aggregate unranked).
+ */
+export function pleSheet(
+  learners: ReadonlyArray<StatLearner>,
+  subjects?: ReadonlyArray<StatSubjectName>,
+  teachers?: ReadonlyMap<string, string>,
+): PleSheet {
+  const list = subjectsOf(learners, subjects);
+  const grid: StatTable = {
+    category: 'ple',
+    columns: [
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((value) => ({
+        key: `g${value}`,
+        label: value <= 2 ? `D${value}` : value <= 6 ? `C${value}` : value <= 8 ? `P${value}` : 'F9',
+      })),
+      { key: 'X', label: 'X' },
+      { key: 'N', label: 'Total' },
+      { key: 'pctD', label: '% distinction' },
+      { key: 'teacher', label: 'Teacher' },
+    ],
+    rows: list.map((subject) => {
+      const values = gradeValues(learners, subject.subject_id);
+      const cells: Record<string, StatCell> = {};
+      for (let value = 1; value <= 9; value += 1) cells[`g${value}`] = cell(values.filter((each) => each === value).length);
+      cells.X = cell(learners.filter((learner) => subjectOf(learner, subject.subject_id)?.absent).length);
+      cells.N = cell(values.length);
+      cells.pctD = cell(percent(values.filter((each) => each <= 2).length, values.length));
+      cells.teacher = cell(teachers?.get(subject.subject_id) ?? null);
+      return { key: subject.subject_id, label: subject.subject, cells };
+    }),
+    ...(list.length === 0 ? { empty: 'No subjects.' } : {}),
+  };
+  const ranks = competitionRanks(
+    learners.map((learner) => ({ key: learner.id, score: learner.aggregate })),
+    'lower',
+    'aggregate',
+  );
+  const markRows: StatRow[] = learners.map((learner) => {
+    const cells: Record<string, StatCell> = {};
+    for (const subject of list) {
+      const found = subjectOf(learner, subject.subject_id);
+      cells[subject.subject_id] = cell(found?.absent ? 'ABS' : (found?.total ?? null));
+      cells[`${subject.subject_id}:grade`] = cell(found?.absent ? 'X' : (found?.grade ?? null));
+    }
+    cells.aggregate = cell(learner.aggregate);
+    cells.division = cell(learner.division ?? 'X');
+    cells.position = ranks.get(learner.id) ?? cell(null);
+    return { key: learner.id, label: learner.name, cells };
+  });
+  markRows.sort((a, b) => {
+    const left = a.cells.position?.value as number | null;
+    const right = b.cells.position?.value as number | null;
+    if (left === null || right === null) return left === null ? (right === null ? 0 : 1) : -1;
+    return left - right;
+  });
+  const marks: StatTable = {
+    category: 'ple',
+    columns: [
+      ...list.flatMap((subject) => [
+        { key: subject.subject_id, label: subject.subject },
+        { key: `${subject.subject_id}:grade`, label: 'Grade' },
+      ]),
+      { key: 'aggregate', label: 'Aggregate' },
+      { key: 'division', label: 'Division' },
+      { key: 'position', label: 'Position' },
+    ],
+    rows: markRows,
+    ...(learners.length === 0 ? { empty: 'No learners.' } : {}),
+  };
+  return {
+    category: 'ple',
+    blocks: { subjects: grid, aggregates: aggpointTable(learners, AGGREGATE_RANGE.primary), divisions: divisionTable(learners), marks },
+  };
+}
+
 /** The statistics categories built here (the others of spec §9 are not yet). */
 export const STATISTICS_CATEGORIES_BUILT = [
   'division',
@@ -1004,5 +1093,6 @@ export const STATISTICS_CATEGORIES_BUILT = [
   'alevel',
   'asummary',
   'paper',
+  'ple',
 ] as const;
 export type BuiltStatisticsCategory = (typeof STATISTICS_CATEGORIES_BUILT)[number];
