@@ -19,6 +19,7 @@ import {
   mgpTable,
   paperTable,
   pleSheet,
+  progressSubjectsTable,
   progressTable,
   STATISTICS_CATEGORIES_BUILT,
   type StatLearner,
@@ -526,5 +527,63 @@ describe('ple', () => {
     expect(value(sheet.blocks.marks, 'L1', 'SCI')).toBe('ABS');
     expect(value(sheet.blocks.marks, 'L1', 'SCI:grade')).toBe('X');
     expect(value(sheet.blocks.marks, 'L4', 'division')).toBe('X');
+  });
+});
+
+describe('more views', () => {
+  it('division splits by sex when asked; a learner of unknown sex only in the stream row', () => {
+    const sexed = CLASS.map((each, index) => ({ ...each, gender: index === 0 ? ('F' as const) : index === 1 ? ('M' as const) : null }));
+    const table = divisionTable(sexed, { bySex: true });
+    expect(table.rows.map((row) => row.key)).toEqual([
+      'stream:A',
+      'stream:A:F',
+      'stream:A:M',
+      'stream:B',
+      'stream:B:F',
+      'stream:B:M',
+      'class',
+      'class:F',
+      'class:M',
+    ]);
+    expect(value(table, 'stream:A:F', 'I')).toBe(1);
+    expect(value(table, 'stream:A:F', 'pctI')).toBe(100);
+    expect(value(table, 'stream:A:M', 'II')).toBe(1);
+    expect(value(table, 'stream:B:F', 'N')).toBe(0);
+    expect(value(table, 'stream:B:F', 'pctI')).toBeNull();
+  });
+
+  it('aggpoint counts A-level points 0..20', () => {
+    const table = aggpointTable(
+      [
+        { ...CLASS[0], points: 13 } as StatLearner,
+        { ...CLASS[1], points: 13 } as StatLearner,
+        { ...CLASS[3], points: null } as StatLearner,
+      ],
+      AGGREGATE_RANGE.alevel,
+      'points',
+    );
+    expect(value(table, 'total', '13')).toBe(2);
+    expect(value(table, 'total', 'X')).toBe(1);
+    expect(value(table, 'cumulative', '20')).toBe(2);
+  });
+
+  it('progress on the position: lower is better', () => {
+    const before = CLASS.map((each, index) => ({ ...each, position: [2, 1, 3, null][index] ?? null }));
+    const now = CLASS.map((each, index) => ({ ...each, position: [1, 2, 3, null][index] ?? null }));
+    const table = progressTable(before, now, 'position');
+    expect(['L1', 'L2', 'L3', 'L4'].map((id) => value(table, id, 'trend'))).toEqual(['Improved', 'Dropped', 'Same', null]);
+  });
+
+  it('progress per subject: the change of each subject mean, ABS left out', () => {
+    const before = CLASS.map((each) => ({
+      ...each,
+      subjects: each.subjects.map((s) => (s.subject_id === 'ENG' && s.total !== null ? { ...s, total: s.total - 10 } : s)),
+    }));
+    const table = progressSubjectsTable(before, CLASS, SUBJECTS);
+    expect(value(table, 'ENG', 'change')).toBeCloseTo(10, 10);
+    expect(value(table, 'ENG', 'trend')).toBe('Improved');
+    expect(value(table, 'SCI', 'trend')).toBe('Same');
+    expect(value(table, 'ART', 'change')).toBeNull();
+    expect(value(table, 'ART', 'trend')).toBeNull();
   });
 });

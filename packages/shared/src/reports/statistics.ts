@@ -1,4 +1,5 @@
 import { type Explanation, explanation } from '../grading/engine/explain.js';
+import type { LearnerPositions } from '../grading/engine/positions.js';
 import { ALEVEL_LETTERS } from '../grading/engine/rules.js';
 import { toNumber } from '../grading/exact.js';
 import { ABSENT } from '../marks/cells.js';
@@ -46,6 +47,8 @@ export interface StatLearner {
   average: number | null;
   aggregate: number | null;
   division: string | null;
+  /** The learner's position in the class, null when unranked. */
+  position?: number | null;
   /** A level: the total of the subjects' points, null without a result. */
   points?: number | null;
 }
@@ -53,6 +56,7 @@ export interface StatLearner {
 /** The learners of a graded class, as the statistics read them. */
 export function statLearnersOf<Learner extends GradingLearner & { fullname?: string; gender?: 'F' | 'M' | null }>(
   results: ReadonlyArray<LearnerResult<Learner>>,
+  positions?: ReadonlyMap<string, LearnerPositions>,
 ): StatLearner[] {
   return results.map((result) => ({
     id: result.learner.id,
@@ -79,6 +83,7 @@ export function statLearnersOf<Learner extends GradingLearner & { fullname?: str
     aggregate: result.aggregate?.value ?? null,
     division: result.division?.value ?? null,
     points: result.points?.value ?? null,
+    position: positions?.get(result.learner.id)?.class.value?.rank ?? null,
   }));
 }
 
@@ -177,7 +182,7 @@ export const DIVISION_ORDER = ['I', 'II', 'III', 'IV', 'U', 'X'] as const;
  * Learners per division per stream and the class: a learner without a division (no mark at
  * all) counts as X. N is every learner of the row; % Division I and I + II of N.
  */
-export function divisionTable(learners: ReadonlyArray<StatLearner>): StatTable {
+export function divisionTable(learners: ReadonlyArray<StatLearner>, options: { bySex?: boolean } = {}): StatTable {
   const named = [...new Set(learners.map((learner) => learner.division ?? 'X'))];
   const divisions = [...DIVISION_ORDER, ...named.filter((each) => !(DIVISION_ORDER as readonly string[]).includes(each)).sort()];
   const row = (key: string, label: string, group: ReadonlyArray<StatLearner>): StatRow => {
@@ -190,14 +195,27 @@ export function divisionTable(learners: ReadonlyArray<StatLearner>): StatTable {
     cells.pctI_II = cell(percent(first + second, group.length));
     return { key, label, cells };
   };
-  const rows = streamsOf(learners).map((stream) =>
-    row(
+  /** The group's row, then (split by sex) its girls' and boys' rows; a learner of unknown sex only in the group's. */
+  const rowsOf = (key: string, label: string, group: ReadonlyArray<StatLearner>): StatRow[] => [
+    row(key, label, group),
+    ...(options.bySex
+      ? (['F', 'M'] as const).map((sex) =>
+          row(
+            `${key}:${sex}`,
+            `${label} ${sex}`,
+            group.filter((learner) => learner.gender === sex),
+          ),
+        )
+      : []),
+  ];
+  const rows = streamsOf(learners).flatMap((stream) =>
+    rowsOf(
       `stream:${stream}`,
       stream,
       learners.filter((learner) => learner.stream === stream),
     ),
   );
-  rows.push(row('class', 'Total', learners));
+  rows.push(...rowsOf('class', 'Total', learners));
   return {
     category: 'division',
     columns: [
@@ -214,22 +232,27 @@ export function divisionTable(learners: ReadonlyArray<StatLearner>): StatTable {
 // ---------------------------------------------------------------------------------------------
 // aggpoint: learners per aggregate value, with a cumulative row.
 
-/** The aggregate range of a level: primary 4..36, O level 8..72. */
-export const AGGREGATE_RANGE = { primary: [4, 36], olevel: [8, 72] } as const;
+/** The aggregate range of a level: primary 4..36, O level 8..72; A level counts points 0..20. */
+export const AGGREGATE_RANGE = { primary: [4, 36], olevel: [8, 72], alevel: [0, 20] } as const;
 
 /**
  * Learners per aggregate value (columns from..to), a row per stream, the total, and the
  * cumulative total (learners with that aggregate or better, lower being better). Learners
  * without an aggregate are counted in X, never at an aggregate.
  */
-export function aggpointTable(learners: ReadonlyArray<StatLearner>, range: readonly [number, number]): StatTable {
+export function aggpointTable(
+  learners: ReadonlyArray<StatLearner>,
+  range: readonly [number, number],
+  by: 'aggregate' | 'points' = 'aggregate',
+): StatTable {
   const [from, to] = range;
+  const of = (learner: StatLearner) => learner[by] ?? null;
   const values: number[] = [];
   for (let value = from; value <= to; value += 1) values.push(value);
   const row = (key: string, label: string, group: ReadonlyArray<StatLearner>): StatRow => {
     const cells: Record<string, StatCell> = {};
-    for (const value of values) cells[String(value)] = cell(group.filter((learner) => learner.aggregate === value).length);
-    cells.X = cell(group.filter((learner) => learner.aggregate === null).length);
+    for (const value of values) cells[String(value)] = cell(group.filter((learner) => of(learner) === value).length);
+    cells.X = cell(group.filter((learner) => of(learner) === null).length);
     cells.N = cell(group.length);
     return { key, label, cells };
   };
@@ -532,14 +555,14 @@ export function trendOf(previous: number | null, current: number | null, order: 
 export function progressTable(
   previous: ReadonlyArray<StatLearner>,
   current: ReadonlyArray<StatLearner>,
-  basis: 'average' | 'aggregate' = 'average',
+  basis: 'average' | 'aggregate' | 'position' = 'average',
 ): StatTable {
-  const order = basis === 'aggregate' ? 'lower' : 'higher';
+  const order = basis === 'average' ? 'higher' : 'lower';
   const before = new Map(previous.map((learner) => [learner.id, learner]));
   const counts: Record<Trend, number> = { Improved: 0, Same: 0, Dropped: 0 };
   const rows: StatRow[] = current.map((learner) => {
     const then = before.get(learner.id)?.[basis] ?? null;
-    const now = learner[basis];
+    const now = learner[basis] ?? null;
     const trend = trendOf(then, now, order);
     if (trend) counts[trend] += 1;
     return {
@@ -1072,6 +1095,47 @@ export function pleSheet(
   return {
     category: 'ple',
     blocks: { subjects: grid, aggregates: aggpointTable(learners, AGGREGATE_RANGE.primary), divisions: divisionTable(learners), marks },
+  };
+}
+
+/**
+ * Per subject: the mean mark of the previous term and of the current (of those with a mark, ABS
+ * left out), the change and Improved / Same / Dropped (higher is better); a subject without a
+ * mean in either term has no change.
+ */
+export function progressSubjectsTable(
+  previous: ReadonlyArray<StatLearner>,
+  current: ReadonlyArray<StatLearner>,
+  subjects?: ReadonlyArray<StatSubjectName>,
+): StatTable {
+  const meanOf = (group: ReadonlyArray<StatLearner>, id: string) =>
+    explainedMean(
+      group.flatMap((learner) => {
+        const found = subjectOf(learner, id);
+        return found && !found.absent && found.total !== null ? [found.total] : [];
+      }),
+    );
+  const rows: StatRow[] = subjectsOf(current, subjects).map((subject) => {
+    const then = meanOf(previous, subject.subject_id);
+    const now = meanOf(current, subject.subject_id);
+    const a = then.value as number | null;
+    const b = now.value as number | null;
+    return {
+      key: subject.subject_id,
+      label: subject.subject,
+      cells: { previous: then, current: now, change: cell(a === null || b === null ? null : b - a), trend: cell(trendOf(a, b, 'higher')) },
+    };
+  });
+  return {
+    category: 'progress',
+    columns: [
+      { key: 'previous', label: 'Previous' },
+      { key: 'current', label: 'Current' },
+      { key: 'change', label: 'Change' },
+      { key: 'trend', label: 'Trend' },
+    ],
+    rows,
+    ...(rows.length === 0 ? { empty: 'No subjects.' } : {}),
   };
 }
 
