@@ -26,6 +26,7 @@ import {
   type StatSubject,
   type StatTable,
   scategoryTable,
+  statisticsDisplay,
   statLearnersOf,
   subjectMeanTable,
   tdcpfTable,
@@ -585,5 +586,27 @@ describe('more views', () => {
     expect(value(table, 'SCI', 'trend')).toBe('Same');
     expect(value(table, 'ART', 'change')).toBeNull();
     expect(value(table, 'ART', 'trend')).toBeNull();
+  });
+});
+
+describe('precision', () => {
+  it('rounds for display only: ranks are on the unrounded numbers', () => {
+    expect(statisticsDisplay(200 / 3, 2)).toBe('66.67');
+    expect(statisticsDisplay(200 / 3, 0)).toBe('67');
+    expect(statisticsDisplay(2.5, 0)).toBe('3');
+    expect(statisticsDisplay(null, 2)).toBe('');
+    expect(statisticsDisplay('ABS', 2)).toBe('ABS');
+    expect(() => statisticsDisplay(1, 5)).toThrow(RangeError);
+    expect(() => statisticsDisplay(1, -1)).toThrow(RangeError);
+    // 60.004 and 60.001 both show 60.00, yet rank 1 and 2.
+    const ranks = competitionRanks(
+      [
+        { key: 'a', score: 60.001 },
+        { key: 'b', score: 60.004 },
+      ],
+      'higher',
+      'average',
+    );
+    expect([ranks.get('b')?.value, ranks.get('a')?.value]).toEqual([1, 2]);
   });
 });

@@ -1139,6 +1139,24 @@ export function progressSubjectsTable(
   };
 }
 
+/** The decimals a statistics table may show (the screen's precision field). */
+export const MAX_STATISTICS_PRECISION = 4;
+
+/**
+ * A number as a table shows it: rounded half away from zero to `precision` decimals (0..4), for
+ * display only; ranks and comparisons use the unrounded number. A label or nothing is as it is.
+ */
+export function statisticsDisplay(value: number | string | null, precision: number): string {
+  if (!Number.isInteger(precision) || precision < 0 || precision > MAX_STATISTICS_PRECISION) {
+    throw new RangeError(`precision must be an integer from 0 to ${MAX_STATISTICS_PRECISION}`);
+  }
+  if (value === null) return '';
+  if (typeof value === 'string') return value;
+  const factor = 10 ** precision;
+  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * factor + Number.EPSILON * factor)) / factor;
+  return rounded.toFixed(precision);
+}
+
 /** The statistics categories built here (the others of spec §9 are not yet). */
 export const STATISTICS_CATEGORIES_BUILT = [
   'division',
