@@ -274,7 +274,6 @@ export const REPORT_MESSAGES = {
   oldCurriculumClass: 'This class follows the old curriculum this year: its cards and mark sheet are the terminal report and mark sheet',
   oneSummative: 'Choose one mark type: the summative exam',
   analysisPrecision: 'Choose from 0 to 4 decimals',
-  analysisPdfLater: 'The result analysis is not printed as a PDF yet: preview it or ask for its data',
 } as const;
 
 /** Project scores (issue 26 point 5): a score or comment refused per cell, a conflict, a sheet. */

@@ -812,8 +812,8 @@ const LISTS: Record<string, ListFixture> = {
     },
   },
   '/api/school/analysis': {
-    // A's marked P2 class's result analysis as the model and the preview: nothing of B's; B's mark type refused, and not named.
-    urls: () => ['json=1', 'html=1'].map((extra) => `/api/school/analysis?form=P2&term=I&year=2026&${extra}`),
+    // A's marked P2 class's result analysis as the model, the preview and the PDF: nothing of B's; B's mark type refused, and not named.
+    urls: () => ['json=1', 'html=1', 'pdf=1'].map((extra) => `/api/school/analysis?form=P2&term=I&year=2026&${extra}`),
     check: async () => {
       const theirs = await send(A, 'GET', `/api/school/analysis?form=P2&term=I&year=2026&json=1&marktype_id=${B.ids.marktype}`);
       expect(theirs.statusCode, theirs.body).toBe(422);

@@ -38,6 +38,7 @@ const SexMeansSchema = z.object({ sat: z.number(), meanMark: z.number().nullable
 /** The analysis model: numbers unrounded (precision is the renderer's), each row named. */
 export const AnalysisModelSchema = z.object({
   report: z.object({
+    school: z.string(),
     form: z.string(),
     stream: z.string().nullable(),
     term: z.string(),
@@ -74,9 +75,37 @@ export const AnalysisModelSchema = z.object({
 });
 export type AnalysisModel = z.output<typeof AnalysisModelSchema>;
 
+/** The analysis's words (a school document, in the school's language as the cards are). */
+export const ANALYSIS_WORDS = {
+  title: 'RESULT ANALYSIS',
+  subject: 'Subject',
+  sat: 'Sat',
+  absent: 'ABS',
+  distinction: '% Dist.',
+  credit: '% Credit+',
+  pass: '% Pass+',
+  fail: '% Fail',
+  meanMark: 'Mean mark',
+  meanGradePoint: 'Mean GP',
+  performanceIndex: 'Index %',
+  position: 'Pos.',
+  teacher: 'Teacher',
+  boys: 'Boys',
+  girls: 'Girls',
+  sexes: 'Boys and girls',
+  division: 'Division',
+  learners: 'Learners',
+  divisions: 'Division summary',
+  term: 'TERM',
+  allStreams: 'All streams',
+} as const;
+
+/** A number shown with the query's decimals (display only), '-' without one. */
+export const analysisNumber = (value: number | null, precision: number) => (value === null ? '-' : value.toFixed(precision));
+
 /**
- * A class's result analysis (issue 28 point 1): `json=1` the model, `html=1` the preview; a PDF
- * (`analysis-<class>-<stream>-<year>-<term>.pdf`) is refused (422) until it is drawn.
+ * A class's result analysis (issue 28 point 1): `json=1` the model, `html=1` the preview, otherwise
+ * the PDF `analysis-<class>-<stream>-<year>-<term>.pdf`.
  */
 export const analysisEndpoint = defineEndpoint({
   method: 'GET',

@@ -1,15 +1,18 @@
 import {
+  ANALYSIS_WORDS,
   type AnalysisModel,
   type AnalysisQuery,
   analysisEndpoint,
+  analysisNumber,
   classReportScope,
   escapeHtml,
   gradeClass,
-  REPORT_MESSAGES,
   resultAnalysis,
   type TerminalReportQuery,
 } from '@mustard/shared';
-import { invalid } from '../../errors.js';
+import { renderDocument } from '../../documents/pool.js';
+import { FileAnswer } from '../../plugins/endpoints.js';
+import { ANALYSIS_DRAWER } from './document-drawers.js';
 import type { KindRead, ReportKind } from './pipeline/kind.js';
 import type { SourceName } from './pipeline/sources.js';
 import { gradingInputs } from './report-model.js';
@@ -19,7 +22,7 @@ import { terminalReportInputs } from './terminal-report.kind.js';
  * The result analysis as a report kind (issue 28 point 1; guide statistics.md "Result
  * analysis"): the terminal report's inputs of the same query, graded by the one grader
  * (gradeClass, as the cards are), then the pure analysis of shared/reports/analysis.ts. `json=1`
- * the model, `html=1` the preview; a PDF is refused (422) until it is drawn. An old-curriculum
+ * the model, `html=1` the preview, else the PDF (the one document pool). An old-curriculum
  * kind: the pipeline refuses a new-curriculum class (422 on form).
  */
 
@@ -63,6 +66,14 @@ const EXPLAIN: AnalysisModel['explain'] = {
   position: 'rank by mean grade point, lower better; ties share a rank',
 };
 
+/** A part of a file name: letters, digits, dashes and underscores only (a class "S.5" is "S_5"). */
+const namePart = (value: string) => value.replace(/[^A-Za-z0-9_-]+/g, '_');
+
+/** `analysis-<class>-<stream>-<year>-<term>.pdf` (spec §9); a whole class of several streams is "all". */
+export function analysisFileName(report: { form: string; stream: string | null; year: number; term: string }): string {
+  return `analysis-${namePart(report.form)}-${namePart(report.stream ?? 'all')}-${report.year}-${report.term}.pdf`;
+}
+
 /** The analysis of a class as read by the pipeline (pure). */
 export function buildAnalysis(read: KindRead<AnalysisQuery, AnalysisSource>): AnalysisModel {
   const { query } = read;
@@ -76,6 +87,7 @@ export function buildAnalysis(read: KindRead<AnalysisQuery, AnalysisSource>): An
   });
   return {
     report: {
+      school: inputs.school.name,
       form: query.form,
       stream: query.stream ?? null,
       term: query.term,
@@ -89,32 +101,6 @@ export function buildAnalysis(read: KindRead<AnalysisQuery, AnalysisSource>): An
   };
 }
 
-/** The analysis's words (a school document, in the school's language as the cards are). */
-const WORDS = {
-  title: 'RESULT ANALYSIS',
-  subject: 'Subject',
-  sat: 'Sat',
-  absent: 'ABS',
-  distinction: '% Dist.',
-  credit: '% Credit+',
-  pass: '% Pass+',
-  fail: '% Fail',
-  meanMark: 'Mean mark',
-  meanGradePoint: 'Mean GP',
-  performanceIndex: 'Index %',
-  position: 'Pos.',
-  teacher: 'Teacher',
-  boys: 'Boys',
-  girls: 'Girls',
-  sexes: 'Boys and girls',
-  division: 'Division',
-  learners: 'Learners',
-  divisions: 'Division summary',
-} as const;
-
-/** A number shown with the query's decimals (display only), '-' without one. */
-const shown = (value: number | null, precision: number) => (value === null ? '-' : value.toFixed(precision));
-
 /** The preview: one HTML document, every text of the school escaped. */
 export function renderAnalysisHtml(model: AnalysisModel): string {
   const { report, subjects, grades, divisions, explain } = model;
@@ -123,19 +109,19 @@ export function renderAnalysisHtml(model: AnalysisModel): string {
     `<th${key && explain[key] ? ` title="${escapeHtml(explain[key] ?? '')}"` : ''}>${escapeHtml(label)}</th>`;
   const td = (value: string) => `<td>${escapeHtml(value)}</td>`;
   const head = [
-    th(WORDS.subject),
-    th(WORDS.sat, 'sat'),
-    th(WORDS.absent, 'absent'),
+    th(ANALYSIS_WORDS.subject),
+    th(ANALYSIS_WORDS.sat, 'sat'),
+    th(ANALYSIS_WORDS.absent, 'absent'),
     ...grades.map((grade) => th(grade)),
-    th(WORDS.distinction, 'distinction'),
-    th(WORDS.credit, 'credit'),
-    th(WORDS.pass, 'pass'),
-    th(WORDS.fail, 'fail'),
-    th(WORDS.meanMark, 'meanMark'),
-    th(WORDS.meanGradePoint, 'meanGradePoint'),
-    th(WORDS.performanceIndex, 'performanceIndex'),
-    th(WORDS.position, 'position'),
-    th(WORDS.teacher),
+    th(ANALYSIS_WORDS.distinction, 'distinction'),
+    th(ANALYSIS_WORDS.credit, 'credit'),
+    th(ANALYSIS_WORDS.pass, 'pass'),
+    th(ANALYSIS_WORDS.fail, 'fail'),
+    th(ANALYSIS_WORDS.meanMark, 'meanMark'),
+    th(ANALYSIS_WORDS.meanGradePoint, 'meanGradePoint'),
+    th(ANALYSIS_WORDS.performanceIndex, 'performanceIndex'),
+    th(ANALYSIS_WORDS.position, 'position'),
+    th(ANALYSIS_WORDS.teacher),
   ].join('');
   const rows = subjects
     .map((row) =>
@@ -144,13 +130,13 @@ export function renderAnalysisHtml(model: AnalysisModel): string {
         td(String(row.sat)),
         td(String(row.absent)),
         ...grades.map((grade) => td(String(row.grades[grade] ?? 0))),
-        td(shown(row.distinction, p)),
-        td(shown(row.credit, p)),
-        td(shown(row.pass, p)),
-        td(shown(row.fail, p)),
-        td(shown(row.meanMark, p)),
-        td(shown(row.meanGradePoint, p)),
-        td(shown(row.performanceIndex, p)),
+        td(analysisNumber(row.distinction, p)),
+        td(analysisNumber(row.credit, p)),
+        td(analysisNumber(row.pass, p)),
+        td(analysisNumber(row.fail, p)),
+        td(analysisNumber(row.meanMark, p)),
+        td(analysisNumber(row.meanGradePoint, p)),
+        td(analysisNumber(row.performanceIndex, p)),
         td(row.position === null ? '-' : String(row.position)),
         td(row.teacher ?? ''),
       ].join(''),
@@ -160,24 +146,24 @@ export function renderAnalysisHtml(model: AnalysisModel): string {
   const sexRows = subjects
     .map(
       (row) =>
-        `<tr>${td(row.subject)}${td(String(row.boys.sat))}${td(shown(row.boys.meanMark, p))}${td(shown(row.boys.meanGradePoint, p))}${td(String(row.girls.sat))}${td(shown(row.girls.meanMark, p))}${td(shown(row.girls.meanGradePoint, p))}</tr>`,
+        `<tr>${td(row.subject)}${td(String(row.boys.sat))}${td(analysisNumber(row.boys.meanMark, p))}${td(analysisNumber(row.boys.meanGradePoint, p))}${td(String(row.girls.sat))}${td(analysisNumber(row.girls.meanMark, p))}${td(analysisNumber(row.girls.meanGradePoint, p))}</tr>`,
     )
     .join('');
-  const sexHead = `<tr>${th(WORDS.subject)}${th(`${WORDS.boys} ${WORDS.sat}`)}${th(`${WORDS.boys} ${WORDS.meanMark}`)}${th(`${WORDS.boys} ${WORDS.meanGradePoint}`)}${th(`${WORDS.girls} ${WORDS.sat}`)}${th(`${WORDS.girls} ${WORDS.meanMark}`)}${th(`${WORDS.girls} ${WORDS.meanGradePoint}`)}</tr>`;
+  const sexHead = `<tr>${th(ANALYSIS_WORDS.subject)}${th(`${ANALYSIS_WORDS.boys} ${ANALYSIS_WORDS.sat}`)}${th(`${ANALYSIS_WORDS.boys} ${ANALYSIS_WORDS.meanMark}`)}${th(`${ANALYSIS_WORDS.boys} ${ANALYSIS_WORDS.meanGradePoint}`)}${th(`${ANALYSIS_WORDS.girls} ${ANALYSIS_WORDS.sat}`)}${th(`${ANALYSIS_WORDS.girls} ${ANALYSIS_WORDS.meanMark}`)}${th(`${ANALYSIS_WORDS.girls} ${ANALYSIS_WORDS.meanGradePoint}`)}</tr>`;
   const divisionTable = divisions
-    ? `<h3>${WORDS.divisions}</h3><table><tr>${th(WORDS.division)}${divisions.map((each) => th(each.division)).join('')}</tr><tr>${td(WORDS.learners)}${divisions.map((each) => td(String(each.count))).join('')}</tr></table>`
+    ? `<h3>${ANALYSIS_WORDS.divisions}</h3><table><tr>${th(ANALYSIS_WORDS.division)}${divisions.map((each) => th(each.division)).join('')}</tr><tr>${td(ANALYSIS_WORDS.learners)}${divisions.map((each) => td(String(each.count))).join('')}</tr></table>`
     : '';
   const title = `${report.form}${report.stream ? ` ${report.stream}` : ''} · ${report.term} ${report.year}`;
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(WORDS.title)}</title><style>
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(ANALYSIS_WORDS.title)}</title><style>
 body{margin:0;padding:12px;font:12px/1.3 "DejaVu Sans",Arial,sans-serif;color:#111}
 table{border-collapse:collapse;margin:6px 0 12px}th,td{border:1px solid #999;padding:2px 4px;text-align:center}
 th{background:#e8e8e8}th[title]{cursor:help}h1{font-size:16px;margin:0}h3{font-size:13px;margin:10px 0 2px}
-</style></head><body><h1>${escapeHtml(WORDS.title)}</h1><p>${escapeHtml(title)}</p>
+</style></head><body><h1>${escapeHtml(ANALYSIS_WORDS.title)}</h1><p>${escapeHtml(title)}</p>
 <table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>
-<h3>${WORDS.sexes}</h3><table>${sexHead}${sexRows}</table>${divisionTable}</body></html>`;
+<h3>${ANALYSIS_WORDS.sexes}</h3><table>${sexHead}${sexRows}</table>${divisionTable}</body></html>`;
 }
 
-/** The result analysis kind: json and html; a PDF request is refused until it is drawn. */
+/** The result analysis kind: json, html, else the PDF drawn by the one document pool. */
 export const analysisKind = {
   name: 'analysis',
   curriculum: 'old',
@@ -185,13 +171,11 @@ export const analysisKind = {
   scope: (query: AnalysisQuery) => classReportScope({ ...query, studentcategory_id: undefined }),
   sources: ANALYSIS_SOURCES,
   build: buildAnalysis,
-  output: (query) => {
-    if (query.json) return 'json';
-    if (query.html) return 'html';
-    throw invalid({ pdf: [REPORT_MESSAGES.analysisPdfLater] });
-  },
+  output: (query) => (query.json ? 'json' : query.html ? 'html' : 'pdf'),
   render: {
     json: async (model) => model,
     html: async (model) => ({ html: renderAnalysisHtml(model) }),
+    pdf: async (model, _context, draw) =>
+      new FileAnswer(analysisFileName(model.report), 'application/pdf', await draw(() => renderDocument(ANALYSIS_DRAWER, model))),
   },
 } satisfies ReportKind<typeof analysisEndpoint, AnalysisModel, AnalysisSource>;

@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { analysisEndpoint, markTypes, REPORT_MESSAGES, terminalReportEndpoint } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
@@ -95,6 +100,20 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+const run = promisify(execFile);
+
+/** The text of a PDF as `pdftotext -layout` reads it (poppler-utils). */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'analysis-'));
+  try {
+    const file = path.join(folder, 'analysis.pdf');
+    await writeFile(file, bytes);
+    return (await run('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { maxBuffer: 64 * 1024 * 1024 })).stdout;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 const get = (by: Caller, path: string, query: Record<string, string | number> = {}) => {
   const search = new URLSearchParams(
     Object.entries({ form: 'P5', term: 'I', year: YEAR, ...query }).map(([key, value]): [string, string] => [key, String(value)]),
@@ -158,21 +177,30 @@ describe('GET /api/school/analysis', () => {
     expect(answer.html).toContain('Division summary');
   });
 
+  it('prints the PDF through the document pool, named by class, stream, year and term', async () => {
+    const pdf = await get(head, analysisEndpoint.path, { stream: 'East', precision: 1 });
+    expect(pdf.statusCode, pdf.body.slice(0, 300)).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toContain(`analysis-P5-East-${YEAR}-I.pdf`);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain('RESULT ANALYSIS');
+    expect(text).toContain('Bweyogerere Primary');
+    expect(text).toContain('Social Studies');
+  });
+
   it('analyses one stream', async () => {
     const model = ok(await get(head, analysisEndpoint.path, { json: 1, stream: 'East' }));
     expect(model.learners).toBe(2);
     expect((model.subjects as Row2[])[0]).toMatchObject({ sat: 2, absent: 0, fail: 0 });
   });
 
-  it('refuses a precision out of range, a PDF, and another school’s mark type', async () => {
+  it('refuses a precision out of range and another school’s mark type', async () => {
     for (const precision of [5, -1, 1.5, 'two']) {
       const answer = await get(head, analysisEndpoint.path, { json: 1, precision });
       expect(answer.statusCode, answer.body).toBe(422);
       expect(answer.body).toContain(REPORT_MESSAGES.analysisPrecision);
     }
-    const pdf = await get(head, analysisEndpoint.path);
-    expect(pdf.statusCode, pdf.body).toBe(422);
-    expect(pdf.body).toContain(REPORT_MESSAGES.analysisPdfLater);
     const theirs = await get(head, analysisEndpoint.path, { json: 1, marktype_id: otherType.id });
     expect(theirs.statusCode, theirs.body).toBe(422);
     expect(theirs.body).not.toContain('Other Primary');

@@ -33,3 +33,10 @@ export const NC_MARKSHEET_DRAWER = documentDrawer<typeof import('./nc-marksheet/
   './nc-marksheet/pdf',
   'drawNcMarksheet',
 );
+
+/** A class's result analysis, landscape (analysis-pdf.ts). */
+export const ANALYSIS_DRAWER = documentDrawer<typeof import('./analysis-pdf.js'), 'drawAnalysis'>(
+  import.meta.url,
+  './analysis-pdf',
+  'drawAnalysis',
+);
