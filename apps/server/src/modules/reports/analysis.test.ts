@@ -24,6 +24,7 @@ let subjects: Row[];
 let eot: Row;
 let otherType: Row;
 let learners: Record<string, string>;
+let schoolId: string;
 const YEAR = new Date().getFullYear();
 
 const PEOPLE = [
@@ -90,6 +91,7 @@ beforeAll(async () => {
   eot = ok(await head.post(markTypes.path, { label: 'EOT', category: 'exam', position: 1 }));
   otherType = ok(await other.post(markTypes.path, { label: 'EOT', category: 'exam', position: 1 }));
   for (const subject of subjects) ok(await head.post('/api/school/grades', gradeSet(subject.id, { form: 'P5', term: 'I', year: YEAR })));
+  schoolId = school.id;
   learners = await addLearners(school.id);
   const [english, maths, science, sst] = subjects as [Row, Row, Row, Row];
   // English: D1, D2, ABS, F9 (mean grade point 4); Science ties it; Social Studies is best.
@@ -187,6 +189,24 @@ describe('GET /api/school/analysis', () => {
     expect(text).toContain('RESULT ANALYSIS');
     expect(text).toContain('Bweyogerere Primary');
     expect(text).toContain('Social Studies');
+  });
+
+  it('refuses (422 on form) a class on the new curriculum that year: its A..E analysis is not built yet', async () => {
+    const tenantId = schoolId;
+    const set = (curriculum: 'new' | 'old') =>
+      withTenant(t.database.db, { tenantId }, async (trx) => {
+        if (curriculum === 'old') await trx.deleteFrom('class_curricula').where('year', '=', YEAR).where('form', '=', 'P5').execute();
+        else await trx.insertInto('class_curricula').values({ tenant_id: tenantId, year: YEAR, form: 'P5', curriculum }).execute();
+      });
+    await set('new');
+    try {
+      const answer = await get(head, analysisEndpoint.path, { json: 1 });
+      expect(answer.statusCode, answer.body).toBe(422);
+      expect(answer.json().errors?.form ?? answer.body).toContain(REPORT_MESSAGES.newCurriculumClass);
+    } finally {
+      await set('old');
+    }
+    ok(await get(head, analysisEndpoint.path, { json: 1 }));
   });
 
   it('analyses one stream', async () => {
