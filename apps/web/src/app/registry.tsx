@@ -50,6 +50,7 @@ const marks = () => import('../features/marks/MarksEntryPage.js');
 const marksLists = () => import('../features/marks/screens.js');
 const classValues = () => import('../features/marks/ClassValuesPage.js');
 const marksheet = () => import('../features/marksheet/MarksheetPage.js');
+const resultAnalysis = () => import('../features/analysis/ResultAnalysisPage.js');
 const ncMarksheet = () => import('../features/nc-marksheet/NcMarksheetPage.js');
 const ncTerminalReport = () => import('../features/nc-report/NcTerminalReportPage.js');
 const reportSettings = () => import('../features/report-settings/pages.js');
@@ -83,6 +84,7 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   createMarkTargets: screen(classValues, (m) => m.CreateMarkTargetsPage),
   attendance: screen(classValues, (m) => m.AttendancePage),
   marksheet: screen(marksheet, (m) => m.MarksheetPage),
+  resultAnalysis: screen(resultAnalysis, (m) => m.ResultAnalysisPage),
   ncMarksheet: screen(ncMarksheet, (m) => m.NcMarksheetPage),
   ncTerminalReport: screen(ncTerminalReport, (m) => m.NcTerminalReportPage),
   markTypes: screen(settings, (m) => m.MarkTypesPage),

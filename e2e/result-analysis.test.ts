@@ -1,0 +1,58 @@
+import { localDay, type TermDates } from '@mustard/shared';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { marksTerm } from '../apps/server/src/seed/demo-marks.js';
+import { ADMIN, callApi, type Harness, useHarness } from './harness.js';
+
+/*
+ * The result analysis in the browser (issue 28 point 1): the demo's head of school opens it for
+ * P7 of demo-primary in the term the demo's marks are of, previews it in its frame and downloads
+ * the PDF under the server's name. Nothing is written.
+ */
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await useHarness();
+});
+
+const toast = (page: Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text }).first().waitFor();
+
+/** The term the demo's marks are of (the seed's rule, from the school's own term dates). */
+async function demoMarksTerm(page: Page) {
+  const today = localDay();
+  const year = Number(today.slice(0, 4));
+  const calendars = new Map<number, TermDates[]>();
+  for (const each of [year - 1, year]) {
+    const answer = await callApi(page, 'GET', `/api/school/termdates?year=${each}`);
+    expect(answer.status).toBe(200);
+    calendars.set(each, (answer.data as { terms: TermDates[] }).terms);
+  }
+  return marksTerm(today, (each) => calendars.get(each) ?? []);
+}
+
+describe('the result analysis', () => {
+  it('previews P7 of the marks term in a frame, then downloads its PDF named by class, stream, year and term', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/resultanalysis' });
+    const at = await demoMarksTerm(page);
+    const filter = page.getByRole('form', { name: 'Result analysis filter' });
+    await filter.getByRole('combobox', { name: 'Class' }).click();
+    await page.getByRole('option', { name: 'P7', exact: true }).click();
+    await filter.getByRole('combobox', { name: 'Term' }).click();
+    await page.getByRole('option', { name: at.term, exact: true }).click();
+    await filter.getByRole('textbox', { name: 'Year' }).fill(String(at.year));
+    await expect(filter.getByRole('checkbox', { name: 'Preview' }).isChecked()).resolves.toBe(true);
+    await filter.getByRole('button', { name: 'Next' }).click();
+    await toast(page, 'The result analysis is ready.');
+
+    const frame = page.frameLocator('iframe[title="Result analysis preview"]');
+    await frame.getByText('RESULT ANALYSIS').waitFor();
+    await frame.getByText('Division summary').waitFor();
+    await frame.getByText('Mathematics').first().waitFor();
+
+    await filter.getByRole('checkbox', { name: 'Preview' }).uncheck();
+    await filter.getByRole('checkbox', { name: 'PDF' }).check();
+    const [download] = await Promise.all([page.waitForEvent('download'), filter.getByRole('button', { name: 'Next' }).click()]);
+    expect(download.suggestedFilename()).toBe(`analysis-P7-all-${at.year}-${at.term}.pdf`);
+  });
+});
