@@ -32,7 +32,7 @@ async function demoMarksTerm(page: Page) {
 }
 
 describe('the result analysis', () => {
-  it('previews P7 of the marks term in a frame, then downloads its PDF named by class, stream, year and term', async () => {
+  it('previews P7 of the marks term in a frame with three decimals, then downloads its PDF named by class, stream, year and term', async () => {
     const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/resultanalysis' });
     const at = await demoMarksTerm(page);
     const filter = page.getByRole('form', { name: 'Result analysis filter' });
@@ -41,6 +41,8 @@ describe('the result analysis', () => {
     await filter.getByRole('combobox', { name: 'Term' }).click();
     await page.getByRole('option', { name: at.term, exact: true }).click();
     await filter.getByRole('textbox', { name: 'Year' }).fill(String(at.year));
+    await filter.getByRole('combobox', { name: 'Precision (decimals shown)' }).click();
+    await page.getByRole('option', { name: '3', exact: true }).click();
     await expect(filter.getByRole('checkbox', { name: 'Preview' }).isChecked()).resolves.toBe(true);
     await filter.getByRole('button', { name: 'Next' }).click();
     await toast(page, 'The result analysis is ready.');
@@ -49,6 +51,10 @@ describe('the result analysis', () => {
     await frame.getByText('RESULT ANALYSIS').waitFor();
     await frame.getByText('Division summary').waitFor();
     await frame.getByText('Mathematics').first().waitFor();
+    // Three decimals shown, as chosen.
+    const table = await frame.locator('table').first().innerText();
+    expect(table).toMatch(/\b\d+\.\d{3}\b/);
+    expect(table).not.toMatch(/\b\d+\.\d{2}\b(?!\d)/);
 
     await filter.getByRole('checkbox', { name: 'Preview' }).uncheck();
     await filter.getByRole('checkbox', { name: 'PDF' }).check();

@@ -4,14 +4,14 @@ import { defineReportPage, reportFields } from '../report-page/declaration.js';
 
 /*
  * The result analysis (`/resultanalysis`; issue 28 point 1): the report filter (class, stream,
- * term, year, category, mark types) with PDF and Preview: the preview in the sandboxed frame,
- * the PDF downloaded under the server's name (analysis-<class>-<stream>-<year>-<term>). The
- * decimals shown are the server's default (2) until the filter has a precision field.
+ * term, year, category, mark types, precision) with PDF and Preview: the preview in the sandboxed frame,
+ * the PDF downloaded under the server's name (analysis-<class>-<stream>-<year>-<term>). Precision
+ * is the decimals the tables show (0..4, display only).
  */
 export const analysisPage = defineReportPage({
   title: PAGES.resultAnalysis.title,
   filterName: 'analysis.filter',
-  fields: reportFields('analysis.category', [], ['studentcategory_id']),
+  fields: reportFields('analysis.category', ['precision'], ['studentcategory_id']),
   endpoint: analysisEndpoint,
   outputs: {
     pdf: { box: 'analysis.pdf', query: { pdf: '1' } },

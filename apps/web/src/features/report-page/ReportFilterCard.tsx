@@ -316,6 +316,22 @@ function LabelField({ filter, errors, spec }: FieldProps) {
   );
 }
 
+const PRECISIONS = ['0', '1', '2', '3', '4'];
+
+function PrecisionField({ filter, errors, spec }: FieldProps) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      label={t(spec.label ?? 'reportFilter.precision')}
+      data={PRECISIONS}
+      value={String(filter.values.precision)}
+      onChange={(value) => filter.change({ precision: Number(value ?? 2) })}
+      allowDeselect={false}
+      error={errors.precision}
+    />
+  );
+}
+
 /** Each field of the grid, drawn once. */
 const FIELD_VIEWS: Record<GridFieldName, (props: FieldProps) => ReactNode> = {
   form: ClassField,
@@ -338,6 +354,7 @@ const FIELD_VIEWS: Record<GridFieldName, (props: FieldProps) => ReactNode> = {
   subject_id: SubjectField,
   remarktype_id: RemarkTypeField,
   label: LabelField,
+  precision: PrecisionField,
 };
 
 /**

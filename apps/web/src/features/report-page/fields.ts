@@ -39,6 +39,8 @@ export interface FilterValues {
   noformative: boolean;
   /** New-curriculum card: Show comments (the remarks on competency and generic skills, the report remarks). */
   comments: boolean;
+  /** The decimals a table shows (display only; the result analysis). */
+  precision: number;
 }
 
 export type FieldName = keyof FilterValues;
@@ -72,6 +74,7 @@ export function startValues(current: { term: Term; year: number }, page: Partial
     topics: false,
     noformative: false,
     comments: false,
+    precision: 2,
     ...page,
   };
 }
@@ -104,6 +107,7 @@ const TO_QUERY: { [Name in FieldName]: (value: FilterValues[Name]) => QueryValue
   topics: flag,
   noformative: flag,
   comments: flag,
+  precision: (value) => value,
 };
 
 /** The query of the fields a page declares, from the filter's values: nothing of a field the page does not ask. */
