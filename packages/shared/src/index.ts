@@ -7,6 +7,7 @@ export * from './constants.js';
 export * from './curriculum.js';
 export * from './endpoints/analysis.js';
 export * from './endpoints/auth.js';
+export * from './endpoints/avg-marksheet.js';
 export * from './endpoints/calendar.js';
 export * from './endpoints/class-curricula.js';
 export * from './endpoints/definition.js';

@@ -825,6 +825,11 @@ const LISTS: Record<string, ListFixture> = {
     urls: () => ['html=1', 'excel=1', 'pdf=1'].map((extra) => `/api/school/marks/marksheet?form=P2&term=I&year=2026&${extra}`),
     own: () => [A.ids.marked],
   },
+  '/api/school/marks/avgmarksheet': {
+    // A's marked P2 class's year as the model, the preview and the workbook: nothing of B's learners or subjects.
+    urls: () => ['json=1', 'html=1', 'excel=1'].map((extra) => `/api/school/marks/avgmarksheet?form=P2&year=2026&${extra}`),
+    own: () => [A.ids.marked],
+  },
   '/api/school/marks/ncmarksheet': {
     // A's P3 (the new curriculum in 2026) as the model and the preview; then, with A's P2 on the new curriculum (then back),
     // its marked learner's sheet in every output, nothing of B's; B's mark type named in A's request refused, and not named.

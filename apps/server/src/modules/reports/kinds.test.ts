@@ -1,5 +1,6 @@
 import {
   analysisEndpoint,
+  avgMarksheetEndpoint,
   marksheetEndpoint,
   ncMarksheetEndpoint,
   ncTerminalReportEndpoint,
@@ -25,6 +26,7 @@ describe('the registry of report kinds', () => {
       ['ncmarksheet', 'GET', ncMarksheetEndpoint.path],
       ['nc-terminal-report', 'GET', ncTerminalReportEndpoint.path],
       ['analysis', 'GET', analysisEndpoint.path],
+      ['avgmarksheet', 'GET', avgMarksheetEndpoint.path],
     ]);
     expect(new Set(REPORT_KINDS.map((kind) => kind.name)).size).toBe(REPORT_KINDS.length);
     expect(new Set(REPORT_KINDS.map((kind) => `${kind.method} ${kind.path}`)).size).toBe(REPORT_KINDS.length);

@@ -1,6 +1,7 @@
 import type { Endpoint } from '@mustard/shared';
 import type { FastifyInstance } from 'fastify';
 import { analysisKind } from './analysis.kind.js';
+import { avgMarksheetKind } from './avg-marksheet/avg-marksheet.kind.js';
 import { marksheetKind } from './marksheet/marksheet.service.js';
 import { ncMarksheetKind } from './nc-marksheet/nc-marksheet.kind.js';
 import { ncTerminalReportKind } from './nc-report/nc-report.kind.js';
@@ -37,4 +38,5 @@ export const REPORT_KINDS: readonly RegisteredKind[] = [
   registered(ncMarksheetKind),
   registered(ncTerminalReportKind),
   registered(analysisKind),
+  registered(avgMarksheetKind),
 ];

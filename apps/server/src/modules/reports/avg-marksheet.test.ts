@@ -1,0 +1,185 @@
+import { avgMarksheetEndpoint, markTypes, REPORT_MESSAGES, terminalReportEndpoint } from '@mustard/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../db/ids.js';
+import { withTenant } from '../../db/tenant.js';
+import { makeTenant, makeUser } from '../../test/factories.js';
+import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import { gradeSet, newSubject, ok, type Row, workbookOf } from '../settings/settings-fixtures.js';
+
+/*
+ * The average mark sheet through the API (issue 28 point 5), on both databases: a small P4 class
+ * of its own with EOT marks in terms I and II (Carol absent from English in term II), its means
+ * over the terms taken worked out here, graded as the cards grade; the workbook read back; a
+ * class on the new curriculum refused; another school's class refused.
+ */
+
+let t: TestApp;
+let head: Caller;
+let other: Caller;
+let subjects: Row[];
+let eot: Row;
+let learners: Record<string, string>;
+let schoolId: string;
+const YEAR = new Date().getFullYear();
+const PEOPLE = ['Amina', 'Brian', 'Carol'] as const;
+
+/** Saves one subject's EOT marks of the class in a term through the marks API. */
+async function enter(term: 'I' | 'II', subject: Row, marks: Record<string, number | 'ABS'>) {
+  const values = Object.fromEntries(Object.entries(marks).map(([name, value]) => [learners[name] as string, value]));
+  ok(
+    await head.post('/api/school/marks', {
+      form: 'P4',
+      stream: 'East',
+      term,
+      year: YEAR,
+      subject_id: subject.id,
+      paper: 'I',
+      save_id: crypto.randomUUID(),
+      marks: { [eot.id]: values },
+      base: {},
+    }),
+  );
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const school = await makeTenant(t.database, { name: 'Kireka Primary' });
+  const elsewhere = await makeTenant(t.database, { name: 'Other Primary' });
+  const headUser = await makeUser(t.database, { name: 'Head Teacher', memberOf: [{ tenantId: school.id, roles: ['headteacher'] }] });
+  const otherUser = await makeUser(t.database, { name: 'Other Head', memberOf: [{ tenantId: elsewhere.id, roles: ['headteacher'] }] });
+  head = caller(t.app, await login(t.app, headUser.email), school.tenantcode);
+  other = caller(t.app, await login(t.app, otherUser.email), elsewhere.tenantcode);
+  subjects = [
+    await newSubject(head, { name: 'English', abbreviation: 'ENG', category: 'english', position: 1 }),
+    await newSubject(head, { name: 'Mathematics', abbreviation: 'MTC', category: 'mathematics', position: 2 }),
+    await newSubject(head, { name: 'Science', abbreviation: 'SCI', category: 'science', position: 3 }),
+    await newSubject(head, { name: 'Social Studies', abbreviation: 'SST', category: 'humanity', position: 4 }),
+  ];
+  eot = ok(await head.post(markTypes.path, { label: 'EOT', category: 'exam', position: 1 }));
+  for (const term of ['I', 'II'])
+    for (const subject of subjects) ok(await head.post('/api/school/grades', gradeSet(subject.id, { form: 'P4', term, year: YEAR })));
+  schoolId = school.id;
+  const rows = PEOPLE.map((firstname, index) => ({
+    tenant_id: school.id,
+    id: newId(),
+    studentid: `P4/00${index + 1}`,
+    firstname,
+    lastname: 'Okello',
+    form: 'P4',
+    stream: 'East',
+    gender: (index === 1 ? 'M' : 'F') as 'M' | 'F',
+  }));
+  await withTenant(t.database.db, { tenantId: school.id }, (trx) => trx.insertInto('students').values(rows).execute());
+  learners = Object.fromEntries(rows.map((row) => [row.firstname, row.id]));
+  const [english, maths, science, sst] = subjects as [Row, Row, Row, Row];
+  // Term I: Amina 80 84 90 85; Brian 90 85 85 80; Carol 60 50 40 70.
+  await enter('I', english, { Amina: 80, Brian: 90, Carol: 60 });
+  await enter('I', maths, { Amina: 84, Brian: 85, Carol: 50 });
+  await enter('I', science, { Amina: 90, Brian: 85, Carol: 40 });
+  await enter('I', sst, { Amina: 85, Brian: 80, Carol: 70 });
+  // Term II: Carol is absent from English (not a 0: her English mean is term I's 60).
+  await enter('II', english, { Amina: 90, Brian: 80, Carol: 'ABS' });
+  await enter('II', maths, { Amina: 86, Brian: 85, Carol: 60 });
+  await enter('II', science, { Amina: 80, Brian: 85, Carol: 50 });
+  await enter('II', sst, { Amina: 85, Brian: 90, Carol: 70 });
+});
+afterAll(() => t?.close());
+
+const get = (by: Caller, query: Record<string, string | number> = {}, path = avgMarksheetEndpoint.path) => {
+  const search = new URLSearchParams(
+    Object.entries({ form: 'P4', year: YEAR, ...query }).map(([key, value]): [string, string] => [key, String(value)]),
+  );
+  return by.get(`${path}?${search}`);
+};
+
+interface Learner {
+  id: string;
+  name: string;
+  subjects: Record<string, { mean: number; terms: number; grade: string | null }>;
+  total: number | null;
+  average: number | null;
+  aggregate: number | null;
+  division: string | null;
+  position: number | null;
+}
+
+describe('GET /api/school/marks/avgmarksheet', () => {
+  it('answers each learner’s means over the terms taken, graded as the cards grade, with positions', async () => {
+    const model = ok(await get(head, { json: 1 }));
+    const [english, maths, science, sst] = subjects as [Row, Row, Row, Row];
+    expect(model.report).toMatchObject({ form: 'P4', year: YEAR, level: 'primary', terms: ['I', 'II'], gradeSetTerm: 'II' });
+    const rows = model.learners as Learner[];
+    const of = (name: string) => rows.find((row) => row.id === learners[name]) as Learner;
+    const means = (name: string) => [english, maths, science, sst].map((subject) => of(name).subjects[subject.id]?.mean);
+    // Amina: (80+90)/2, (84+86)/2, (90+80)/2, (85+85)/2; Brian: (90+80)/2, 85, 85, (80+90)/2.
+    expect(means('Amina')).toEqual([85, 85, 85, 85]);
+    expect(means('Brian')).toEqual([85, 85, 85, 85]);
+    // Carol: English over term I only (ABS in term II is not a 0), (50+60)/2, (40+50)/2, 70.
+    expect(means('Carol')).toEqual([60, 55, 45, 70]);
+    expect(of('Carol').subjects[english.id]?.terms).toBe(1);
+    expect(of('Amina')).toMatchObject({ total: 340, average: 85, aggregate: 4 });
+    expect(of('Carol').total).toBe(230);
+    // Amina and Brian tie: they share first place; Carol is third.
+    expect(rows.map((row) => [row.name.split(' ')[0], row.position])).toEqual([
+      ['Amina', 1],
+      ['Brian', 1],
+      ['Carol', 3],
+    ]);
+    // The same grader as the cards: term I's card of Amina (all D1, aggregate 4) has her division and grade.
+    const card = ok(await get(head, { json: 1, term: 'I' }, terminalReportEndpoint.path));
+    type Card = { id: string; division: string | null; subjects: Array<{ grade: string | null }> };
+    const amina = (card.learners as Card[]).find((each) => each.id === learners.Amina) as Card;
+    expect(of('Amina').division).toBe(amina.division);
+    expect(of('Amina').subjects[english.id]?.grade).toBe(amina.subjects[0]?.grade);
+  });
+
+  it('previews the sheet and writes the workbook, named by class and year', async () => {
+    const preview = ok(await get(head, { html: 1 }));
+    expect(preview.html).toContain('AVERAGE MARK SHEET');
+    expect(preview.html).toContain('Carol');
+    const response = await get(head, { excel: 1 });
+    expect(response.headers['content-disposition']).toContain(`avgmarksheet-P4-all-${YEAR}.xlsx`);
+    const sheet = await workbookOf(response);
+    expect(sheet.getRow(1).getCell(1).value).toBe('Kireka Primary');
+    const header = sheet.getRow(9).values as unknown[];
+    expect(header).toContain('ENG');
+    const carol = sheet.getRow(12).values as unknown[];
+    expect(carol).toContain(60);
+    expect(carol).toContain(230);
+    expect(sheet.getRow(10).getCell(5).value).toBe(85);
+  });
+
+  it('says the PDF comes later (422), never a 500', async () => {
+    const answer = await get(head, {});
+    expect(answer.statusCode, answer.body).toBe(422);
+    expect(answer.body).toContain(REPORT_MESSAGES.avgMarksheetPdfLater);
+  });
+
+  it('refuses (422 on form) a class on the new curriculum that year', async () => {
+    const tenantId = schoolId;
+    const set = (curriculum: 'new' | 'old') =>
+      withTenant(t.database.db, { tenantId }, async (trx) => {
+        if (curriculum === 'old') await trx.deleteFrom('class_curricula').where('year', '=', YEAR).where('form', '=', 'P4').execute();
+        else await trx.insertInto('class_curricula').values({ tenant_id: tenantId, year: YEAR, form: 'P4', curriculum }).execute();
+      });
+    await set('new');
+    try {
+      const answer = await get(head, { json: 1 });
+      expect(answer.statusCode, answer.body).toBe(422);
+      expect(answer.json().errors?.form ?? answer.body).toContain(REPORT_MESSAGES.newCurriculumClass);
+    } finally {
+      await set('old');
+    }
+    ok(await get(head, { json: 1 }));
+  });
+
+  it('refuses another school’s class and bad input (4xx, never 500)', async () => {
+    const elsewhere = await get(other, { json: 1 });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(422);
+    expect(elsewhere.body).not.toContain('Amina');
+    for (const year of ['soon', '']) {
+      const answer = await get(head, { json: 1, year });
+      expect(answer.statusCode, answer.body).toBe(422);
+    }
+  });
+});
