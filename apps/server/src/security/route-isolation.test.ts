@@ -826,8 +826,8 @@ const LISTS: Record<string, ListFixture> = {
     own: () => [A.ids.marked],
   },
   '/api/school/marks/avgmarksheet': {
-    // A's marked P2 class's year as the model, the preview and the workbook: nothing of B's learners or subjects.
-    urls: () => ['json=1', 'html=1', 'excel=1'].map((extra) => `/api/school/marks/avgmarksheet?form=P2&year=2026&${extra}`),
+    // A's marked P2 class's year as the model, the preview, the workbook and the PDF: nothing of B's learners or subjects.
+    urls: () => ['json=1', 'html=1', 'excel=1', 'pdf=1'].map((extra) => `/api/school/marks/avgmarksheet?form=P2&year=2026&${extra}`),
     own: () => [A.ids.marked],
   },
   '/api/school/marks/ncmarksheet': {

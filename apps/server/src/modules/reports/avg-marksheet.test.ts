@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { avgMarksheetEndpoint, markTypes, REPORT_MESSAGES, terminalReportEndpoint } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
@@ -9,7 +14,7 @@ import { gradeSet, newSubject, ok, type Row, workbookOf } from '../settings/sett
 /*
  * The average mark sheet through the API (issue 28 point 5), on both databases: a small P4 class
  * of its own with EOT marks in terms I and II (Carol absent from English in term II), its means
- * over the terms taken worked out here, graded as the cards grade; the workbook read back; a
+ * over the terms taken worked out here, graded as the cards grade; the workbook and the PDF read back; a
  * class on the new curriculum refused; another school's class refused.
  */
 
@@ -85,6 +90,20 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+const run = promisify(execFile);
+
+/** The text of a PDF as `pdftotext -layout` reads it (poppler-utils). */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'avgmarksheet-'));
+  try {
+    const file = path.join(folder, 'avgmarksheet.pdf');
+    await writeFile(file, bytes);
+    return (await run('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { maxBuffer: 64 * 1024 * 1024 })).stdout;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 const get = (by: Caller, query: Record<string, string | number> = {}, path = avgMarksheetEndpoint.path) => {
   const search = new URLSearchParams(
     Object.entries({ form: 'P4', year: YEAR, ...query }).map(([key, value]): [string, string] => [key, String(value)]),
@@ -149,10 +168,16 @@ describe('GET /api/school/marks/avgmarksheet', () => {
     expect(sheet.getRow(10).getCell(5).value).toBe(85);
   });
 
-  it('says the PDF comes later (422), never a 500', async () => {
-    const answer = await get(head, {});
-    expect(answer.statusCode, answer.body).toBe(422);
-    expect(answer.body).toContain(REPORT_MESSAGES.avgMarksheetPdfLater);
+  it('prints the PDF through the document pool, named by class, stream and year', async () => {
+    const pdf = await get(head, { stream: 'East' });
+    expect(pdf.statusCode, pdf.body.slice(0, 300)).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toContain(`avgmarksheet-P4-East-${YEAR}.pdf`);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain('AVERAGE MARK SHEET');
+    expect(text).toContain('Kireka Primary');
+    expect(text).toContain('Carol');
   });
 
   it('refuses (422 on form) a class on the new curriculum that year', async () => {

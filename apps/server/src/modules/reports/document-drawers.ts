@@ -40,3 +40,10 @@ export const ANALYSIS_DRAWER = documentDrawer<typeof import('./analysis-pdf.js')
   './analysis-pdf',
   'drawAnalysis',
 );
+
+/** A class's average mark sheet for a year, landscape (avg-marksheet/pdf.ts). */
+export const AVG_MARKSHEET_DRAWER = documentDrawer<typeof import('./avg-marksheet/pdf.js'), 'drawAvgMarksheet'>(
+  import.meta.url,
+  './avg-marksheet/pdf',
+  'drawAvgMarksheet',
+);

@@ -17,10 +17,13 @@ import {
   toNumber,
 } from '@mustard/shared';
 import ExcelJS from 'exceljs';
+import { renderDocument } from '../../../documents/pool.js';
 import { invalid } from '../../../errors.js';
-import { spreadsheetAnswer } from '../../../plugins/endpoints.js';
+import { FileAnswer, spreadsheetAnswer } from '../../../plugins/endpoints.js';
+import { AVG_MARKSHEET_DRAWER } from '../document-drawers.js';
 import type { KindRead, ReportKind } from '../pipeline/kind.js';
 import { gradingInputsOf } from '../pipeline/loader.js';
+import { sheetRows } from './table.js';
 
 /*
  * The average mark sheet as a report kind (issue 28 point 5): the class in every term of the
@@ -135,40 +138,6 @@ export function buildAvgMarksheet({ query, load }: KindRead<AvgMarksheetQuery, n
   };
 }
 
-const round = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100);
-
-/** The sheet's header and rows, shared by the workbook and the preview. */
-function sheetRows(model: AvgMarksheetModel): { head: string[]; rows: Array<Array<string | number | null>> } {
-  const codes = model.subjects.map((subject) => subject.code ?? subject.subject);
-  const divisions = model.report.level === 'primary' || model.report.level === 'olevel';
-  const head = [
-    W.number,
-    W.studentId,
-    W.name,
-    W.stream,
-    ...codes.flatMap((code) => [code, `${code} Gr`]),
-    W.total,
-    W.average,
-    ...(divisions ? [W.aggregate, W.division] : []),
-    W.position,
-  ];
-  const rows = model.learners.map((learner, index) => [
-    index + 1,
-    learner.studentid,
-    learner.name,
-    learner.stream,
-    ...model.subjects.flatMap((subject) => {
-      const found = learner.subjects[subject.subject_id];
-      return [found ? round(found.mean) : null, found?.grade ?? null];
-    }),
-    round(learner.total),
-    round(learner.average),
-    ...(divisions ? [learner.aggregate, learner.division] : []),
-    learner.position,
-  ]);
-  return { head, rows };
-}
-
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** The workbook: the school and what the sheet is of, then the table (numbers as numbers). */
@@ -222,7 +191,7 @@ export function renderAvgMarksheetHtml(model: AvgMarksheetModel): string {
 
 const fileName = (model: AvgMarksheetModel, extension: string) => `${avgMarksheetFileName(model.report)}.${extension}`;
 
-/** The average mark sheet kind: json, preview, workbook; the PDF comes later (a clear 422). */
+/** The average mark sheet kind: json, preview, workbook, otherwise the PDF through the document pool. */
 export const avgMarksheetKind = {
   name: 'avgmarksheet',
   curriculum: 'old',
@@ -235,8 +204,7 @@ export const avgMarksheetKind = {
     json: async (model) => model,
     html: async (model) => ({ html: renderAvgMarksheetHtml(model) }),
     xlsx: async (model) => spreadsheetAnswer(fileName(model, 'xlsx'), await avgMarksheetWorkbook(model)),
-    pdf: async () => {
-      throw invalid({ pdf: [REPORT_MESSAGES.avgMarksheetPdfLater] });
-    },
+    pdf: async (model, _context, draw) =>
+      new FileAnswer(fileName(model, 'pdf'), 'application/pdf', await draw(() => renderDocument(AVG_MARKSHEET_DRAWER, model))),
   },
 } satisfies ReportKind<typeof avgMarksheetEndpoint, AvgMarksheetModel, never>;
