@@ -36,7 +36,9 @@ describe('the screen index (docs/SCREENS.md)', () => {
     expect(subjects).toContain('`e2e/settings.test.ts`');
     // A page with a parameter is found by the address a test builds: /students/${id}.
     expect(section('studentDetail')).toContain('`e2e/students.test.ts`');
-    expect(section('averageMarksheet')).toContain('none yet');
+    expect(section('averageMarksheet')).toContain('`e2e/avg-marksheet.test.ts`');
+    // A page whose issue has not landed shows its title.
+    expect(section('progressReport')).toContain('none yet');
     // No address of this machine: every file is named from the repository's root.
     expect(generated).not.toContain(new URL('../../../', import.meta.url).pathname);
   });

@@ -50,6 +50,7 @@ const marks = () => import('../features/marks/MarksEntryPage.js');
 const marksLists = () => import('../features/marks/screens.js');
 const classValues = () => import('../features/marks/ClassValuesPage.js');
 const marksheet = () => import('../features/marksheet/MarksheetPage.js');
+const avgMarksheet = () => import('../features/avg-marksheet/AvgMarksheetPage.js');
 const resultAnalysis = () => import('../features/analysis/ResultAnalysisPage.js');
 const ncMarksheet = () => import('../features/nc-marksheet/NcMarksheetPage.js');
 const ncTerminalReport = () => import('../features/nc-report/NcTerminalReportPage.js');
@@ -84,6 +85,7 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   createMarkTargets: screen(classValues, (m) => m.CreateMarkTargetsPage),
   attendance: screen(classValues, (m) => m.AttendancePage),
   marksheet: screen(marksheet, (m) => m.MarksheetPage),
+  averageMarksheet: screen(avgMarksheet, (m) => m.AvgMarksheetPage),
   resultAnalysis: screen(resultAnalysis, (m) => m.ResultAnalysisPage),
   ncMarksheet: screen(ncMarksheet, (m) => m.NcMarksheetPage),
   ncTerminalReport: screen(ncTerminalReport, (m) => m.NcTerminalReportPage),
