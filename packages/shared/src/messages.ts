@@ -274,7 +274,6 @@ export const REPORT_MESSAGES = {
   oldCurriculumClass: 'This class follows the old curriculum this year: its cards and mark sheet are the terminal report and mark sheet',
   oneSummative: 'Choose one mark type: the summative exam',
   analysisPrecision: 'Choose from 0 to 4 decimals',
-  avgMarksheetPdfLater: 'The average mark sheet as a PDF comes later: choose the spreadsheet or the preview',
   avgMarksheetAlevelLater: 'The average mark sheet of an A-level class comes later',
 } as const;
 
