@@ -30,6 +30,12 @@ describe('the report page shell', () => {
   it('says "Please wait.." while a class’s PDF is drawn, then "The report is ready", and the file comes', async () => {
     const { page, filter } = await openP7East();
     await filter.getByRole('checkbox', { name: 'Preview' }).uncheck();
+    // A slow connection, as the school's: the PDF's answer comes a second late, so the wait is seen
+    // however fast the server draws (on a quick machine the toast turned before it could be read).
+    await page.route('**/api/school/terminalreport?**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
     const waiting = toast(page, 'Please wait..').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), filter.getByRole('button', { name: 'Next' }).click(), waiting]);
     expect(download.suggestedFilename()).toMatch(/^report-P7-East-\d{4}-(I|II|III)\.pdf$/);
