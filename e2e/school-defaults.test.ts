@@ -55,6 +55,11 @@ describe('a new school with the Ugandan defaults', () => {
     await form.getByRole('textbox', { name: 'Tenant code' }).fill('kasangati');
     await form.getByRole('button', { name: 'Save' }).click();
     await form.waitFor({ state: 'detached' });
+    // "Successfully created" opens below the top bar: the school switcher stays in reach meanwhile.
+    const toast = page.locator('.mantine-Notification-root', { hasText: 'Successfully created' });
+    await toast.waitFor();
+    const [toastBox, headerBox] = await Promise.all([toast.boundingBox(), page.locator('.mustard-header').boundingBox()]);
+    expect(toastBox?.y).toBeGreaterThanOrEqual((headerBox?.y ?? 0) + (headerBox?.height ?? Number.POSITIVE_INFINITY));
     await page.locator('tbody tr[data-row="Kasangati Primary"]').waitFor();
     const tenant = await h.database.db.selectFrom('tenants').select('id').where('tenantcode', '=', 'kasangati').executeTakeFirstOrThrow();
     // Six subjects, a grade set for each subject of each of the ten classes in each term, three proportions each.

@@ -20,7 +20,7 @@ function Toasts() {
   if (!wanted && notifications.length + queue.length > 0) setWanted(true);
   return wanted ? (
     <Suspense fallback={null}>
-      <Notifications position="top-right" />
+      <Notifications position="top-right" className="mustard-toasts" />
     </Suspense>
   ) : null;
 }
