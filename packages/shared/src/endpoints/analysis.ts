@@ -29,6 +29,7 @@ export const AnalysisQuerySchema = TerminalReportQuerySchema.pick({
   precision: typedNumber(
     z.number({ error: M.analysisPrecision }).int(M.analysisPrecision).min(0, M.analysisPrecision).max(4, M.analysisPrecision).optional(),
   ).transform((value) => value ?? DEFAULT_ANALYSIS_PRECISION),
+  excel: flag,
   pdf: flag,
 });
 export type AnalysisQuery = z.output<typeof AnalysisQuerySchema>;
@@ -104,8 +105,8 @@ export const ANALYSIS_WORDS = {
 export const analysisNumber = (value: number | null, precision: number) => (value === null ? '-' : value.toFixed(precision));
 
 /**
- * A class's result analysis (issue 28 point 1): `json=1` the model, `html=1` the preview, otherwise
- * the PDF `analysis-<class>-<stream>-<year>-<term>.pdf`.
+ * A class's result analysis (issue 28 point 1): `json=1` the model, `html=1` the preview, `excel=1`
+ * the workbook `analysis-<class>-<stream>-<year>-<term>.xlsx`, otherwise the PDF of that name.
  */
 export const analysisEndpoint = defineEndpoint({
   method: 'GET',

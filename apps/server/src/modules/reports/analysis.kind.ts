@@ -11,7 +11,8 @@ import {
   type TerminalReportQuery,
 } from '@mustard/shared';
 import { renderDocument } from '../../documents/pool.js';
-import { FileAnswer } from '../../plugins/endpoints.js';
+import { FileAnswer, spreadsheetAnswer } from '../../plugins/endpoints.js';
+import { analysisWorkbook } from './analysis-workbook.js';
 import { ANALYSIS_DRAWER } from './document-drawers.js';
 import type { KindRead, ReportKind } from './pipeline/kind.js';
 import type { SourceName } from './pipeline/sources.js';
@@ -23,7 +24,8 @@ import { terminalReportInputs } from './terminal-report.kind.js';
  * analysis"): the terminal report's inputs of the same query, graded by the one grader
  * (gradeClass, as the cards are), then the pure analysis of shared/reports/analysis.ts. `json=1`
  * the model, `html=1` the preview, else the PDF (the one document pool). An old-curriculum
- * kind: the pipeline refuses a new-curriculum class (422 on form).
+ * kind: the pipeline refuses a new-curriculum class (422 on form). `excel=1` the same tables as a
+ * workbook (analysis-workbook.ts).
  */
 
 /** The one source printed beside the grading: the subject teachers' initials. */
@@ -69,9 +71,12 @@ const EXPLAIN: AnalysisModel['explain'] = {
 /** A part of a file name: letters, digits, dashes and underscores only (a class "S.5" is "S_5"). */
 const namePart = (value: string) => value.replace(/[^A-Za-z0-9_-]+/g, '_');
 
-/** `analysis-<class>-<stream>-<year>-<term>.pdf` (spec §9); a whole class of several streams is "all". */
-export function analysisFileName(report: { form: string; stream: string | null; year: number; term: string }): string {
-  return `analysis-${namePart(report.form)}-${namePart(report.stream ?? 'all')}-${report.year}-${report.term}.pdf`;
+/** `analysis-<class>-<stream>-<year>-<term>.pdf` or `.xlsx` (spec §9); a whole class of several streams is "all". */
+export function analysisFileName(
+  report: { form: string; stream: string | null; year: number; term: string },
+  extension: 'pdf' | 'xlsx' = 'pdf',
+): string {
+  return `analysis-${namePart(report.form)}-${namePart(report.stream ?? 'all')}-${report.year}-${report.term}.${extension}`;
 }
 
 /** The analysis of a class as read by the pipeline (pure). */
@@ -171,10 +176,11 @@ export const analysisKind = {
   scope: (query: AnalysisQuery) => classReportScope({ ...query, studentcategory_id: undefined }),
   sources: ANALYSIS_SOURCES,
   build: buildAnalysis,
-  output: (query) => (query.json ? 'json' : query.html ? 'html' : 'pdf'),
+  output: (query) => (query.json ? 'json' : query.html ? 'html' : query.excel ? 'xlsx' : 'pdf'),
   render: {
     json: async (model) => model,
     html: async (model) => ({ html: renderAnalysisHtml(model) }),
+    xlsx: async (model) => spreadsheetAnswer(analysisFileName(model.report, 'xlsx'), await analysisWorkbook(model)),
     pdf: async (model, _context, draw) =>
       new FileAnswer(analysisFileName(model.report), 'application/pdf', await draw(() => renderDocument(ANALYSIS_DRAWER, model))),
   },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { analysisEndpoint, markTypes, REPORT_MESSAGES, terminalReportEndpoint } from '@mustard/shared';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
@@ -189,6 +190,38 @@ describe('GET /api/school/analysis', () => {
     expect(text).toContain('RESULT ANALYSIS');
     expect(text).toContain('Bweyogerere Primary');
     expect(text).toContain('Social Studies');
+  });
+
+  it('answers the tables as a workbook: numbers as numbers, the precision as their format', async () => {
+    const answer = await get(head, analysisEndpoint.path, { excel: 1, precision: 3 });
+    expect(answer.statusCode, answer.body.slice(0, 300)).toBe(200);
+    expect(answer.headers['content-disposition']).toContain(`analysis-P5-all-${YEAR}-I.xlsx`);
+    const model = ok(await get(head, analysisEndpoint.path, { json: 1 }));
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(answer.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    if (!sheet) throw new Error('no sheet');
+    const lines: unknown[][] = [];
+    const numbers: number[] = [];
+    sheet.eachRow((row, number) => {
+      lines.push((row.values as unknown[]).slice(1));
+      numbers.push(number);
+    });
+    expect(lines[0]).toEqual(['Bweyogerere Primary']);
+    expect(lines[1]).toEqual(['RESULT ANALYSIS']);
+    const headAt = lines.findIndex((line) => line[0] === 'Subject');
+    const columns = lines[headAt] as string[];
+    const english = lines.find((line) => line[0] === 'English') as unknown[];
+    const rows = model.subjects as Row2[];
+    const modelEnglish = rows.find((each) => each.sat === 3 && each.absent === 1) as Row2;
+    // The same numbers as the model, unrounded: a head teacher's sums in Excel are exact.
+    expect(english[columns.indexOf('Sat')]).toBe(modelEnglish.sat);
+    expect(english[columns.indexOf('% Fail')]).toBeCloseTo(100 / 3, 9);
+    expect(english[columns.indexOf('Pos.')]).toBe(2);
+    const failCell = sheet.getRow(numbers[lines.indexOf(english)] ?? 0).getCell(columns.indexOf('% Fail') + 1);
+    expect(failCell.numFmt).toBe('0.000');
+    expect(lines.some((line) => line[0] === 'Boys and girls')).toBe(true);
+    expect(lines.some((line) => line[0] === 'Division summary')).toBe(true);
   });
 
   it('refuses (422 on form) a class on the new curriculum that year: its A..E analysis is not built yet', async () => {

@@ -4,8 +4,8 @@ import { defineReportPage, reportFields } from '../report-page/declaration.js';
 
 /*
  * The result analysis (`/resultanalysis`; issue 28 point 1): the report filter (class, stream,
- * term, year, category, mark types, precision) with PDF and Preview: the preview in the sandboxed frame,
- * the PDF downloaded under the server's name (analysis-<class>-<stream>-<year>-<term>). Precision
+ * term, year, category, mark types, precision) with Excel, PDF and Preview: the preview in the sandboxed frame,
+ * the workbook and the PDF downloaded under the server's name (analysis-<class>-<stream>-<year>-<term>). Precision
  * is the decimals the tables show (0..4, display only).
  */
 export const analysisPage = defineReportPage({
@@ -14,6 +14,7 @@ export const analysisPage = defineReportPage({
   fields: reportFields('analysis.category', ['precision'], ['studentcategory_id']),
   endpoint: analysisEndpoint,
   outputs: {
+    excel: { box: 'analysis.excel', query: { excel: '1' } },
     pdf: { box: 'analysis.pdf', query: { pdf: '1' } },
     preview: { box: 'analysis.preview', query: { html: '1' }, title: 'analysis.previewTitle' },
   },
