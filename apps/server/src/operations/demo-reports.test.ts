@@ -1,7 +1,7 @@
 import { defaultTermDates, localDay, REPORT_MESSAGES, type ReportModel } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '../seed/demo.js';
-import { marksTerm } from '../seed/demo-marks.js';
+import { marksTerm, termBefore } from '../seed/demo-marks.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/test-app.js';
 
 /*
@@ -20,8 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function model(school: string, form: string): Promise<ReportModel> {
-  const response = await admin.in(school).get(`/api/school/terminalreport?form=${form}&term=${term}&year=${year}&json=1`);
+async function model(school: string, form: string, at = { term, year }): Promise<ReportModel> {
+  const response = await admin.in(school).get(`/api/school/terminalreport?form=${form}&term=${at.term}&year=${at.year}&json=1`);
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
 }
@@ -45,6 +45,22 @@ describe('the demo report cards', () => {
     expect((divisions.get('X') ?? 0) / p7.learners.length).toBeLessThan(0.2);
     const ranked = p7.learners.filter((learner) => learner.position.class !== null);
     expect(ranked.length).toBeGreaterThan(p7.learners.length * 0.9);
+  });
+
+  it('P7 last term (issue 28 point 9): a full card of its own, BOT, MOT and EOT, some learners up and some down since', async () => {
+    const [last, now] = [await model('demo-primary', 'P7', termBefore({ term, year })), await model('demo-primary', 'P7')];
+    expect(last.markTypes.map((type) => type.label)).toEqual(['BOT', 'MOT', 'EOT']);
+    expect(last.warnings).toEqual([]);
+    const divisions = counts(last.learners.map((learner) => learner.division));
+    for (const division of ['I', 'II', 'III']) expect(divisions.get(division) ?? 0, division).toBeGreaterThan(0);
+    const before = new Map(last.learners.map((learner) => [learner.id, learner.aggregate]));
+    const changes = now.learners
+      .map((learner) => [before.get(learner.id), learner.aggregate] as const)
+      .filter((pair): pair is readonly [number, number] => typeof pair[0] === 'number' && typeof pair[1] === 'number');
+    expect(changes.length).toBeGreaterThan(60);
+    // Lower is better for an aggregate: some improved, some dropped.
+    expect(changes.filter(([then, since]) => since < then).length).toBeGreaterThan(5);
+    expect(changes.filter(([then, since]) => since > then).length).toBeGreaterThan(5);
   });
 
   it('S4 is on the new curriculum: its old-curriculum card is refused, saying where its card is', async () => {

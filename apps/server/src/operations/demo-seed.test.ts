@@ -10,7 +10,7 @@ import { newId } from '../db/ids.js';
 import type { Trx } from '../db/tenant.js';
 import { withTenant } from '../db/tenant.js';
 import { DEMO_ADMIN_EMAIL, DEMO_STAFF_EMAILS, DEMO_TEACHER_EMAIL, type DemoSummary, demoAccounts, seedDemo } from '../seed/demo.js';
-import { eotForms, marksTerm, schoolDays, TARGET_FORMS } from '../seed/demo-marks.js';
+import { eotForms, lastTermExams, marksTerm, schoolDays, TARGET_FORMS, termBefore } from '../seed/demo-marks.js';
 import { A_LEVEL_COMBINATIONS, CLASS_TEACHER_REMARK, HEAD_TEACHER_REMARK, O_LEVEL_CORE } from '../seed/demo-settings.js';
 import { DEMO_STAFF, staffEmail } from '../seed/demo-staff.js';
 import { makeTenant } from '../test/factories.js';
@@ -720,7 +720,7 @@ describe('the demo marks (issue 14 point 8)', () => {
     }
   });
 
-  it('publishes BOT of the term, and only it', async () => {
+  it('publishes BOT of the term, and every exam of last term (ended), nothing else', async () => {
     for (const school of SCHOOLS) {
       const published = await inSchool(school, (trx) =>
         trx
@@ -729,7 +729,13 @@ describe('the demo marks (issue 14 point 8)', () => {
           .select(['p.term', 'p.year', 't.label'])
           .execute(),
       );
-      expect(published, school).toEqual([{ term: MARKS.term, year: MARKS.year, label: 'BOT' }]);
+      const byLabel = (a: { label: string }, b: { label: string }) => a.label.localeCompare(b.label);
+      expect(published.sort(byLabel), school).toEqual(
+        [
+          { term: MARKS.term, year: MARKS.year, label: 'BOT' },
+          ...['BOT', 'EOT', 'MOT'].map((label) => ({ term: LAST.term, year: LAST.year, label })),
+        ].sort(byLabel),
+      );
     }
   });
 
@@ -740,6 +746,97 @@ describe('the demo marks (issue 14 point 8)', () => {
       (await trx.selectFrom('attendances').select('id').execute()).length,
     ]);
     expect(counts).toEqual([0, 0]);
+  });
+});
+
+/** Last term: the term before the marks term, ended, its results all in (issue 28 point 9). */
+const LAST = termBefore(MARKS);
+
+describe('last term’s results in the demo (issue 28 point 9)', () => {
+  it('is the term before the marks term: Term I’s is Term III of the year before', () => {
+    expect(termBefore({ term: 'III', year: 2026 })).toEqual({ term: 'II', year: 2026 });
+    expect(termBefore({ term: 'II', year: 2026 })).toEqual({ term: 'I', year: 2026 });
+    expect(termBefore({ term: 'I', year: 2026 })).toEqual({ term: 'III', year: 2025 });
+    // Every exam in the old curriculum's classes; S1 to S4 (new curriculum) their summative exam.
+    expect(lastTermExams('P5')).toEqual(['BOT', 'MOT', 'EOT']);
+    expect(lastTermExams('S6')).toEqual(['BOT', 'MOT', 'EOT']);
+    expect(lastTermExams('S2')).toEqual(['EOT']);
+  });
+
+  const lastMarks = (trx: Trx) =>
+    trx
+      .selectFrom('marks as m')
+      .innerJoin('subjects as s', (join) => join.onRef('s.tenant_id', '=', 'm.tenant_id').onRef('s.id', '=', 'm.subject_id'))
+      .innerJoin('mark_types as t', (join) => join.onRef('t.tenant_id', '=', 'm.tenant_id').onRef('t.id', '=', 'm.marktype_id'))
+      .innerJoin('students as l', (join) => join.onRef('l.tenant_id', '=', 'm.tenant_id').onRef('l.id', '=', 'm.student_id'))
+      .select([
+        'l.studentid',
+        'm.form',
+        'm.stream',
+        'l.stream as learner_stream',
+        's.name as subject',
+        't.label',
+        'm.paper',
+        'm.absent',
+        'm.user_id',
+      ])
+      .select(sql<number | null>`m.mark::float8`.as('mark'))
+      .where('m.term', '=', LAST.term)
+      .where('m.year', '=', LAST.year)
+      .where('m.topic_id', 'is', null)
+      .execute();
+
+  it('gives every active learner of P5 BOT, MOT and EOT of last term in every subject, by the subject teachers', async () => {
+    await inSchool('demo-primary', async (trx) => {
+      const learners = (await activeLearners(trx)).filter((learner) => learner.form === 'P5');
+      const subjects = (await trx.selectFrom('subjects').select('name').execute()).map((row) => row.name).sort();
+      const marks = (await lastMarks(trx)).filter((mark) => mark.form === 'P5');
+      expect(marks.map((mark) => `${mark.studentid}|${mark.subject}|${mark.label}|${mark.paper}`).sort()).toEqual(
+        learners
+          .flatMap((learner) =>
+            subjects.flatMap((subject) => ['BOT', 'MOT', 'EOT'].map((label) => `${learner.studentid}|${subject}|${label}|I`)),
+          )
+          .sort(),
+      );
+      expect(marks.every((mark) => mark.user_id && mark.stream === mark.learner_stream)).toBe(true);
+    });
+  });
+
+  it('has every exam in every class (EOT only in S1 to S4), marks of their own: learners improved or dropped', async () => {
+    const classes = { 'demo-primary': ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7'], 'demo-secondary': ['S1', 'S2', 'S3', 'S4', 'S5', 'S6'] };
+    for (const school of SCHOOLS) {
+      const [marks, now] = await Promise.all([inSchool(school, lastMarks), marksIn(school)]);
+      for (const label of ['BOT', 'MOT', 'EOT'])
+        expect([...new Set(marks.filter((mark) => mark.label === label).map((mark) => mark.form))].sort(), `${school} ${label}`).toEqual(
+          classes[school].filter((form) => lastTermExams(form).includes(label)),
+        );
+      const absent = marks.filter((mark) => mark.absent);
+      expect(absent.length / marks.length, school).toBeLessThan(0.03);
+      expect(absent.every((mark) => mark.mark === null)).toBe(true);
+      // Not this term's marks again: the same cell differs in most learners.
+      const thisTerm = new Map(now.map((mark) => [`${mark.studentid}|${mark.subject}|${mark.label}|${mark.paper}`, mark.mark]));
+      const both = marks.filter((mark) => thisTerm.has(`${mark.studentid}|${mark.subject}|${mark.label}|${mark.paper}`));
+      expect(both.length, school).toBeGreaterThan(1000);
+      const same = both.filter((mark) => thisTerm.get(`${mark.studentid}|${mark.subject}|${mark.label}|${mark.paper}`) === mark.mark);
+      expect(same.length / both.length, school).toBeLessThan(0.3);
+    }
+  });
+
+  it('records last term’s attendance for every active learner', async () => {
+    const dates = defaultTermDates(LAST.year).find((term) => term.term === LAST.term)!;
+    for (const school of SCHOOLS) {
+      const rows = await inSchool(school, (trx) =>
+        trx
+          .selectFrom('attendances')
+          .select(['student_id', 'total_days'])
+          .where('term', '=', LAST.term)
+          .where('year', '=', LAST.year)
+          .execute(),
+      );
+      const learners = await inSchool(school, activeLearners);
+      expect(rows.map((row) => row.student_id).sort(), school).toEqual(learners.map((learner) => learner.id).sort());
+      expect(rows.every((row) => row.total_days === schoolDays(dates.starts, dates.ends))).toBe(true);
+    }
   });
 });
 

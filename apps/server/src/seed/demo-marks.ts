@@ -9,7 +9,8 @@ import { seededRandom } from './demo-people.js';
 import { A_LEVEL_COMBINATIONS, A_LEVEL_COMMON, O_LEVEL_CORE, O_LEVEL_ELECTIVES } from './demo-settings.js';
 
 /*
- * The demo schools' marks (issue 14 point 8), for one term, "the marks term":
+ * The demo schools' marks (issue 14 point 8), for one term, "the marks term", and last term's
+ * results (issue 28 point 9, below):
  *
  * - BOT and MOT for every active learner in every subject they sit: all their class's subjects
  *   in a primary school; in S1 to S4 the core and their elective, in S5 and S6 General Paper and
@@ -22,7 +23,13 @@ import { A_LEVEL_COMBINATIONS, A_LEVEL_COMMON, O_LEVEL_CORE, O_LEVEL_ELECTIVES }
  * - each mark entered by the subject teacher of its class, stream and term (the staff seed's);
  * - attendance for every learner of the term, and targets in Mathematics and English for the
  *   candidate classes (P7 for PLE, S4 for UCE);
- * - BOT of the term published, so its marks show the published lock.
+ * - BOT of the term published, so its marks show the published lock;
+ * - last term (the term before the marks term; Term I's is Term III of the year before), ended:
+ *   BOT, MOT and EOT in every class, S1 to S4 EOT only (new-curriculum classes: their summative
+ *   exam; their competency scores are this term's only), all three published, and its
+ *   attendance, so progressive reports and the progress statistics have two terms to compare.
+ *   Drawn as a sitting of its own (its own luck, absences and each learner's form that term):
+ *   a learner's marks are near this term's, some better, some worse.
  *
  * The marks term is the school's current term (its own calendar, else the Ugandan default),
  * except that in a holiday the current term is the coming one, which has not begun: no exam has
@@ -43,10 +50,11 @@ import { A_LEVEL_COMBINATIONS, A_LEVEL_COMMON, O_LEVEL_CORE, O_LEVEL_ELECTIVES }
  * Inserted in multi-row statements of at most 1,000 rows, each skipping what a unique key
  * already holds: seeding again adds nothing, and a mark the school changed stays as it is.
  *
- * Size: about 8,600 marks in the primary school and 10,200 in the secondary one. A mark costs
- * the embedded database some 0.12 ms to write (five foreign keys, four indexes), and the seed
- * runs on the first start: learners sitting every one of the secondary school's fifteen subjects
- * (and every A-level paper) would be 30,000 marks, and seconds more before the first start.
+ * Size: about 8,600 marks in the primary school and 10,200 in the secondary one this term,
+ * 10,100 and 7,200 last term. A mark costs the embedded database some 0.12 ms to write (five
+ * foreign keys, four indexes), and the seed runs on the first start: learners sitting every one
+ * of the secondary school's fifteen subjects (and every A-level paper) would be 30,000 marks, and
+ * seconds more before the first start; S1 to S4 sitting EOT alone last term saves some 4,800.
  */
 
 /** The exams of a term, by the settings seed's mark type labels. */
@@ -68,6 +76,20 @@ export function marksTerm(today: string, termsOf: (year: number) => readonly Ter
   if (!dates || today >= dates.starts) return current;
   const index = TERMS.indexOf(current.term);
   return index > 0 ? { term: TERMS[index - 1]!, year: current.year } : { term: 'III', year: current.year - 1 };
+}
+
+/** The term before `at` (Term I's is Term III of the year before): the demo's last term, whose results are all in. */
+export function termBefore(at: { term: Term; year: number }): { term: Term; year: number } {
+  const index = TERMS.indexOf(at.term);
+  return index > 0 ? { term: TERMS[index - 1]!, year: at.year } : { term: 'III', year: at.year - 1 };
+}
+
+/** New-curriculum classes by default (S1 to S4 of a secondary school): last term they sat EOT only, their summative exam. */
+const NEW_CURRICULUM_FORM = /^S[1-4]$/i;
+
+/** The exams each class sat last term: BOT, MOT and EOT (the term has ended), EOT only in S1 to S4. */
+export function lastTermExams(form: string): readonly string[] {
+  return NEW_CURRICULUM_FORM.test(form) ? [EOT] : [BOT, MOT, EOT];
 }
 
 /** School days (Monday to Friday) from `starts` to `ends`, both included: a term's total days of attendance. */
@@ -131,20 +153,28 @@ function difficultyOf(subject: { name: string; category: string }): number {
   return (byCategory[subject.category] ?? 0) + 3 * normal(drawsOf('subject', subject.name));
 }
 
-/** One learner's result in one paper of one exam: a mark (0..outof, at most one decimal) or absent. */
+/**
+ * One learner's result in one paper of one exam: a mark (0..outof, at most one decimal) or absent.
+ * `sitting` names an earlier term (last term's 'before'): its own luck and absences, and the
+ * learner's form that term (a few points up or down), so some learners improved and some dropped.
+ * The marks term's own draws name no sitting.
+ */
 export function markOf(
   studentid: string,
   subject: { name: string; category: string },
   marktype: { label: string; outof: number },
   paper: string,
+  sitting?: string,
 ): { mark: number | null; absent: boolean } {
+  const of = (...names: string[]) => drawsOf(...names, ...(sitting ? [sitting] : []));
   // A few learners missed a whole exam (ill, or sent home), a few more one paper.
-  if (drawsOf('away', studentid, marktype.label)() < 0.003) return { mark: null, absent: true };
-  const draws = drawsOf('mark', studentid, subject.name, marktype.label, paper);
+  if (of('away', studentid, marktype.label)() < 0.003) return { mark: null, absent: true };
+  const draws = of('mark', studentid, subject.name, marktype.label, paper);
   if (draws() < 0.005) return { mark: null, absent: true };
   const liking = 8 * normal(drawsOf('liking', studentid, subject.name));
   const luck = 6 * normal(draws);
-  const percent = taper(abilityOf(studentid) + difficultyOf(subject) + liking + luck);
+  const form = sitting ? 4 * normal(drawsOf('form', studentid, sitting)) : 0;
+  const percent = taper(abilityOf(studentid) + difficultyOf(subject) + liking + luck + form);
   const mark = (percent * marktype.outof) / 100;
   // Mostly whole marks; one in eight is given to the half mark.
   return { mark: draws() < 0.125 ? Math.round(mark * 2) / 2 : Math.round(mark), absent: false };
@@ -230,16 +260,24 @@ export interface MarkPlan {
   user_id: string | null;
 }
 
-/** Every mark of the term: BOT and MOT everywhere, EOT in `eot`'s classes; each paper of each subject a learner sits. */
+/**
+ * Every mark of the term: BOT and MOT everywhere, EOT in `eot`'s classes; each paper of each
+ * subject a learner sits. Last term (`before`): the exams of `lastTermExams`, drawn as that sitting.
+ */
 export function planMarks(input: {
   learners: readonly MarkLearner[];
   studied: readonly Studied[];
   markTypes: readonly MarkTypeSeed[];
   eot: readonly string[];
   teacherOf: TeacherOf;
+  before?: boolean;
 }): MarkPlan[] {
   const sat = (form: string) =>
-    input.markTypes.filter((type) => type.label === BOT || type.label === MOT || (type.label === EOT && input.eot.includes(form)));
+    input.markTypes.filter((type) =>
+      input.before
+        ? lastTermExams(form).includes(type.label)
+        : type.label === BOT || type.label === MOT || (type.label === EOT && input.eot.includes(form)),
+    );
   const plan: MarkPlan[] = [];
   for (const learner of input.learners) {
     const types = sat(learner.form);
@@ -255,7 +293,7 @@ export function planMarks(input: {
             form: learner.form,
             stream: learner.stream,
             paper,
-            ...markOf(learner.studentid, subject, type, paper),
+            ...markOf(learner.studentid, subject, type, paper, input.before ? 'before' : undefined),
             user_id,
           });
         }
@@ -266,9 +304,9 @@ export function planMarks(input: {
 }
 
 /** Days each learner attended of the term's `totalDays`: most nearly all, a few missed two or three weeks. */
-export function planAttendance(learners: readonly MarkLearner[], totalDays: number) {
+export function planAttendance(learners: readonly MarkLearner[], totalDays: number, sitting?: string) {
   return learners.map((learner) => {
-    const missed = Math.floor(-3 * Math.log(1 - drawsOf('attendance', learner.studentid)()));
+    const missed = Math.floor(-3 * Math.log(1 - drawsOf('attendance', learner.studentid, ...(sitting ? [sitting] : []))()));
     return {
       student_id: learner.id,
       form: learner.form,
@@ -354,32 +392,8 @@ async function calendarOf(trx: Trx, tenantId: string, years: readonly number[]) 
   };
 }
 
-/**
- * Writes a demo school's marks, attendance, targets and published BOT for the marks term (in the
- * caller's tenant transaction, after its settings, learners and staff). The staff's rows are of
- * `year` (the seed's); should the marks term be of the year before (in January), the classes'
- * subjects, papers and teachers are read from `year`'s rows of the same term.
- */
-export async function seedDemoMarks(
-  trx: Trx,
-  tenantId: string,
-  school: { classes: readonly string[] },
-  year: number,
-  today = localDay(),
-): Promise<{ term: Term; year: number; marks: number }> {
-  const thisYear = Number(today.slice(0, 4));
-  const termsOf = await calendarOf(trx, tenantId, [thisYear - 1, thisYear, thisYear + 1]);
-  const at = marksTerm(today, termsOf);
-  const dates = termsOf(at.year).find((term) => term.term === at.term)!;
-
-  const learners = await trx
-    .selectFrom('students')
-    .select(['id', 'studentid', 'form', 'stream'])
-    .$call(inTenant(tenantId))
-    .where('status', '=', 'active')
-    .where('form', 'in', school.classes)
-    .orderBy('studentid')
-    .execute();
+/** What one term's marks are written from: the classes' subjects and papers, and their teachers (`year`'s rows of the term). */
+async function termPlaces(trx: Trx, tenantId: string, school: { classes: readonly string[] }, year: number, term: Term) {
   const subjects = await trx
     .selectFrom('subjects')
     .select(['id', 'name', 'category', 'multiple_papers', 'multiple_paper_forms'])
@@ -394,21 +408,21 @@ export async function seedDemoMarks(
     .distinct()
     .$call(inTenant(tenantId))
     .where('year', '=', year)
-    .where('term', '=', at.term)
+    .where('term', '=', term)
     .execute();
   const papers = await trx
     .selectFrom('subject_papers')
     .select(['form', 'subject_id', 'papers'])
     .$call(inTenant(tenantId))
     .where('year', '=', year)
-    .where('term', '=', at.term)
+    .where('term', '=', term)
     .execute();
   const teachers = await trx
     .selectFrom('subject_teachers')
     .select(['user_id', 'form', 'stream', 'subject_id'])
     .$call(inTenant(tenantId))
     .where('year', '=', year)
-    .where('term', '=', at.term)
+    .where('term', '=', term)
     .orderBy('id')
     .execute();
   const classTeachers = await trx
@@ -416,18 +430,10 @@ export async function seedDemoMarks(
     .select(['user_id', 'form', 'stream'])
     .$call(inTenant(tenantId))
     .where('year', '=', year)
-    .where('term', '=', at.term)
+    .where('term', '=', term)
     .where('category', '=', 'primary')
     .orderBy('id')
     .execute();
-  const markTypes = await trx
-    .selectFrom('mark_types')
-    .select(['id', 'label', 'outof'])
-    .$call(inTenant(tenantId))
-    .where('status', '=', 'active')
-    .where('label', 'in', [BOT, MOT, EOT])
-    .execute();
-
   const studiedPairs = new Set(pairs.map((pair) => key(pair.form, pair.subject_id)));
   const paperCounts = new Map(papers.map((row) => [key(row.form, row.subject_id), row.papers]));
   const studied = school.classes.flatMap((form) =>
@@ -441,9 +447,50 @@ export async function seedDemoMarks(
         papers: papersOf(subject, form, paperCounts),
       })),
   );
-  const teacherOf = teacherLookup(teachers);
   const classTeacherOf = (form: string, stream: string | null) =>
     classTeachers.find((row) => key(row.form, row.stream) === key(form, stream))?.user_id ?? null;
+  return { studied, teacherOf: teacherLookup(teachers), classTeacherOf };
+}
+
+/**
+ * Writes a demo school's marks, attendance, targets and published BOT for the marks term, and
+ * last term's results (the term before it, ended: every exam written, marked and published, and
+ * its attendance), in the caller's tenant transaction, after its settings, learners and staff.
+ * The staff's rows are of `year` (the seed's); should a term be of the year before (the marks
+ * term in January, last term from February to April), the classes' subjects, papers and teachers
+ * are read from `year`'s rows of the same term, and the learners are in their present class.
+ */
+export async function seedDemoMarks(
+  trx: Trx,
+  tenantId: string,
+  school: { classes: readonly string[] },
+  year: number,
+  today = localDay(),
+): Promise<{ term: Term; year: number; marks: number; before: { term: Term; year: number; marks: number } }> {
+  const thisYear = Number(today.slice(0, 4));
+  const termsOf = await calendarOf(trx, tenantId, [thisYear - 1, thisYear, thisYear + 1]);
+  const at = marksTerm(today, termsOf);
+  const dates = termsOf(at.year).find((term) => term.term === at.term)!;
+  const before = termBefore(at);
+  const beforeDates = termsOf(before.year).find((term) => term.term === before.term)!;
+
+  const learners = await trx
+    .selectFrom('students')
+    .select(['id', 'studentid', 'form', 'stream'])
+    .$call(inTenant(tenantId))
+    .where('status', '=', 'active')
+    .where('form', 'in', school.classes)
+    .orderBy('studentid')
+    .execute();
+  const markTypes = await trx
+    .selectFrom('mark_types')
+    .select(['id', 'label', 'outof'])
+    .$call(inTenant(tenantId))
+    .where('status', '=', 'active')
+    .where('label', 'in', [BOT, MOT, EOT])
+    .execute();
+
+  const { studied, teacherOf, classTeacherOf } = await termPlaces(trx, tenantId, school, year, at.term);
   const row = () => ({ tenant_id: tenantId, id: newId(), term: at.term, year: at.year });
 
   const marks = planMarks({ learners, studied, markTypes, eot: eotForms(school.classes), teacherOf });
@@ -464,5 +511,25 @@ export async function seedDemoMarks(
   );
   const bot = markTypes.find((type) => type.label === BOT);
   if (bot) await insertAll(trx, 'publish_marks', [{ ...row(), marktype_id: bot.id }]);
-  return { ...at, marks: marks.length };
+
+  // Last term: its results are all in and published, for progressive reports and the progress statistics.
+  const last = await termPlaces(trx, tenantId, school, year, before.term);
+  const lastRow = () => ({ tenant_id: tenantId, id: newId(), term: before.term, year: before.year });
+  const lastMarks = planMarks({ learners, studied: last.studied, markTypes, eot: school.classes, teacherOf: last.teacherOf, before: true });
+  await insertMarks(trx, tenantId, before, lastMarks);
+  await insertAll(
+    trx,
+    'attendances',
+    planAttendance(learners, schoolDays(beforeDates.starts, beforeDates.ends), 'before').map((plan) => ({
+      ...lastRow(),
+      ...plan,
+      user_id: last.classTeacherOf(plan.form, plan.stream),
+    })),
+  );
+  await insertAll(
+    trx,
+    'publish_marks',
+    markTypes.map((type) => ({ ...lastRow(), marktype_id: type.id })),
+  );
+  return { ...at, marks: marks.length, before: { ...before, marks: lastMarks.length } };
 }
