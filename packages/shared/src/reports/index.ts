@@ -1,4 +1,5 @@
 export * from './analysis.js';
+export * from './charts/index.js';
 export * from './graded-class.js';
 export * from './graded-results.js';
 export * from './layout.js';
