@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REPORT_MESSAGES as M } from '../messages.js';
 import { REPORT_LEVELS, TerminalReportQuerySchema } from '../reports/model.js';
+import { NcAnalysisSchema } from '../reports/nc-analysis.js';
 import { typedNumber } from '../schemas/common.js';
 import { defineEndpoint } from './definition.js';
 import { flag } from './fields.js';
@@ -71,6 +72,12 @@ export const AnalysisModelSchema = z.object({
     }),
   ),
   divisions: z.array(z.object({ division: z.string(), count: z.number() })).nullable(),
+  /**
+   * A class on the new curriculum that year: its analysis of grades A..E and identifiers
+   * (reports/nc-analysis.ts), and then `grades` and `subjects` are empty and `divisions` null.
+   * Absent (or null) for a class on the old curriculum.
+   */
+  newCurriculum: NcAnalysisSchema.nullable().optional(),
   /** How each column is computed (statistics.md), by column name. */
   explain: z.record(z.string(), z.string()),
 });

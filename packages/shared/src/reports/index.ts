@@ -4,6 +4,7 @@ export * from './graded-class.js';
 export * from './graded-results.js';
 export * from './layout.js';
 export * from './model.js';
+export * from './nc-analysis.js';
 export * from './render-html.js';
 export * from './scope.js';
 export * from './statistics.js';

@@ -1,6 +1,7 @@
 import { type AnalysisModel, analysisNumber, ANALYSIS_WORDS as W } from '@mustard/shared';
 import type { DocumentDrawer } from '../../documents/drawers.js';
 import { DOCUMENT_FONTS, type Doc, openPdf, PAGE_SIZES } from '../../documents/pdf.js';
+import { drawNcAnalysisPdf } from './nc-analysis/pdf.js';
 
 /*
  * The result analysis as a PDF (issue 28 point 1): A4 landscape, the school and class, the
@@ -161,4 +162,5 @@ export function drawAnalysisPdf(model: AnalysisModel): Promise<Buffer> {
 }
 
 /** The result analysis's drawer in the document pool (document-drawers.ts). */
-export const drawAnalysis: DocumentDrawer<AnalysisModel> = (model) => drawAnalysisPdf(model);
+export const drawAnalysis: DocumentDrawer<AnalysisModel> = (model) =>
+  model.newCurriculum ? drawNcAnalysisPdf(model) : drawAnalysisPdf(model);

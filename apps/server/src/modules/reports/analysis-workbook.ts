@@ -1,4 +1,5 @@
 import { type AnalysisModel, ANALYSIS_WORDS as W } from '@mustard/shared';
+import { ncAnalysisWorkbook } from './nc-analysis/workbook.js';
 import { decimalsFormat, tablesWorkbook, type WorkbookTable } from './tables-workbook.js';
 
 /*
@@ -75,6 +76,7 @@ function sexTable(model: AnalysisModel, decimals: string): WorkbookTable {
 
 /** The analysis's workbook: one sheet, the heading then the tables. */
 export function analysisWorkbook(model: AnalysisModel): Promise<Buffer> {
+  if (model.newCurriculum) return ncAnalysisWorkbook(model);
   const { report, divisions } = model;
   const decimals = decimalsFormat(report.precision);
   const tables = [subjectTable(model, decimals), sexTable(model, decimals)];

@@ -14,6 +14,8 @@ import { renderDocument } from '../../documents/pool.js';
 import { FileAnswer, spreadsheetAnswer } from '../../plugins/endpoints.js';
 import { analysisWorkbook } from './analysis-workbook.js';
 import { ANALYSIS_DRAWER } from './document-drawers.js';
+import { buildNcAnalysis } from './nc-analysis/build.js';
+import { renderNcAnalysisHtml } from './nc-analysis/html.js';
 import type { KindRead, ReportKind } from './pipeline/kind.js';
 import type { SourceName } from './pipeline/sources.js';
 import { gradingInputs } from './report-model.js';
@@ -24,12 +26,13 @@ import { terminalReportInputs } from './terminal-report.kind.js';
  * analysis"): the terminal report's inputs of the same query, graded by the one grader
  * (gradeClass, as the cards are), then the pure analysis of shared/reports/analysis.ts. `json=1`
  * the model, `html=1` the preview, else the PDF (the one document pool). An old-curriculum
- * kind: the pipeline refuses a new-curriculum class (422 on form). `excel=1` the same tables as a
- * workbook (analysis-workbook.ts).
+ * kind that answers a class on the new curriculum that year too, with that curriculum's analysis
+ * (grades A..E and identifiers, no divisions: nc-analysis/, from the `newCurriculumIfNew` source).
+ * `excel=1` the same tables as a workbook (analysis-workbook.ts).
  */
 
-/** The one source printed beside the grading: the subject teachers' initials. */
-export const ANALYSIS_SOURCES = ['initials'] as const satisfies ReadonlyArray<SourceName>;
+/** The sources beside the grading: the subject teachers' initials, and a new-curriculum class's inputs. */
+export const ANALYSIS_SOURCES = ['initials', 'newCurriculumIfNew'] as const satisfies ReadonlyArray<SourceName>;
 type AnalysisSource = (typeof ANALYSIS_SOURCES)[number];
 
 /** The terminal report's query of the analysis's: the same class, stream, term, year and mark types. */
@@ -82,6 +85,9 @@ export function analysisFileName(
 /** The analysis of a class as read by the pipeline (pure). */
 export function buildAnalysis(read: KindRead<AnalysisQuery, AnalysisSource>): AnalysisModel {
   const { query } = read;
+  // A class on the new curriculum that year: its own analysis (grades A..E and identifiers).
+  const newCurriculum = buildNcAnalysis(read);
+  if (newCurriculum) return newCurriculum;
   const inputs = terminalReportInputs({ ...read, query: analysisReportQuery(query) });
   const graded = gradeClass(inputs.learners, inputs.marks, gradingInputs(inputs));
   const analysis = resultAnalysis(graded, {
@@ -108,6 +114,7 @@ export function buildAnalysis(read: KindRead<AnalysisQuery, AnalysisSource>): An
 
 /** The preview: one HTML document, every text of the school escaped. */
 export function renderAnalysisHtml(model: AnalysisModel): string {
+  if (model.newCurriculum) return renderNcAnalysisHtml(model);
   const { report, subjects, grades, divisions, explain } = model;
   const p = report.precision;
   const th = (label: string, key?: string) =>
@@ -172,6 +179,7 @@ th{background:#e8e8e8}th[title]{cursor:help}h1{font-size:16px;margin:0}h3{font-s
 export const analysisKind = {
   name: 'analysis',
   curriculum: 'old',
+  answersNewCurriculum: true,
   endpoint: analysisEndpoint,
   scope: (query: AnalysisQuery) => classReportScope({ ...query, studentcategory_id: undefined }),
   sources: ANALYSIS_SOURCES,

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { analysisEndpoint, markTypes, REPORT_MESSAGES, terminalReportEndpoint } from '@mustard/shared';
+import { analysisEndpoint, markTypes, REPORT_MESSAGES, SETTINGS_MESSAGES, terminalReportEndpoint } from '@mustard/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
@@ -224,7 +224,7 @@ describe('GET /api/school/analysis', () => {
     expect(lines.some((line) => line[0] === 'Division summary')).toBe(true);
   });
 
-  it('refuses (422 on form) a class on the new curriculum that year: its A..E analysis is not built yet', async () => {
+  it('answers a class on the new curriculum that year with its own analysis: grades A..E and identifiers, no divisions', async () => {
     const tenantId = schoolId;
     const set = (curriculum: 'new' | 'old') =>
       withTenant(t.database.db, { tenantId }, async (trx) => {
@@ -233,13 +233,21 @@ describe('GET /api/school/analysis', () => {
       });
     await set('new');
     try {
-      const answer = await get(head, analysisEndpoint.path, { json: 1 });
-      expect(answer.statusCode, answer.body).toBe(422);
-      expect(answer.json().errors?.form ?? answer.body).toContain(REPORT_MESSAGES.newCurriculumClass);
+      // The summative exam is one mark type, chosen.
+      const unchosen = await get(head, analysisEndpoint.path, { json: 1 });
+      expect(unchosen.statusCode, unchosen.body).toBe(422);
+      expect(unchosen.json().errors?.marktype_ids).toEqual([SETTINGS_MESSAGES.markTypeRequired]);
+      const model = ok(await get(head, analysisEndpoint.path, { json: 1, marktype_id: eot.id }));
+      expect(model).toMatchObject({ divisions: null, subjects: [], learners: 4 });
+      // Exam marks without competency scores make no total, so no grade: Carol's ABS is absent, the rest missing.
+      const english = (model.newCurriculum.subjects as Array<Record<string, unknown>>).find((row) => row.subject === 'English');
+      expect(english).toMatchObject({ assessed: 0, absent: 1, missing: 3, grades: { A: 0, B: 0, C: 0, D: 0, E: 0 } });
     } finally {
       await set('old');
     }
-    ok(await get(head, analysisEndpoint.path, { json: 1 }));
+    const old = ok(await get(head, analysisEndpoint.path, { json: 1 }));
+    expect(old.newCurriculum ?? null).toBeNull();
+    expect(old.divisions).not.toBeNull();
   });
 
   it('analyses one stream', async () => {

@@ -64,6 +64,26 @@ function push<K, V>(map: Map<K, V[]>, key: K, row: V) {
  */
 export async function readNcInputs(tx: TenantTx, load: GradingLoad): Promise<(inputs: ClassTermInputs) => NcClassInputs> {
   await refuseOldCurriculumClasses(tx, load.scope);
+  return readInputs(tx, load);
+}
+
+/**
+ * The new-curriculum inputs of a load's classes that are on the new curriculum that year, null
+ * for a class on the old curriculum (nothing read for it): the source of a kind that answers a
+ * class of either curriculum (the result analysis), which its build tells apart by it.
+ */
+export async function readNcInputsIfNew(tx: TenantTx, load: GradingLoad): Promise<(inputs: ClassTermInputs) => NcClassInputs | null> {
+  const isNewIn = new Map<number, (form: string) => boolean>();
+  for (const year of new Set(load.classes.map((inputs) => inputs.year))) isNewIn.set(year, (await curriculumSettings(tx, year)).isNew);
+  const isNew = (inputs: ClassTermInputs) => isNewIn.get(inputs.year)?.(inputs.form) ?? false;
+  const classes = load.classes.filter(isNew);
+  if (classes.length === 0) return () => null;
+  const read = await readInputs(tx, { ...load, classes });
+  return (inputs) => (isNew(inputs) ? read(inputs) : null);
+}
+
+/** Reads the new-curriculum inputs of the load's classes and terms (no curriculum checked here). */
+async function readInputs(tx: TenantTx, load: GradingLoad): Promise<(inputs: ClassTermInputs) => NcClassInputs> {
   const { trx, tenantId } = tx;
   const keys = load.classes;
   const examId = load.scope.markTypeIds[0] ?? null;

@@ -46,6 +46,13 @@ export interface ReportKind<E extends Endpoint, Built, Names extends SourceName>
    * card is the new curriculum's; a new-curriculum kind says 'new' and checks its own classes.
    */
   curriculum?: Curriculum;
+  /**
+   * An old-curriculum kind that answers a class on the new curriculum too, with that
+   * curriculum's own report (the result analysis: grades A..E and identifiers, no divisions):
+   * such a class is not refused; the kind reads the `newCurriculumIfNew` source, and its build
+   * tells the two apart by it.
+   */
+  answersNewCurriculum?: boolean;
   /** The query contract: the endpoint the web calls. */
   endpoint: E;
   scope(query: z.output<E['query'] & z.ZodType>): ReportScope;
@@ -79,12 +86,13 @@ export async function refuseNewCurriculumClasses(tx: TenantTx, scope: ReportScop
 /** Reads a kind's scope, grading inputs and sources in the caller's transaction (a service or test runs a kind without a route). */
 export async function readKind<Query, Names extends SourceName>(
   tx: TenantTx,
-  kind: { scope(query: Query): ReportScope; sources: readonly Names[]; curriculum?: Curriculum },
+  kind: { scope(query: Query): ReportScope; sources: readonly Names[]; curriculum?: Curriculum; answersNewCurriculum?: boolean },
   query: Query,
 ): Promise<KindRead<Query, Names>> {
   const scope = kind.scope(query);
-  // Every kind passes here: an old-curriculum one (the default) prints no new-curriculum class.
-  if ((kind.curriculum ?? 'old') === 'old') await refuseNewCurriculumClasses(tx, scope);
+  // Every kind passes here: an old-curriculum one (the default) prints no new-curriculum class,
+  // unless it answers one with the new curriculum's own report.
+  if ((kind.curriculum ?? 'old') === 'old' && !kind.answersNewCurriculum) await refuseNewCurriculumClasses(tx, scope);
   const load = await loadGradingInputs(tx, scope);
   return { query, load, sources: await loadSources(tx, load, kind.sources) };
 }

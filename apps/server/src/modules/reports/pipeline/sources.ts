@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { TenantTx } from '../../../db/tenant.js';
 import { inTenant } from '../../../db/tenant-filter.js';
 import { classTermKey } from '../../students/class-learners.repository.js';
-import { type NcClassInputs, readNcInputs } from '../nc-inputs.js';
+import { type NcClassInputs, readNcInputs, readNcInputsIfNew } from '../nc-inputs.js';
 import { type NcCardValues, readNcCard } from '../nc-report/card-sources.js';
 import type { ClassTermInputs, GradingLoad } from './loader.js';
 
@@ -43,6 +43,11 @@ export interface SourceValues {
   badge: string | null;
   /** The new curriculum's competencies, AOI scores, exam and projects per learner (nc-inputs.ts; refuses an old-curriculum class). */
   newCurriculum: NcClassInputs;
+  /**
+   * The same inputs of a class on the new curriculum that year, null for a class on the old one
+   * (nothing read for it, nothing refused): a kind answering either curriculum (the result analysis).
+   */
+  newCurriculumIfNew: NcClassInputs | null;
   /** The new-curriculum card's remarks on generic skills and values, and the class's projects with each learner's score and comment (nc-report/card-sources.ts). */
   ncCard: NcCardValues;
 }
@@ -60,6 +65,7 @@ export const SOURCE_NAMES = [
   'fees',
   'badge',
   'newCurriculum',
+  'newCurriculumIfNew',
   'ncCard',
 ] as const satisfies ReadonlyArray<SourceName>;
 
@@ -328,6 +334,7 @@ const SOURCES: { [Name in SourceName]: Source<Name> } = {
   fees,
   badge,
   newCurriculum: readNcInputs,
+  newCurriculumIfNew: readNcInputsIfNew,
   ncCard: readNcCard,
 };
 
