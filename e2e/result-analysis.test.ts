@@ -2,12 +2,14 @@ import { localDay, type TermDates } from '@mustard/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { marksTerm } from '../apps/server/src/seed/demo-marks.js';
-import { ADMIN, callApi, type Harness, useHarness } from './harness.js';
+import { ADMIN, callApi, type Harness, pickOption, useHarness } from './harness.js';
 
 /*
  * The result analysis in the browser (issue 28 point 1): the demo's head of school opens it for
  * P7 of demo-primary in the term the demo's marks are of, previews it in its frame and downloads
- * the PDF under the server's name. Nothing is written.
+ * the PDF under the server's name; S2 of demo-secondary, a class on the new curriculum, previews
+ * its own analysis (grades A..E and identifiers, no divisions) with EOT as the summative exam.
+ * Nothing is written.
  */
 
 let h: Harness;
@@ -60,5 +62,34 @@ describe('the result analysis', () => {
     await filter.getByRole('checkbox', { name: 'PDF' }).check();
     const [download] = await Promise.all([page.waitForEvent('download'), filter.getByRole('button', { name: 'Next' }).click()]);
     expect(download.suggestedFilename()).toBe(`analysis-P7-all-${at.year}-${at.term}.pdf`);
+  });
+
+  it('previews S2 of demo-secondary, a new-curriculum class, with grades A..E and identifiers instead of divisions', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-secondary', path: '/resultanalysis' });
+    const at = await demoMarksTerm(page);
+    const filter = page.getByRole('form', { name: 'Result analysis filter' });
+    await filter.getByRole('combobox', { name: 'Class' }).click();
+    await page.getByRole('option', { name: 'S2', exact: true }).click();
+    await filter.getByRole('combobox', { name: 'Term' }).click();
+    await page.getByRole('option', { name: at.term, exact: true }).click();
+    await filter.getByRole('textbox', { name: 'Year' }).fill(String(at.year));
+    await pickOption(page, filter.getByRole('combobox', { name: 'Mark types' }), 'EOT');
+    await page.keyboard.press('Escape');
+    await filter.getByRole('button', { name: 'Next' }).click();
+    await toast(page, 'The result analysis is ready.');
+
+    const frame = page.frameLocator('iframe[title="Result analysis preview"]');
+    await frame.getByText('RESULT ANALYSIS').waitFor();
+    const heads = await frame.locator('table').first().locator('thead th').allInnerTexts();
+    expect(heads).toEqual(expect.arrayContaining(['A', 'B', 'C', 'D', 'E', '3 Outstanding', '2 Moderate', '1 Basic', '% C+']));
+    await frame.getByText('English Language').first().waitFor();
+    await frame
+      .getByText(/Overall achievement/)
+      .first()
+      .waitFor();
+    await expect(frame.getByText('Division summary').count()).resolves.toBe(0);
+    // Real numbers: learners graded (the second column) in the demo's subjects.
+    const graded = await frame.locator('table').first().locator('tbody tr td:nth-child(2)').allInnerTexts();
+    expect(graded.map(Number).some((count) => count > 0)).toBe(true);
   });
 });
