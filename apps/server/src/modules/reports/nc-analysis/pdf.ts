@@ -17,11 +17,25 @@ const GRID = '#777777';
 const HEADER_FILL = '#e6e6e6';
 const REGULAR = DOCUMENT_FONTS.regular;
 const BOLD = DOCUMENT_FONTS.bold;
-const FIRST = 110;
+const FIRST = 150;
+const WIDTH = PAGE.width - 2 * MARGIN;
 
-/** A column's width by its head: the first (subject) wide, counts narrow, the rest as their words need. */
-function widthsOf(head: readonly string[]): number[] {
-  return head.map((label, index) => (index === 0 ? FIRST : label.length <= 2 ? 22 : Math.min(60, Math.max(30, label.length * 4.2))));
+/**
+ * The columns' widths: each as its widest text needs (the head in bold), the first (subject) at
+ * least FIRST; shrunk together to the page's width if they would pass it.
+ */
+function widthsOf(doc: Doc, texts: ReadonlyArray<ReadonlyArray<string>>): number[] {
+  const head = texts[0] ?? [];
+  const widths = head.map((_, column) => {
+    let widest = 0;
+    texts.forEach((row, index) => {
+      doc.font(index === 0 ? BOLD : REGULAR).fontSize(SIZE);
+      widest = Math.max(widest, doc.widthOfString(row[column] ?? ''));
+    });
+    return Math.max(column === 0 ? FIRST : 18, Math.ceil(widest) + 6);
+  });
+  const total = widths.reduce((sum, width) => sum + width, 0);
+  return total <= WIDTH ? widths : widths.map((width) => (width * WIDTH) / total);
 }
 
 function cellRow(doc: Doc, y: number, texts: readonly string[], widths: readonly number[], bold: boolean) {
@@ -58,7 +72,8 @@ export function drawNcAnalysisPages(doc: Doc, model: AnalysisModel): void {
   }
   y += 4;
   for (const table of model.newCurriculum ? ncAnalysisTables(model.newCurriculum) : []) {
-    const widths = widthsOf(table.head);
+    const texts = table.rows.map((row) => row.map((cell, index) => ncCellText(cell, table.decimal[index] ?? false, report.precision)));
+    const widths = widthsOf(doc, [table.head, ...texts]);
     // The title, the head and a first row together, or on a new page.
     if (y + (table.title ? 14 : 0) + ROW * 2 > bottom) {
       doc.addPage();
@@ -70,20 +85,14 @@ export function drawNcAnalysisPages(doc: Doc, model: AnalysisModel): void {
     }
     cellRow(doc, y, table.head, widths, true);
     y += ROW;
-    for (const row of table.rows) {
+    for (const row of texts) {
       if (y + ROW > bottom) {
         doc.addPage();
         y = MARGIN;
         cellRow(doc, y, table.head, widths, true);
         y += ROW;
       }
-      cellRow(
-        doc,
-        y,
-        row.map((cell, index) => ncCellText(cell, table.decimal[index] ?? false, report.precision)),
-        widths,
-        false,
-      );
+      cellRow(doc, y, row, widths, false);
       y += ROW;
     }
     y += 10;
