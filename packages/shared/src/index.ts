@@ -26,6 +26,7 @@ export * from './endpoints/reports.js';
 export * from './endpoints/resources.js';
 export * from './endpoints/settings.js';
 export * from './endpoints/staff.js';
+export * from './endpoints/statistics.js';
 export * from './endpoints/students.js';
 export * from './endpoints/tenants.js';
 export * from './endpoints/topics.js';

@@ -275,6 +275,10 @@ export const REPORT_MESSAGES = {
   oneSummative: 'Choose one mark type: the summative exam',
   analysisPrecision: 'Choose from 0 to 4 decimals',
   avgMarksheetAlevelLater: 'The average mark sheet of an A-level class comes later',
+  statisticsCategory: 'Choose a statistic from the list',
+  statisticsWeight: 'Choose a weight set from the list',
+  statisticsAlevelOnly: 'This statistic is of A-level results: choose an A-level class (S5 or S6)',
+  statisticsNoDivisions: 'An A-level class has points, not aggregates or divisions: choose an A-level statistic',
 } as const;
 
 /** Project scores (issue 26 point 5): a score or comment refused per cell, a conflict, a sheet. */

@@ -820,6 +820,24 @@ const LISTS: Record<string, ListFixture> = {
       expectNothingOfB(theirs.body, 'GET /api/school/analysis?marktype_id=<B>');
     },
   },
+  '/api/school/otherstatistics': {
+    // A's marked P2 class's mark statistics (each learner's average) as the model, the preview, the workbook and the PDF:
+    // nothing of B's; B's mark type named in A's request refused, and not named.
+    urls: () =>
+      ['json=1', 'html=1', 'excel=1', 'pdf=1'].map(
+        (extra) => `/api/school/otherstatistics?form=P2&term=I&year=2026&category=average&${extra}`,
+      ),
+    own: () => [A.ids.marked],
+    check: async () => {
+      const theirs = await send(
+        A,
+        'GET',
+        `/api/school/otherstatistics?form=P2&term=I&year=2026&category=average&json=1&marktype_id=${B.ids.marktype}`,
+      );
+      expect(theirs.statusCode, theirs.body).toBe(422);
+      expectNothingOfB(theirs.body, 'GET /api/school/otherstatistics?marktype_id=<B>');
+    },
+  },
   '/api/school/marks/marksheet': {
     // A's marked P2 class as the preview, the workbook and the PDF: nothing of B's learners or subjects.
     urls: () => ['html=1', 'excel=1', 'pdf=1'].map((extra) => `/api/school/marks/marksheet?form=P2&term=I&year=2026&${extra}`),

@@ -1021,14 +1021,16 @@ export interface PleSheet {
 /**
  * The PLE analysis sheet (primary): (1) per subject the learners per grade D1..F9, those absent
  * (X), the total graded, % distinction (D1-D2) and the teacher; (2) the learners per aggregate
- * 4..36 (aggpoint); (3) the learners per division with % Division I (division); (4) the mark
- * list: each learner's subject marks and grades, aggregate, division and position by the
- * aggregate (lowest first, ties sharing, no aggregate unranked).
+ * 4..36 (aggpoint; an O-level class's sheet counts its 8..72 by `range`); (3) the learners per
+ * division with % Division I (division); (4) the mark list: each learner's subject marks and
+ * grades, aggregate, division and position by the aggregate (lowest first, ties sharing, no
+ * aggregate unranked).
  */
 export function pleSheet(
   learners: ReadonlyArray<StatLearner>,
   subjects?: ReadonlyArray<StatSubjectName>,
   teachers?: ReadonlyMap<string, string>,
+  range: readonly [number, number] = AGGREGATE_RANGE.primary,
 ): PleSheet {
   const list = subjectsOf(learners, subjects);
   const grid: StatTable = {
@@ -1094,7 +1096,7 @@ export function pleSheet(
   };
   return {
     category: 'ple',
-    blocks: { subjects: grid, aggregates: aggpointTable(learners, AGGREGATE_RANGE.primary), divisions: divisionTable(learners), marks },
+    blocks: { subjects: grid, aggregates: aggpointTable(learners, range), divisions: divisionTable(learners), marks },
   };
 }
 

@@ -47,3 +47,10 @@ export const AVG_MARKSHEET_DRAWER = documentDrawer<typeof import('./avg-markshee
   './avg-marksheet/pdf',
   'drawAvgMarksheet',
 );
+
+/** A class's mark statistics in one category, landscape (statistics/pdf.ts). */
+export const STATISTICS_DRAWER = documentDrawer<typeof import('./statistics/pdf.js'), 'drawStatistics'>(
+  import.meta.url,
+  './statistics/pdf',
+  'drawStatistics',
+);

@@ -4,6 +4,7 @@ import {
   marksheetEndpoint,
   ncMarksheetEndpoint,
   ncTerminalReportEndpoint,
+  statisticsEndpoint,
   terminalReportEndpoint,
 } from '@mustard/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +28,7 @@ describe('the registry of report kinds', () => {
       ['nc-terminal-report', 'GET', ncTerminalReportEndpoint.path],
       ['analysis', 'GET', analysisEndpoint.path],
       ['avgmarksheet', 'GET', avgMarksheetEndpoint.path],
+      ['statistics', 'GET', statisticsEndpoint.path],
     ]);
     expect(new Set(REPORT_KINDS.map((kind) => kind.name)).size).toBe(REPORT_KINDS.length);
     expect(new Set(REPORT_KINDS.map((kind) => `${kind.method} ${kind.path}`)).size).toBe(REPORT_KINDS.length);
