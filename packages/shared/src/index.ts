@@ -19,6 +19,7 @@ export * from './endpoints/marks.js';
 export * from './endpoints/marksheet.js';
 export * from './endpoints/nc-marksheet.js';
 export * from './endpoints/nc-terminal-report.js';
+export * from './endpoints/progress-report.js';
 export * from './endpoints/project-scores.js';
 export * from './endpoints/remarks.js';
 export * from './endpoints/report-settings.js';

@@ -275,6 +275,8 @@ export const REPORT_MESSAGES = {
   oneSummative: 'Choose one mark type: the summative exam',
   analysisPrecision: 'Choose from 0 to 4 decimals',
   avgMarksheetAlevelLater: 'The average mark sheet of an A-level class comes later',
+  learnerRequired: 'Please select a learner',
+  learnerNotInClass: 'This learner is not in the chosen class and stream',
   statisticsCategory: 'Choose a statistic from the list',
   statisticsWeight: 'Choose a weight set from the list',
   statisticsAlevelOnly: 'This statistic is of A-level results: choose an A-level class (S5 or S6)',

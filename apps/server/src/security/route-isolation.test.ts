@@ -848,6 +848,18 @@ const LISTS: Record<string, ListFixture> = {
     urls: () => ['json=1', 'html=1', 'excel=1', 'pdf=1'].map((extra) => `/api/school/marks/avgmarksheet?form=P2&year=2026&${extra}`),
     own: () => [A.ids.marked],
   },
+  '/api/school/progressreport': {
+    // A's marked P2 learner's terms as the model, the preview and the PDF: nothing of B's; B's learner named in A's
+    // request refused (422 on student_id), and not named.
+    urls: () => ['json=1', 'html=1', 'pdf=1'].map((extra) => `/api/school/progressreport?form=P2&student_id=${A.ids.marked}&${extra}`),
+    own: () => [A.ids.marked],
+    check: async () => {
+      const theirs = await send(A, 'GET', `/api/school/progressreport?form=P2&student_id=${B.ids.marked}&json=1`);
+      expect(theirs.statusCode, theirs.body).toBe(422);
+      expect(Object.keys(theirs.json().errors)).toEqual(['student_id']);
+      expectNothingOfB(theirs.body, 'GET /api/school/progressreport?student_id=<B>');
+    },
+  },
   '/api/school/marks/ncmarksheet': {
     // A's P3 (the new curriculum in 2026) as the model and the preview; then, with A's P2 on the new curriculum (then back),
     // its marked learner's sheet in every output, nothing of B's; B's mark type named in A's request refused, and not named.

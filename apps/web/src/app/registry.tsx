@@ -51,6 +51,7 @@ const marksLists = () => import('../features/marks/screens.js');
 const classValues = () => import('../features/marks/ClassValuesPage.js');
 const marksheet = () => import('../features/marksheet/MarksheetPage.js');
 const avgMarksheet = () => import('../features/avg-marksheet/AvgMarksheetPage.js');
+const progressReport = () => import('../features/progress-report/ProgressReportPage.js');
 const resultAnalysis = () => import('../features/analysis/ResultAnalysisPage.js');
 const ncMarksheet = () => import('../features/nc-marksheet/NcMarksheetPage.js');
 const ncTerminalReport = () => import('../features/nc-report/NcTerminalReportPage.js');
@@ -86,6 +87,7 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   attendance: screen(classValues, (m) => m.AttendancePage),
   marksheet: screen(marksheet, (m) => m.MarksheetPage),
   averageMarksheet: screen(avgMarksheet, (m) => m.AvgMarksheetPage),
+  progressReport: screen(progressReport, (m) => m.ProgressReportPage),
   resultAnalysis: screen(resultAnalysis, (m) => m.ResultAnalysisPage),
   ncMarksheet: screen(ncMarksheet, (m) => m.NcMarksheetPage),
   ncTerminalReport: screen(ncTerminalReport, (m) => m.NcTerminalReportPage),

@@ -54,3 +54,10 @@ export const STATISTICS_DRAWER = documentDrawer<typeof import('./statistics/pdf.
   './statistics/pdf',
   'drawStatistics',
 );
+
+/** One learner's progressive report across their terms, landscape (progress-report/pdf.ts). */
+export const PROGRESS_REPORT_DRAWER = documentDrawer<typeof import('./progress-report/pdf.js'), 'drawProgressReport'>(
+  import.meta.url,
+  './progress-report/pdf',
+  'drawProgressReport',
+);

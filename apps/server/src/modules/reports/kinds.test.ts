@@ -4,6 +4,7 @@ import {
   marksheetEndpoint,
   ncMarksheetEndpoint,
   ncTerminalReportEndpoint,
+  progressReportEndpoint,
   statisticsEndpoint,
   terminalReportEndpoint,
 } from '@mustard/shared';
@@ -28,6 +29,7 @@ describe('the registry of report kinds', () => {
       ['nc-terminal-report', 'GET', ncTerminalReportEndpoint.path],
       ['analysis', 'GET', analysisEndpoint.path],
       ['avgmarksheet', 'GET', avgMarksheetEndpoint.path],
+      ['progressreport', 'GET', progressReportEndpoint.path],
       ['statistics', 'GET', statisticsEndpoint.path],
     ]);
     expect(new Set(REPORT_KINDS.map((kind) => kind.name)).size).toBe(REPORT_KINDS.length);

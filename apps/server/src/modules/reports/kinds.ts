@@ -7,6 +7,7 @@ import { ncMarksheetKind } from './nc-marksheet/nc-marksheet.kind.js';
 import { ncTerminalReportKind } from './nc-report/nc-report.kind.js';
 import { type ReportKind, reportKindRoute } from './pipeline/kind.js';
 import type { SourceName } from './pipeline/sources.js';
+import { progressReportKind } from './progress-report/progress-report.kind.js';
 import { statisticsKind } from './statistics/statistics.kind.js';
 import { terminalReportKind } from './terminal-report.kind.js';
 
@@ -40,5 +41,6 @@ export const REPORT_KINDS: readonly RegisteredKind[] = [
   registered(ncTerminalReportKind),
   registered(analysisKind),
   registered(avgMarksheetKind),
+  registered(progressReportKind),
   registered(statisticsKind),
 ];

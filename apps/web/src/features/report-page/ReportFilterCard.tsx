@@ -296,6 +296,7 @@ function LearnerField({ filter, errors, spec }: FieldProps) {
       onChange={(value) => filter.change({ student_id: value })}
       error={errors.student_id}
       placeholder={form ? t(spec.none ?? 'terminalReport.wholeClass') : t('terminalReport.chooseClassFirst')}
+      withAsterisk={spec.required}
       disabled={!form}
       searchable
       clearable

@@ -37,7 +37,7 @@ export interface RenderContext<Query> {
   query: Query;
 }
 
-export interface ReportKind<E extends Endpoint, Built, Names extends SourceName> {
+export interface ReportKind<E extends Endpoint, Built, Names extends SourceName, More = unknown> {
   /** A name for logs and the registry. */
   name: string;
   /**
@@ -58,8 +58,14 @@ export interface ReportKind<E extends Endpoint, Built, Names extends SourceName>
   scope(query: z.output<E['query'] & z.ZodType>): ReportScope;
   /** The sources the kind prints, loaded by name (sources.ts); nothing else is read. */
   sources: readonly Names[];
+  /**
+   * What the kind reads beyond its scope's grading inputs, in the same transaction, after them
+   * (a learner's history widened to the whole class of each of their terms, so positions are the
+   * class's); the build step has it as `read.more`.
+   */
+  readMore?(tx: TenantTx, read: KindRead<z.output<E['query'] & z.ZodType>, Names>): Promise<More>;
   /** Pure: the report from what was read (refuses with a 422 what cannot make one). */
-  build(read: KindRead<z.output<E['query'] & z.ZodType>, Names>): Built;
+  build(read: KindRead<z.output<E['query'] & z.ZodType>, Names> & { more?: More }): Built;
   /** Which renderer a query asks for. */
   output(query: z.output<E['query'] & z.ZodType>): Output;
   /** The renderers; `pdf` draws in its turn of the document queue through `draw`. */
@@ -97,16 +103,28 @@ export async function readKind<Query, Names extends SourceName>(
   return { query, load, sources: await loadSources(tx, load, kind.sources) };
 }
 
+/** readKind, then what the kind reads more (its `readMore`), in the same transaction. */
+export async function readKindWithMore<Query, Names extends SourceName, More>(
+  tx: TenantTx,
+  kind: Parameters<typeof readKind<Query, Names>>[1] & {
+    readMore?(tx: TenantTx, read: KindRead<Query, Names>): Promise<More>;
+  },
+  query: Query,
+): Promise<KindRead<Query, Names> & { more?: More }> {
+  const read = await readKind(tx, kind, query);
+  return kind.readMore ? { ...read, more: await kind.readMore(tx, read) } : read;
+}
+
 /** Serves a report kind at its endpoint: read in the action's one transaction, built and rendered after it. */
-export function reportKindRoute<E extends Endpoint, Built, Names extends SourceName>(
+export function reportKindRoute<E extends Endpoint, Built, Names extends SourceName, More = unknown>(
   app: FastifyInstance,
-  kind: ReportKind<E, Built, Names>,
+  kind: ReportKind<E, Built, Names, More>,
 ): void {
   endpointRoute(app, kind.endpoint, async ({ query }: EndpointRequestInput<E>, request, reply) => {
     const typed = query as z.output<E['query'] & z.ZodType>;
     const { tenantId, userId } = tenantScope(request);
     const context: RenderContext<typeof typed> = { app, tenantId, userId: userId ?? '', query: typed };
-    const build = async () => kind.build(await withAction(app, request, ({ tx }) => readKind(tx, kind, typed)));
+    const build = async () => kind.build(await withAction(app, request, ({ tx }) => readKindWithMore(tx, kind, typed)));
     const output = kind.output(typed);
     const pdf = kind.render.pdf;
     // A PDF is admitted before anything is read, and drawn in its turn (the document queue).
