@@ -4,7 +4,7 @@ import { REPORT_LEVELS, TerminalReportQuerySchema } from '../reports/model.js';
 import { NcAnalysisSchema } from '../reports/nc-analysis.js';
 import { typedNumber } from '../schemas/common.js';
 import { defineEndpoint } from './definition.js';
-import { flag } from './fields.js';
+import { flag, wholeSchoolOrClass } from './fields.js';
 import { ReportPreviewSchema } from './reports.js';
 
 /** The decimals the analysis shows when the query names none. */
@@ -27,6 +27,10 @@ export const AnalysisQuerySchema = TerminalReportQuerySchema.pick({
   json: true,
   html: true,
 }).extend({
+  /** The class; none (absent or blank): every class of the school with marks that term (issue 28 point 7). */
+  form: wholeSchoolOrClass,
+  /** A token the web makes up to follow a whole school's PDF as it is drawn (the progress endpoint). */
+  progress: TerminalReportQuerySchema.shape.progress,
   precision: typedNumber(
     z.number({ error: M.analysisPrecision }).int(M.analysisPrecision).min(0, M.analysisPrecision).max(4, M.analysisPrecision).optional(),
   ).transform((value) => value ?? DEFAULT_ANALYSIS_PRECISION),
@@ -83,6 +87,35 @@ export const AnalysisModelSchema = z.object({
 });
 export type AnalysisModel = z.output<typeof AnalysisModelSchema>;
 
+/**
+ * A whole school's term (issue 28 point 7): a summary row per class (learners, divisions, % of
+ * Division I), then each class's analysis as it is alone; the classes left out and why.
+ */
+export const SchoolAnalysisModelSchema = z.object({
+  report: z.object({
+    school: z.string(),
+    term: z.string(),
+    year: z.number(),
+    precision: z.number(),
+    markTypes: z.array(z.string()),
+  }),
+  summary: z.array(
+    z.object({
+      form: z.string(),
+      learners: z.number(),
+      divisions: z.array(z.object({ division: z.string(), count: z.number() })).nullable(),
+      /** % of the class's learners with a division who are in Division I; null without divisions. */
+      divisionOne: z.number().nullable(),
+      /** The mean of the subjects' mean grade points (lower is better). */
+      meanGradePoint: z.number().nullable(),
+    }),
+  ),
+  classes: z.array(AnalysisModelSchema),
+  /** Classes with marks that term not analysed here, each with the reason. */
+  leftOut: z.array(z.object({ form: z.string(), reason: z.string() })),
+});
+export type SchoolAnalysisModel = z.output<typeof SchoolAnalysisModelSchema>;
+
 /** The analysis's words (a school document, in the school's language as the cards are). */
 export const ANALYSIS_WORDS = {
   title: 'RESULT ANALYSIS',
@@ -106,6 +139,10 @@ export const ANALYSIS_WORDS = {
   divisions: 'Division summary',
   term: 'TERM',
   allStreams: 'All streams',
+  allClasses: 'All classes',
+  class: 'Class',
+  divisionOne: '% Div. I',
+  leftOut: 'Classes not analysed here',
 } as const;
 
 /** A number shown with the query's decimals (display only), '-' without one. */
@@ -120,6 +157,6 @@ export const analysisEndpoint = defineEndpoint({
   path: '/api/school/analysis',
   access: 'member',
   query: AnalysisQuerySchema,
-  response: z.union([AnalysisModelSchema, ReportPreviewSchema]),
+  response: z.union([AnalysisModelSchema, SchoolAnalysisModelSchema, ReportPreviewSchema]),
   download: true,
 });

@@ -58,6 +58,11 @@ export const flag = z
 
 /** A class, required. */
 export const form = requiredText(SETTINGS_MESSAGES.classRequired).max(40);
+/** A report's class, or none (absent or blank): the whole school's classes (the analysis and statistics of "all classes"). */
+export const wholeSchoolOrClass = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  text().trim().max(40).optional(),
+);
 /** A class or stream of a list's filter: any, or this one. */
 export const classFilter = text().trim().max(40).optional();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultGradeBands } from '../grading/bands.js';
 import { DEFAULT_GRADING_RULES } from '../grading/engine/rules.js';
-import { rankLowerBetter, resultAnalysis } from './analysis.js';
+import { classSummary, rankLowerBetter, resultAnalysis } from './analysis.js';
 import { gradeClass } from './graded-class.js';
 import type { GradingInputs, GradingMark, GradingSubject } from './graded-results.js';
 
@@ -131,5 +131,43 @@ describe('resultAnalysis', () => {
     });
     expect(east.learners).toBe(2);
     expect(east.subjects[0]).toMatchObject({ sat: 2, absent: 0, fail: 0 });
+  });
+});
+
+describe('classSummary (a whole school, a line per class)', () => {
+  const row = (meanGradePoint: number | null) => ({ meanGradePoint }) as Parameters<typeof classSummary>[0]['subjects'][number];
+  it('counts Division I against the learners with a result, leaving out X', () => {
+    const summary = classSummary(
+      {
+        learners: 10,
+        divisions: [
+          { division: 'I', count: 3 },
+          { division: 'II', count: 4 },
+          { division: 'U', count: 1 },
+          { division: 'X', count: 2 },
+        ],
+        subjects: [row(2), row(4), row(null)],
+      },
+      'X',
+    );
+    expect(summary.divisionOne).toBe(37.5);
+    expect(summary.meanGradePoint).toBe(3);
+    expect(summary.learners).toBe(10);
+  });
+  it('has no Division I share without divisions (A level) or results', () => {
+    expect(classSummary({ learners: 3, divisions: null, subjects: [] }, null)).toMatchObject({ divisionOne: null, meanGradePoint: null });
+    expect(
+      classSummary(
+        {
+          learners: 2,
+          divisions: [
+            { division: 'I', count: 0 },
+            { division: 'X', count: 2 },
+          ],
+          subjects: [],
+        },
+        'X',
+      ).divisionOne,
+    ).toBeNull();
   });
 });

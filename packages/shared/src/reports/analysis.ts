@@ -176,3 +176,30 @@ export function resultAnalysis<Learner extends AnalysisLearner>(graded: GradedCl
   }
   return { grades: gradeValues.map((grade) => grade.label), subjects: rows, divisions, learners: results.length };
 }
+
+/** A class's line of a whole school's analysis (issue 28 point 7). */
+export interface ClassSummary {
+  learners: number;
+  divisions: ResultAnalysis['divisions'];
+  /** % of the learners with a result (not the "no mark" division) in the first division; null without divisions or results. */
+  divisionOne: number | null;
+  /** The mean of the subjects' mean grade points (lower is better); null when no subject was sat. */
+  meanGradePoint: number | null;
+}
+
+/**
+ * A class's summary from its analysis: the head teacher's first comparison of classes. The
+ * learners without a result (the rules' "no mark" division, X) are not counted against Division I.
+ */
+export function classSummary(analysis: Pick<ResultAnalysis, 'divisions' | 'learners' | 'subjects'>, noMark: string | null): ClassSummary {
+  const divisions = analysis.divisions;
+  const withResult = divisions?.filter((each) => each.division !== noMark).reduce((sum, each) => sum + each.count, 0) ?? 0;
+  const first = divisions?.[0];
+  const points = analysis.subjects.flatMap((row) => (row.meanGradePoint === null ? [] : [row.meanGradePoint]));
+  return {
+    learners: analysis.learners,
+    divisions,
+    divisionOne: first && withResult > 0 && first.division !== noMark ? (first.count * 100) / withResult : null,
+    meanGradePoint: points.length === 0 ? null : points.reduce((sum, value) => sum + value, 0) / points.length,
+  };
+}

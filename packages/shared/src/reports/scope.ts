@@ -67,6 +67,15 @@ export const schoolTermScope = (classes: string[], term: Term, year: number, cat
   studentCategory: null,
 });
 
+/**
+ * A class's report, or with no class named a whole school's term (issue 28 point 7: the analysis
+ * and statistics of "all classes"): the pipeline reads every class with marks in it, in one pass.
+ */
+export function classOrSchoolScope(query: Omit<ClassReportQuery, 'form'> & { form?: string | undefined }): ReportScope {
+  if (query.form) return classReportScope({ ...query, form: query.form });
+  return { ...schoolTermScope([], query.term, query.year, query.category), markTypeIds: shownMarkTypeIds(query) };
+}
+
 /** One learner's whole history: every class and term they have marks in, every mark type (the learner's page). */
 export const learnerHistoryScope = (learnerId: string): ReportScope => ({
   classes: [],

@@ -10,15 +10,16 @@ import { drawNcAnalysisPdf } from './nc-analysis/pdf.js';
  */
 
 const PAGE = PAGE_SIZES.landscape;
-const MARGIN = 32;
+export const MARGIN = 32;
 const SIZE = 7.5;
-const ROW = SIZE * 1.17 + 4;
+export const ROW = SIZE * 1.17 + 4;
 const GRID = '#777777';
 const HEADER_FILL = '#e6e6e6';
 const REGULAR = DOCUMENT_FONTS.regular;
 const BOLD = DOCUMENT_FONTS.bold;
 
-function cellRow(doc: Doc, y: number, texts: readonly string[], widths: readonly number[], bold: boolean) {
+/** A row of the analysis's tables from `MARGIN`: bold on grey for a head. */
+export function cellRow(doc: Doc, y: number, texts: readonly string[], widths: readonly number[], bold: boolean) {
   let x = MARGIN;
   doc.font(bold ? BOLD : REGULAR).fontSize(SIZE);
   texts.forEach((text, index) => {
@@ -38,14 +39,22 @@ function cellRow(doc: Doc, y: number, texts: readonly string[], widths: readonly
 
 /** The analysis's PDF. */
 export function drawAnalysisPdf(model: AnalysisModel): Promise<Buffer> {
-  const { report, subjects, grades, divisions } = model;
-  const p = report.precision;
+  const { report } = model;
   const { doc, bytes } = openPdf({
     orientation: 'landscape',
     margin: MARGIN,
     title: [W.title, report.form, report.stream ?? W.allStreams, `${W.term} ${report.term}`, String(report.year)].join(' '),
     school: report.school,
   });
+  drawAnalysisPages(doc, model);
+  doc.end();
+  return bytes;
+}
+
+/** A class's analysis from a new page on: alone, or one class of a whole school's. */
+export function drawAnalysisPages(doc: Doc, model: AnalysisModel): void {
+  const { report, subjects, grades, divisions } = model;
+  const p = report.precision;
   doc.addPage();
   const bottom = PAGE.height - MARGIN;
   let y = MARGIN;
@@ -157,8 +166,6 @@ export function drawAnalysisPdf(model: AnalysisModel): Promise<Buffer> {
     y += ROW;
     cellRow(doc, y, [W.learners, ...divisions.map((each) => String(each.count))], divisionWidths, false);
   }
-  doc.end();
-  return bytes;
 }
 
 /** The result analysis's drawer in the document pool (document-drawers.ts). */

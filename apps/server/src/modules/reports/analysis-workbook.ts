@@ -1,6 +1,6 @@
-import { type AnalysisModel, ANALYSIS_WORDS as W } from '@mustard/shared';
-import { ncAnalysisWorkbook } from './nc-analysis/workbook.js';
-import { decimalsFormat, tablesWorkbook, type WorkbookTable } from './tables-workbook.js';
+import { type AnalysisModel, type SchoolAnalysisModel, ANALYSIS_WORDS as W } from '@mustard/shared';
+import { ncAnalysisSheet, ncAnalysisWorkbook } from './nc-analysis/workbook.js';
+import { decimalsFormat, tablesWorkbook, type WorkbookSheet, type WorkbookTable } from './tables-workbook.js';
 
 /*
  * The result analysis as a spreadsheet (`excel=1`, issue 28): the preview's tables (subjects,
@@ -74,9 +74,8 @@ function sexTable(model: AnalysisModel, decimals: string): WorkbookTable {
   };
 }
 
-/** The analysis's workbook: one sheet, the heading then the tables. */
-export function analysisWorkbook(model: AnalysisModel): Promise<Buffer> {
-  if (model.newCurriculum) return ncAnalysisWorkbook(model);
+/** A class's sheet: the heading then the tables, named `name`. */
+function analysisSheet(model: AnalysisModel, name: string): WorkbookSheet {
   const { report, divisions } = model;
   const decimals = decimalsFormat(report.precision);
   const tables = [subjectTable(model, decimals), sexTable(model, decimals)];
@@ -86,16 +85,50 @@ export function analysisWorkbook(model: AnalysisModel): Promise<Buffer> {
       head: [W.division, ...divisions.map((each) => each.division)],
       rows: [[W.learners, ...divisions.map((each) => each.count)]],
     });
-  return tablesWorkbook([
+  return {
+    name,
+    heading: [
+      [report.school],
+      [W.title],
+      [report.form, report.stream ?? W.allStreams, `${W.term} ${report.term}`, report.year],
+      [report.markTypes.join(', ')],
+    ],
+    tables,
+  };
+}
+
+/** The analysis's workbook: one sheet, the heading then the tables. */
+export function analysisWorkbook(model: AnalysisModel): Promise<Buffer> {
+  if (model.newCurriculum) return ncAnalysisWorkbook(model);
+  return tablesWorkbook([analysisSheet(model, W.title)]);
+}
+
+/** A whole school's workbook: the summary of classes first, then a sheet per class named by it. */
+export function schoolAnalysisWorkbook(model: SchoolAnalysisModel): Promise<Buffer> {
+  const { report, summary, leftOut } = model;
+  const decimals = decimalsFormat(report.precision);
+  const divisionNames = [...new Set(summary.flatMap((row) => (row.divisions ?? []).map((each) => each.division)))];
+  const tables: WorkbookTable[] = [
     {
-      name: W.title,
-      heading: [
-        [report.school],
-        [W.title],
-        [report.form, report.stream ?? W.allStreams, `${W.term} ${report.term}`, report.year],
-        [report.markTypes.join(', ')],
-      ],
-      tables,
+      head: [W.class, W.learners, ...divisionNames, W.divisionOne, W.meanGradePoint],
+      rows: summary.map((row) => [
+        row.form,
+        row.learners,
+        ...divisionNames.map((name) => row.divisions?.find((each) => each.division === name)?.count ?? null),
+        row.divisionOne,
+        row.meanGradePoint,
+      ]),
+      formats: [undefined, undefined, ...divisionNames.map(() => undefined), decimals, decimals],
     },
+  ];
+  if (leftOut.length > 0) tables.push({ title: W.leftOut, head: [W.class, ''], rows: leftOut.map((each) => [each.form, each.reason]) });
+  const summarySheet: WorkbookSheet = {
+    name: W.allClasses,
+    heading: [[report.school], [`${W.title} · ${W.allClasses}`], [`${W.term} ${report.term}`, report.year]],
+    tables,
+  };
+  return tablesWorkbook([
+    summarySheet,
+    ...model.classes.map((each) => (each.newCurriculum ? ncAnalysisSheet(each, each.report.form) : analysisSheet(each, each.report.form))),
   ]);
 }

@@ -4,19 +4,23 @@ import {
   type AnalysisQuery,
   analysisEndpoint,
   analysisNumber,
-  classReportScope,
+  classOrSchoolScope,
+  classSummary,
   escapeHtml,
   gradeClass,
+  REPORT_MESSAGES,
   resultAnalysis,
+  type SchoolAnalysisModel,
   type TerminalReportQuery,
 } from '@mustard/shared';
 import { renderDocument } from '../../documents/pool.js';
+import { AppError, invalid } from '../../errors.js';
 import { FileAnswer, spreadsheetAnswer } from '../../plugins/endpoints.js';
-import { analysisWorkbook } from './analysis-workbook.js';
-import { ANALYSIS_DRAWER } from './document-drawers.js';
+import { analysisWorkbook, schoolAnalysisWorkbook } from './analysis-workbook.js';
+import { ANALYSIS_DRAWER, SCHOOL_ANALYSIS_DRAWER } from './document-drawers.js';
 import { buildNcAnalysis } from './nc-analysis/build.js';
-import { renderNcAnalysisHtml } from './nc-analysis/html.js';
-import type { KindRead, ReportKind } from './pipeline/kind.js';
+import { ncAnalysisSectionHtml, renderNcAnalysisHtml } from './nc-analysis/html.js';
+import type { DocumentDraw, KindRead, RenderContext, ReportKind } from './pipeline/kind.js';
 import type { SourceName } from './pipeline/sources.js';
 import { gradingInputs } from './report-model.js';
 import { terminalReportInputs } from './terminal-report.kind.js';
@@ -35,8 +39,11 @@ import { terminalReportInputs } from './terminal-report.kind.js';
 export const ANALYSIS_SOURCES = ['initials', 'newCurriculumIfNew'] as const satisfies ReadonlyArray<SourceName>;
 type AnalysisSource = (typeof ANALYSIS_SOURCES)[number];
 
+/** The query of one class's analysis: the class named. */
+type ClassAnalysisQuery = AnalysisQuery & { form: string };
+
 /** The terminal report's query of the analysis's: the same class, stream, term, year and mark types. */
-export function analysisReportQuery(query: AnalysisQuery): TerminalReportQuery {
+export function analysisReportQuery(query: ClassAnalysisQuery): TerminalReportQuery {
   return {
     form: query.form,
     stream: query.stream,
@@ -83,7 +90,7 @@ export function analysisFileName(
 }
 
 /** The analysis of a class as read by the pipeline (pure). */
-export function buildAnalysis(read: KindRead<AnalysisQuery, AnalysisSource>): AnalysisModel {
+export function buildAnalysis(read: KindRead<ClassAnalysisQuery, AnalysisSource>): AnalysisModel {
   const { query } = read;
   // A class on the new curriculum that year: its own analysis (grades A..E and identifiers).
   const newCurriculum = buildNcAnalysis(read);
@@ -115,6 +122,22 @@ export function buildAnalysis(read: KindRead<AnalysisQuery, AnalysisSource>): An
 /** The preview: one HTML document, every text of the school escaped. */
 export function renderAnalysisHtml(model: AnalysisModel): string {
   if (model.newCurriculum) return renderNcAnalysisHtml(model);
+  return analysisDocument(analysisSectionHtml(model));
+}
+
+/** The preview's document around its body: the tables' style, the title. */
+export function analysisDocument(body: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(ANALYSIS_WORDS.title)}</title><style>
+body{margin:0;padding:12px;font:12px/1.3 "DejaVu Sans",Arial,sans-serif;color:#111}
+table{border-collapse:collapse;margin:6px 0 12px}th,td{border:1px solid #999;padding:2px 4px;text-align:center}
+th{background:#e8e8e8}th[title]{cursor:help}h1{font-size:16px;margin:0}h2{font-size:14px;margin:0 0 2px}h3{font-size:13px;margin:10px 0 2px}
+section[data-curriculum="new"] p{margin:2px 0}section[data-curriculum="new"] td:first-child{text-align:left}
+section+section{margin-top:24px;border-top:2px solid #999;padding-top:12px}@media print{section+section{break-before:page}}
+</style></head><body>${body}</body></html>`;
+}
+
+/** A class's analysis as a part of a document: its heading and tables (alone, or one class of a whole school's). */
+export function analysisSectionHtml(model: AnalysisModel): string {
   const { report, subjects, grades, divisions, explain } = model;
   const p = report.precision;
   const th = (label: string, key?: string) =>
@@ -166,13 +189,112 @@ export function renderAnalysisHtml(model: AnalysisModel): string {
     ? `<h3>${ANALYSIS_WORDS.divisions}</h3><table><tr>${th(ANALYSIS_WORDS.division)}${divisions.map((each) => th(each.division)).join('')}</tr><tr>${td(ANALYSIS_WORDS.learners)}${divisions.map((each) => td(String(each.count))).join('')}</tr></table>`
     : '';
   const title = `${report.form}${report.stream ? ` ${report.stream}` : ''} · ${report.term} ${report.year}`;
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(ANALYSIS_WORDS.title)}</title><style>
-body{margin:0;padding:12px;font:12px/1.3 "DejaVu Sans",Arial,sans-serif;color:#111}
-table{border-collapse:collapse;margin:6px 0 12px}th,td{border:1px solid #999;padding:2px 4px;text-align:center}
-th{background:#e8e8e8}th[title]{cursor:help}h1{font-size:16px;margin:0}h3{font-size:13px;margin:10px 0 2px}
-</style></head><body><h1>${escapeHtml(ANALYSIS_WORDS.title)}</h1><p>${escapeHtml(title)}</p>
+  return `<section><h1>${escapeHtml(ANALYSIS_WORDS.title)}</h1><p>${escapeHtml(title)}</p>
 <table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>
-<h3>${ANALYSIS_WORDS.sexes}</h3><table>${sexHead}${sexRows}</table>${divisionTable}</body></html>`;
+<h3>${ANALYSIS_WORDS.sexes}</h3><table>${sexHead}${sexRows}</table>${divisionTable}</section>`;
+}
+
+/** The analysis's scope: a class, or with none named the whole school's term (a stream needs its class). */
+export function analysisScope(query: AnalysisQuery) {
+  if (!query.form && query.stream) throw invalid({ stream: [REPORT_MESSAGES.streamNeedsClass] });
+  return classOrSchoolScope({ ...query, studentcategory_id: undefined });
+}
+
+/** Whether a built analysis is a whole school's. */
+export const isSchool = (model: AnalysisModel | SchoolAnalysisModel): model is SchoolAnalysisModel => 'classes' in model;
+
+/** `analysis-all-<year>-<term>`: a whole school's term. */
+export const schoolAnalysisFileName = (report: { year: number; term: string }, extension: 'pdf' | 'xlsx') =>
+  `analysis-all-${report.year}-${report.term}.${extension}`;
+
+/**
+ * A whole school's term (issue 28 point 7), from one pass of the loader over every class with
+ * marks: each class analysed exactly as it is alone (the same build on its own inputs: a class on
+ * the new curriculum gets its own analysis), and a summary line per class. A class without marks
+ * of the chosen types, or that the query cannot analyse (a new-curriculum class without its one
+ * summative exam chosen), is named with the reason rather than failing the whole school.
+ */
+export function buildSchoolAnalysis(read: KindRead<AnalysisQuery, AnalysisSource>): SchoolAnalysisModel {
+  const { query, load } = read;
+  const leftOut: SchoolAnalysisModel['leftOut'] = (read.otherCurriculum ?? []).map((form) => ({
+    form,
+    reason: REPORT_MESSAGES.otherCurriculumLeftOut,
+  }));
+  const classes: AnalysisModel[] = [];
+  for (const inputs of load.classes) {
+    if (inputs.learners.length === 0 || inputs.marks.length === 0) {
+      leftOut.push({ form: inputs.form, reason: REPORT_MESSAGES.classWithoutMarks });
+      continue;
+    }
+    try {
+      classes.push(
+        buildAnalysis({ ...read, query: { ...query, form: inputs.form, stream: undefined }, load: { ...load, classes: [inputs] } }),
+      );
+    } catch (error) {
+      // A class this query cannot analyse (a new-curriculum class needs its one summative exam) is named with why.
+      const reason = error instanceof AppError && error.statusCode === 422 ? Object.values(error.errors ?? {})[0]?.[0] : undefined;
+      if (reason === undefined) throw error;
+      leftOut.push({ form: inputs.form, reason });
+    }
+  }
+  if (classes.length === 0) throw invalid({ term: [REPORT_MESSAGES.noClassMarks] });
+  const noMark = load.settings.rules.primary.noMark;
+  return {
+    report: {
+      school: load.school.name,
+      term: query.term,
+      year: query.year,
+      precision: query.precision,
+      markTypes: [...new Set(classes.flatMap((each) => each.report.markTypes))],
+    },
+    summary: classes.map((each) => ({ form: each.report.form, ...classSummary(each, noMark) })),
+    classes,
+    leftOut,
+  };
+}
+
+/** The whole school's preview: the summary of classes, the classes left out, then each class's analysis. */
+export function renderSchoolAnalysisHtml(model: SchoolAnalysisModel): string {
+  const { report, summary, classes, leftOut } = model;
+  const p = report.precision;
+  const cell = (value: string, tag = 'td') => `<${tag}>${escapeHtml(value)}</${tag}>`;
+  const divisionNames = [...new Set(summary.flatMap((row) => (row.divisions ?? []).map((each) => each.division)))];
+  const head = [ANALYSIS_WORDS.class, ANALYSIS_WORDS.learners, ...divisionNames, ANALYSIS_WORDS.divisionOne, ANALYSIS_WORDS.meanGradePoint]
+    .map((word) => cell(word, 'th'))
+    .join('');
+  const rows = summary
+    .map((row) => {
+      const count = (name: string) => row.divisions?.find((each) => each.division === name)?.count;
+      return `<tr>${[
+        row.form,
+        String(row.learners),
+        ...divisionNames.map((name) => String(count(name) ?? '-')),
+        analysisNumber(row.divisionOne, p),
+        analysisNumber(row.meanGradePoint, p),
+      ]
+        .map((value) => cell(value))
+        .join('')}</tr>`;
+    })
+    .join('');
+  const left = leftOut.length
+    ? `<h3>${escapeHtml(ANALYSIS_WORDS.leftOut)}</h3><table>${leftOut.map((each) => `<tr>${cell(each.form)}${cell(each.reason)}</tr>`).join('')}</table>`
+    : '';
+  const heading = `<section><h1>${escapeHtml(ANALYSIS_WORDS.title)} · ${escapeHtml(ANALYSIS_WORDS.allClasses)}</h1><p>${escapeHtml(`${report.school} · ${report.term} ${report.year}`)}</p>
+<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>${left}</section>`;
+  return analysisDocument(
+    heading + classes.map((each) => (each.newCurriculum ? ncAnalysisSectionHtml(each) : analysisSectionHtml(each))).join(''),
+  );
+}
+
+/** The whole school's PDF, drawn in its turn of the queue, its progress a class at a time when the page follows it. */
+async function drawSchoolAnalysis(model: SchoolAnalysisModel, context: RenderContext<AnalysisQuery>, draw: DocumentDraw) {
+  const { app, tenantId, userId, query } = context;
+  const progress = query.progress
+    ? await app.documents.progress.start({ tenantId, userId, token: query.progress }, model.classes.length)
+    : null;
+  const pdf = await draw(() => renderDocument(SCHOOL_ANALYSIS_DRAWER, model, progress?.update));
+  await progress?.finish();
+  return pdf;
 }
 
 /** The result analysis kind: json, html, else the PDF drawn by the one document pool. */
@@ -181,15 +303,23 @@ export const analysisKind = {
   curriculum: 'old',
   answersNewCurriculum: true,
   endpoint: analysisEndpoint,
-  scope: (query: AnalysisQuery) => classReportScope({ ...query, studentcategory_id: undefined }),
+  scope: analysisScope,
   sources: ANALYSIS_SOURCES,
-  build: buildAnalysis,
+  build: (read) => {
+    const form = read.query.form;
+    return form ? buildAnalysis({ ...read, query: { ...read.query, form } }) : buildSchoolAnalysis(read);
+  },
   output: (query) => (query.json ? 'json' : query.html ? 'html' : query.excel ? 'xlsx' : 'pdf'),
   render: {
     json: async (model) => model,
-    html: async (model) => ({ html: renderAnalysisHtml(model) }),
-    xlsx: async (model) => spreadsheetAnswer(analysisFileName(model.report, 'xlsx'), await analysisWorkbook(model)),
-    pdf: async (model, _context, draw) =>
-      new FileAnswer(analysisFileName(model.report), 'application/pdf', await draw(() => renderDocument(ANALYSIS_DRAWER, model))),
+    html: async (model) => ({ html: isSchool(model) ? renderSchoolAnalysisHtml(model) : renderAnalysisHtml(model) }),
+    xlsx: async (model) =>
+      isSchool(model)
+        ? spreadsheetAnswer(schoolAnalysisFileName(model.report, 'xlsx'), await schoolAnalysisWorkbook(model))
+        : spreadsheetAnswer(analysisFileName(model.report, 'xlsx'), await analysisWorkbook(model)),
+    pdf: async (model, context, draw) =>
+      isSchool(model)
+        ? new FileAnswer(schoolAnalysisFileName(model.report, 'pdf'), 'application/pdf', await drawSchoolAnalysis(model, context, draw))
+        : new FileAnswer(analysisFileName(model.report), 'application/pdf', await draw(() => renderDocument(ANALYSIS_DRAWER, model))),
   },
-} satisfies ReportKind<typeof analysisEndpoint, AnalysisModel, AnalysisSource>;
+} satisfies ReportKind<typeof analysisEndpoint, AnalysisModel | SchoolAnalysisModel, AnalysisSource>;

@@ -271,3 +271,130 @@ describe('GET /api/school/analysis', () => {
     expect(elsewhere.body).not.toContain('English');
   });
 });
+
+describe('GET /api/school/analysis of all classes (a whole school’s term)', () => {
+  const all = { form: '' };
+  beforeAll(async () => {
+    // A second class, P6: two learners, English only, entered through the marks API.
+    const rows = [
+      { firstname: 'Esther', gender: 'F' as const },
+      { firstname: 'Fred', gender: 'M' as const },
+    ].map((person, index) => ({
+      tenant_id: schoolId,
+      id: newId(),
+      studentid: `P6/00${index + 1}`,
+      firstname: person.firstname,
+      lastname: 'Okello',
+      form: 'P6',
+      stream: 'East',
+      gender: person.gender,
+    }));
+    await withTenant(t.database.db, { tenantId: schoolId }, (trx) => trx.insertInto('students').values(rows).execute());
+    const english = subjects[0] as Row;
+    ok(await head.post('/api/school/grades', gradeSet(english.id, { form: 'P6', term: 'I', year: YEAR })));
+    ok(
+      await head.post('/api/school/marks', {
+        form: 'P6',
+        stream: 'East',
+        term: 'I',
+        year: YEAR,
+        subject_id: english.id,
+        paper: 'I',
+        save_id: crypto.randomUUID(),
+        marks: { [eot.id]: { [rows[0]?.id as string]: 90, [rows[1]?.id as string]: 45 } },
+        base: {},
+      }),
+    );
+  });
+
+  it('analyses every class with marks, each as it is alone, with a summary line per class', async () => {
+    const school = ok(await get(head, analysisEndpoint.path, { ...all, json: 1 }));
+    const alone = ok(await get(head, analysisEndpoint.path, { json: 1 }));
+    const classes = school.classes as Array<{ report: { form: string }; subjects: unknown[]; divisions: unknown }>;
+    expect(classes.map((each) => each.report.form)).toEqual(['P5', 'P6']);
+    // P5 within the school is P5 alone: the same build on the same inputs.
+    expect(classes[0]?.subjects).toEqual(alone.subjects);
+    expect(classes[0]?.divisions).toEqual(alone.divisions);
+    const summary = school.summary as Array<{
+      form: string;
+      learners: number;
+      divisions: Array<{ division: string; count: number }>;
+      divisionOne: number | null;
+    }>;
+    expect(summary.map((row) => [row.form, row.learners])).toEqual([
+      ['P5', 4],
+      ['P6', 2],
+    ]);
+    expect(summary[0]?.divisions).toEqual(alone.divisions);
+    const p5 = summary[0] as (typeof summary)[number];
+    const withResult = p5.divisions.filter((each) => each.division !== 'X').reduce((sum, each) => sum + each.count, 0);
+    expect(p5.divisionOne).toBeCloseTo(((p5.divisions[0]?.count ?? 0) * 100) / withResult, 9);
+    expect(school.leftOut).toEqual([]);
+    expect(school.report).toMatchObject({ school: 'Bweyogerere Primary', term: 'I', year: YEAR });
+  });
+
+  it('previews, downloads and prints the whole school, the PDF followed a class at a time', async () => {
+    const html = ok(await get(head, analysisEndpoint.path, { ...all, html: 1 })).html as string;
+    expect(html).toContain('RESULT ANALYSIS · All classes');
+    expect(html.match(/<section>/g)?.length).toBe(3);
+    const excel = await get(head, analysisEndpoint.path, { ...all, excel: 1 });
+    expect(excel.headers['content-disposition']).toContain(`analysis-all-${YEAR}-I.xlsx`);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(excel.rawPayload as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['All classes', 'P5', 'P6']);
+    expect(workbook.worksheets[0]?.getRow(5).values).toContain('% Div. I');
+    const token = 'school-analysis-1';
+    const pdf = await get(head, analysisEndpoint.path, { ...all, progress: token });
+    expect(pdf.statusCode, pdf.body.slice(0, 300)).toBe(200);
+    expect(pdf.headers['content-disposition']).toContain(`analysis-all-${YEAR}-I.pdf`);
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain('RESULT ANALYSIS · All classes');
+    expect(text).toMatch(/P6 · All streams · TERM I/);
+    expect(ok(await head.get(`/api/school/terminalreport/progress?token=${token}`))).toEqual({ done: 2, total: 2 });
+  });
+
+  it('analyses a class on the new curriculum with its own analysis, beside the others', async () => {
+    const set = (curriculum: 'new' | 'old') =>
+      withTenant(t.database.db, { tenantId: schoolId }, async (trx) => {
+        if (curriculum === 'old') await trx.deleteFrom('class_curricula').where('year', '=', YEAR).where('form', '=', 'P6').execute();
+        else await trx.insertInto('class_curricula').values({ tenant_id: schoolId, year: YEAR, form: 'P6', curriculum }).execute();
+      });
+    await set('new');
+    try {
+      // Without a mark type, the new-curriculum class is named with why (its analysis is of one summative exam).
+      const unnamed = ok(await get(head, analysisEndpoint.path, { ...all, json: 1 }));
+      expect(unnamed.leftOut).toEqual([{ form: 'P6', reason: 'Please select a mark type' }]);
+      expect((unnamed.classes as unknown[]).length).toBe(1);
+      const school = ok(await get(head, analysisEndpoint.path, { ...all, json: 1, marktype_id: eot.id }));
+      const classes = school.classes as Array<{ report: { form: string }; newCurriculum?: unknown; divisions: unknown }>;
+      expect(classes.map((each) => [each.report.form, Boolean(each.newCurriculum)])).toEqual([
+        ['P5', false],
+        ['P6', true],
+      ]);
+      expect((school.summary as Array<{ form: string; divisions: unknown }>)[1]).toMatchObject({ form: 'P6', divisions: null });
+      const html = ok(await get(head, analysisEndpoint.path, { ...all, html: 1, marktype_id: eot.id })).html as string;
+      expect(html).toContain('<section data-curriculum="new">');
+      const excel = await get(head, analysisEndpoint.path, { ...all, excel: 1, marktype_id: eot.id });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(excel.rawPayload as unknown as ArrayBuffer);
+      expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['All classes', 'P5', 'P6']);
+      const text = await pdfText((await get(head, analysisEndpoint.path, { ...all, marktype_id: eot.id })).rawPayload);
+      expect(text).toContain('P6');
+    } finally {
+      await set('old');
+    }
+  });
+
+  it('refuses a stream without its class, and a term no class has marks in', async () => {
+    const stream = await get(head, analysisEndpoint.path, { ...all, json: 1, stream: 'East' });
+    expect(stream.statusCode, stream.body).toBe(422);
+    expect(stream.json().errors.stream).toEqual([REPORT_MESSAGES.streamNeedsClass]);
+    const empty = await get(head, analysisEndpoint.path, { ...all, json: 1, term: 'III' });
+    expect(empty.statusCode, empty.body).toBe(422);
+    expect(empty.json().errors.term).toEqual([REPORT_MESSAGES.noClassMarks]);
+    // Another school's whole term holds none of this school's classes.
+    const elsewhere = await get(other, analysisEndpoint.path, { ...all, json: 1 });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(422);
+    expect(elsewhere.body).not.toContain('P5');
+  });
+});

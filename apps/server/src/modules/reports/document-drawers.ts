@@ -41,6 +41,13 @@ export const ANALYSIS_DRAWER = documentDrawer<typeof import('./analysis-pdf.js')
   'drawAnalysis',
 );
 
+/** A whole school's result analysis: the summary of classes, then each class (analysis-school-pdf.ts). */
+export const SCHOOL_ANALYSIS_DRAWER = documentDrawer<typeof import('./analysis-school-pdf.js'), 'drawSchoolAnalysis'>(
+  import.meta.url,
+  './analysis-school-pdf',
+  'drawSchoolAnalysis',
+);
+
 /** A class's average mark sheet for a year, landscape (avg-marksheet/pdf.ts). */
 export const AVG_MARKSHEET_DRAWER = documentDrawer<typeof import('./avg-marksheet/pdf.js'), 'drawAvgMarksheet'>(
   import.meta.url,

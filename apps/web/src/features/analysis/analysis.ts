@@ -11,11 +11,14 @@ import { defineReportPage, reportFields } from '../report-page/declaration.js';
 export const analysisPage = defineReportPage({
   title: PAGES.resultAnalysis.title,
   filterName: 'analysis.filter',
-  fields: reportFields('analysis.category', ['precision'], ['studentcategory_id']),
+  // No class chosen is the whole school's term: every class's analysis and a summary of classes.
+  fields: reportFields('analysis.category', ['precision'], ['studentcategory_id']).map((field) =>
+    field === 'form' ? { name: 'form', none: 'analysis.allClasses' } : field,
+  ),
   endpoint: analysisEndpoint,
   outputs: {
     excel: { box: 'analysis.excel', query: { excel: '1' } },
-    pdf: { box: 'analysis.pdf', query: { pdf: '1' } },
+    pdf: { box: 'analysis.pdf', query: { pdf: '1' }, followed: true, progress: 'analysis.progress' },
     preview: { box: 'analysis.preview', query: { html: '1' }, title: 'analysis.previewTitle' },
   },
   otherwise: 'preview',

@@ -85,9 +85,11 @@ const REMARK_TYPE_CHOICES = { resource: remarkTypes, label: 'label', activeOnly:
 /** A class's learners fit one answer (a class has tens of learners). */
 const CLASS_LIST_SIZE = 1000;
 
+/** The class: asked for, unless the page offers every class at once (`none`: "All classes"). */
 function ClassField({ filter, errors, spec, context }: FieldProps) {
   const { t } = useTranslation();
   const { session } = useAuth();
+  const required = spec.required ?? spec.none === undefined;
   return (
     <Select
       label={t(spec.label ?? 'fields.form')}
@@ -96,7 +98,9 @@ function ClassField({ filter, errors, spec, context }: FieldProps) {
       onChange={(value) => filter.change({ form: value })}
       error={errors.form}
       searchable
-      withAsterisk
+      withAsterisk={required}
+      clearable={!required}
+      placeholder={required ? undefined : t(spec.none ?? '')}
     />
   );
 }

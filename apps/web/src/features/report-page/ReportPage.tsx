@@ -152,7 +152,9 @@ export function ReportPage<E extends Endpoint>({ declaration }: { declaration: R
         <Card withBorder padding="md">
           <Stack gap={4} data-testid="report-progress">
             <Text size="sm">
-              {progress.total > 0 ? t('terminalReport.progress', { done: progress.done, total: progress.total }) : t('errors.pleaseWait')}
+              {progress.total > 0
+                ? t(outputs.pdf?.progress ?? 'terminalReport.progress', { done: progress.done, total: progress.total })
+                : t('errors.pleaseWait')}
             </Text>
             <Progress value={progress.total > 0 ? (100 * progress.done) / progress.total : 0} animated />
           </Stack>

@@ -41,6 +41,8 @@ export interface PreviewDeclaration<E extends Endpoint> extends OutputDeclaratio
 export interface PdfDeclaration<E extends Endpoint> extends OutputDeclaration<E> {
   /** The server reports each page drawn under a token the page makes up (`progress`): the page shows how far it is. */
   followed?: boolean;
+  /** What a followed PDF's progress says ({{done}} of {{total}}), a locale key; the report cards' words without one. */
+  progress?: string;
 }
 
 /** A field of the grid, with the words this page gives it where they differ from the field's own. */

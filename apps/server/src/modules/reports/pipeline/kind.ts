@@ -6,7 +6,7 @@ import { invalid } from '../../../errors.js';
 import { tenantScope } from '../../../plugins/access.js';
 import { type Answer, type EndpointRequestInput, endpointRoute, withAction } from '../../../plugins/endpoints.js';
 import { curriculumSettings } from '../../settings/class-curricula.repository.js';
-import { type GradingLoad, loadGradingInputs } from './loader.js';
+import { classesWithMarks, type GradingLoad, loadGradingInputs } from './loader.js';
 import { type LoadedSources, loadSources, type SourceName } from './sources.js';
 
 /*
@@ -27,6 +27,8 @@ export interface KindRead<Query, Names extends SourceName> {
   query: Query;
   load: GradingLoad;
   sources: LoadedSources<Names>;
+  /** A whole school's term: the classes with marks left out for following the other curriculum. */
+  otherCurriculum?: string[];
 }
 
 /** What a renderer has besides the built report: the server (its data directory), the school and member, the query. */
@@ -89,18 +91,49 @@ export async function refuseNewCurriculumClasses(tx: TenantTx, scope: ReportScop
   }
 }
 
+/** A whole school's term: terms named, no class and no learner (the analysis of "all classes"). */
+export const isWholeSchool = (scope: ReportScope) => scope.classes.length === 0 && scope.learners.length === 0 && scope.terms.length > 0;
+
+/**
+ * The classes a whole school's term covers for a kind (issue 28 point 7): every class with marks
+ * in the term that follows the kind's curriculum that year ('any': every class, for a kind that
+ * answers both). The others are not an error here: they have their own report (the new
+ * curriculum's), and the kind says which were left out.
+ */
+export async function wholeSchoolClasses(
+  tx: TenantTx,
+  scope: ReportScope,
+  curriculum: Curriculum | 'any',
+): Promise<{ classes: string[]; otherCurriculum: string[] }> {
+  const forms = await classesWithMarks(tx, scope.terms);
+  const other = new Set<string>();
+  if (curriculum === 'any') return { classes: forms, otherCurriculum: [] };
+  for (const year of new Set(scope.terms.map((term) => term.year))) {
+    const { isNew } = await curriculumSettings(tx, year);
+    for (const form of forms) if (isNew(form) !== (curriculum === 'new')) other.add(form);
+  }
+  return { classes: forms.filter((form) => !other.has(form)), otherCurriculum: forms.filter((form) => other.has(form)) };
+}
+
 /** Reads a kind's scope, grading inputs and sources in the caller's transaction (a service or test runs a kind without a route). */
 export async function readKind<Query, Names extends SourceName>(
   tx: TenantTx,
   kind: { scope(query: Query): ReportScope; sources: readonly Names[]; curriculum?: Curriculum; answersNewCurriculum?: boolean },
   query: Query,
 ): Promise<KindRead<Query, Names>> {
-  const scope = kind.scope(query);
+  let scope = kind.scope(query);
+  let otherCurriculum: string[] = [];
+  // A whole school's term is every class with marks in it, of the kind's curriculum: one pass of the loader.
+  if (isWholeSchool(scope)) {
+    const covered = await wholeSchoolClasses(tx, scope, kind.answersNewCurriculum ? 'any' : (kind.curriculum ?? 'old'));
+    scope = { ...scope, classes: covered.classes };
+    otherCurriculum = covered.otherCurriculum;
+  }
   // Every kind passes here: an old-curriculum one (the default) prints no new-curriculum class,
   // unless it answers one with the new curriculum's own report.
   if ((kind.curriculum ?? 'old') === 'old' && !kind.answersNewCurriculum) await refuseNewCurriculumClasses(tx, scope);
   const load = await loadGradingInputs(tx, scope);
-  return { query, load, sources: await loadSources(tx, load, kind.sources) };
+  return { query, load, sources: await loadSources(tx, load, kind.sources), otherCurriculum };
 }
 
 /** readKind, then what the kind reads more (its `readMore`), in the same transaction. */

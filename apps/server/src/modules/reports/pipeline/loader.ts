@@ -135,6 +135,26 @@ async function classTermsOf(tx: TenantTx, scope: ReportScope): Promise<Array<Cla
     .map((row) => ({ form: row.form, term: row.term as Term, year: row.year }));
 }
 
+/**
+ * The classes of a whole school's term (issue 28 point 7: the analysis of "all classes"): every
+ * class with marks in one of the scope's terms, in the school's order (P1 .. P7, S1 .. S6), each
+ * once whatever the case it was typed in. Bounded as a load is.
+ */
+export async function classesWithMarks(tx: TenantTx, terms: ReportScope['terms']): Promise<string[]> {
+  if (terms.length === 0) return [];
+  const rows = await tx.trx
+    .selectFrom('marks')
+    .select('form')
+    .distinct()
+    .$call(inTenant(tx.tenantId))
+    .where('topic_id', 'is', null)
+    .where((where) => where.or(terms.map((each) => where.and([where('term', '=', each.term), where('year', '=', each.year)]))))
+    .limit(MAX_SCOPE_CLASS_TERMS + 1)
+    .execute();
+  const forms = new Map(rows.map((row) => [row.form.trim().toLowerCase(), row.form.trim()]));
+  return [...forms.values()].sort((a, b) => a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' }));
+}
+
 /** Adds `row` to the list under `key`. */
 function push<K, V>(map: Map<K, V[]>, key: K, row: V) {
   const list = map.get(key);
