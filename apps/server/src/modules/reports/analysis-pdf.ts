@@ -1,7 +1,8 @@
-import { type AnalysisModel, analysisNumber, ANALYSIS_WORDS as W } from '@mustard/shared';
+import { type AnalysisModel, analysisCharts, analysisNumber, ANALYSIS_WORDS as W } from '@mustard/shared';
 import type { DocumentDrawer } from '../../documents/drawers.js';
 import { DOCUMENT_FONTS, type Doc, openPdf, PAGE_SIZES } from '../../documents/pdf.js';
 import { drawNcAnalysisPdf } from './nc-analysis/pdf.js';
+import { drawChartPages } from './pdf/chart.js';
 
 /*
  * The result analysis as a PDF (issue 28 point 1): A4 landscape, the school and class, the
@@ -166,6 +167,8 @@ export function drawAnalysisPages(doc: Doc, model: AnalysisModel): void {
     y += ROW;
     cellRow(doc, y, [W.learners, ...divisions.map((each) => String(each.count))], divisionWidths, false);
   }
+  // The charts a head teacher reads first, each with its table beside it (issue 28 point 6).
+  drawChartPages(doc, analysisCharts(model), PAGE, MARGIN, y + ROW + 16);
 }
 
 /** The result analysis's drawer in the document pool (document-drawers.ts). */

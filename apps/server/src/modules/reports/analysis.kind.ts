@@ -2,6 +2,7 @@ import {
   ANALYSIS_WORDS,
   type AnalysisModel,
   type AnalysisQuery,
+  analysisChartsHtml,
   analysisEndpoint,
   analysisNumber,
   classOrSchoolScope,
@@ -191,7 +192,7 @@ export function analysisSectionHtml(model: AnalysisModel): string {
   const title = `${report.form}${report.stream ? ` ${report.stream}` : ''} · ${report.term} ${report.year}`;
   return `<section><h1>${escapeHtml(ANALYSIS_WORDS.title)}</h1><p>${escapeHtml(title)}</p>
 <table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>
-<h3>${ANALYSIS_WORDS.sexes}</h3><table>${sexHead}${sexRows}</table>${divisionTable}</section>`;
+<h3>${ANALYSIS_WORDS.sexes}</h3><table>${sexHead}${sexRows}</table>${divisionTable}${analysisChartsHtml(model)}</section>`;
 }
 
 /** The analysis's scope: a class, or with none named the whole school's term (a stream needs its class). */

@@ -137,6 +137,14 @@ interface Row2 {
   girls: { sat: number; meanMark: number | null };
 }
 
+/** The analysis's charts (issue 28 point 6), by their titles. */
+const CHART_TITLES = [
+  'Grade distribution per subject',
+  'Mean grade point per subject, weakest first',
+  'Boys and girls: mean mark per subject',
+  'Division summary',
+];
+
 describe('GET /api/school/analysis', () => {
   it('answers the model, agreeing with the terminal report of the same class', async () => {
     const model = ok(await get(head, analysisEndpoint.path, { json: 1 }));
@@ -178,6 +186,17 @@ describe('GET /api/school/analysis', () => {
     expect(answer.html).toContain('English');
     expect(answer.html).toContain('33.333');
     expect(answer.html).toContain('Division summary');
+    // The charts a head teacher reads first, each an inline SVG with its table beside it (issue 28 point 6).
+    const html = answer.html as string;
+    expect(html.match(/<figure class="chart"/g)).toHaveLength(4);
+    expect(html.match(/<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/g)).toHaveLength(4);
+    for (const title of CHART_TITLES) expect(html).toContain(`aria-label="${title}"`);
+    expect(html).toMatch(/Division I: \d+\.\d{3}% of \d learners with a result/);
+    // Mean grade point weakest first (lower is better): Mathematics 4.250 before English and Science 4.000, Social Studies last.
+    const weakest = html.slice(html.indexOf('aria-label="Mean grade point'));
+    expect(weakest.indexOf('4.250')).toBeGreaterThan(0);
+    expect(weakest.indexOf('Mathematics')).toBeLessThan(weakest.indexOf('English'));
+    expect(weakest.indexOf('Science')).toBeLessThan(weakest.indexOf('Social Studies'));
   });
 
   it('prints the PDF through the document pool, named by class, stream, year and term', async () => {
@@ -190,6 +209,9 @@ describe('GET /api/school/analysis', () => {
     expect(text).toContain('RESULT ANALYSIS');
     expect(text).toContain('Bweyogerere Primary');
     expect(text).toContain('Social Studies');
+    // The charts beside their tables, drawn as the PDF's own vector graphics and text.
+    for (const title of CHART_TITLES) expect(text).toContain(title);
+    expect(text).toMatch(/Division I: \d+\.\d% of \d learners with a result/);
   });
 
   it('answers the tables as a workbook: numbers as numbers, the precision as their format', async () => {

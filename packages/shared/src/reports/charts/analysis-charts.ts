@@ -16,7 +16,11 @@ export const ANALYSIS_CHART_WORDS = {
   sexes: 'Boys and girls: mean mark per subject',
   sexesNote: 'Higher is better; learners who sat only',
   divisions: 'Division summary',
-  divisionOne: (share: string, learners: number) => `Division I: ${share}% of ${learners} learners`,
+  divisionsByClass: 'Divisions per class',
+  divisionsByClassNote: 'Learners per division, Division I darkest; each with its % in Division I',
+  classColumn: 'Class',
+  divisionOneShort: 'Div. I',
+  divisionOne: (share: string, learners: number) => `Division I: ${share}% of ${learners} learners with a result`,
 } as const;
 
 /** Learners per grade, a stacked bar per subject (grades best to worst, dark to light). */
@@ -70,19 +74,62 @@ export function sexesChart(model: AnalysisModel): BarChartModel {
   };
 }
 
-/** Learners per division (the rules' order, Division I first), titled with the share in Division I. */
-export function divisionChart(model: AnalysisModel): BarChartModel | null {
+/**
+ * Learners per division (the rules' order, Division I first), noted with the share in Division I:
+ * `divisionOne` when the caller has it (the analysis's class summary), else of the learners with a
+ * result as the summary counts it (a primary class's last division is the rules' "no mark", X, not
+ * counted against Division I).
+ */
+export function divisionChart(model: AnalysisModel, divisionOne?: number | null): BarChartModel | null {
   const { divisions } = model;
   if (!divisions) return null;
   const first = divisions[0]?.count ?? 0;
-  const share = model.learners > 0 ? (first / model.learners) * 100 : null;
+  const counted = model.report.level === 'primary' ? divisions.slice(0, -1) : divisions;
+  const withResult = counted.reduce((sum, each) => sum + each.count, 0);
+  const share = divisionOne !== undefined ? divisionOne : withResult > 0 ? (first * 100) / withResult : null;
   return {
     kind: 'bar',
     title: ANALYSIS_CHART_WORDS.divisions,
-    note: ANALYSIS_CHART_WORDS.divisionOne(analysisNumber(share, model.report.precision), model.learners),
+    note: ANALYSIS_CHART_WORDS.divisionOne(analysisNumber(share, model.report.precision), withResult),
     categoryLabel: ANALYSIS_WORDS.division,
     categories: divisions.map((each) => each.division),
     series: [{ name: ANALYSIS_WORDS.learners, values: divisions.map((each) => each.count) }],
+    integer: true,
+  };
+}
+
+/** A class's or stream's divisions and share in Division I (the whole school's summary rows). */
+export interface DivisionRow {
+  /** "P7", "P7 East". */
+  label: string;
+  divisions: ReadonlyArray<{ division: string; count: number }> | null;
+  /** % in Division I as the summary computed it; null without. */
+  divisionOne: number | null;
+}
+
+/**
+ * Division bars per class or stream: a stacked bar each (Division I darkest), its name with its
+ * % in Division I ("P7 · 25.0% Div. I"), so streams compare at a glance.
+ */
+export function divisionsByClassChart(rows: readonly DivisionRow[], precision: number): BarChartModel {
+  const names = [...new Set(rows.flatMap((row) => (row.divisions ?? []).map((each) => each.division)))];
+  return {
+    kind: 'bar',
+    title: ANALYSIS_CHART_WORDS.divisionsByClass,
+    note: ANALYSIS_CHART_WORDS.divisionsByClassNote,
+    categoryLabel: ANALYSIS_CHART_WORDS.classColumn,
+    categories: rows.map((row) =>
+      row.divisionOne === null
+        ? row.label
+        : `${row.label} · ${analysisNumber(row.divisionOne, precision)}% ${ANALYSIS_CHART_WORDS.divisionOneShort}`,
+    ),
+    series: names.map((name) => ({
+      name,
+      values: rows.map((row) => (row.divisions ? (row.divisions.find((each) => each.division === name)?.count ?? 0) : null)),
+    })),
+    stacked: true,
+    ordered: true,
+    orientation: 'horizontal',
     integer: true,
   };
 }
@@ -93,9 +140,10 @@ export function analysisCharts(model: AnalysisModel): Chart[] {
   return [gradeDistributionChart(model), meanGradePointChart(model), sexesChart(model), ...(divisions ? [divisions] : [])];
 }
 
-/** The analysis's charts for its preview, each with its table beside it. */
+/** The analysis's charts for its preview, each with its table beside it (ids by class and stream: several classes share a page). */
 export function analysisChartsHtml(model: AnalysisModel): string {
+  const id = `analysis-${model.report.form}-${model.report.stream ?? 'all'}`;
   return analysisCharts(model)
-    .map((chart, index) => chartFigureHtml(chart, { id: `analysis-${index + 1}` }))
+    .map((chart, index) => chartFigureHtml(chart, { id: `${id}-${index + 1}` }))
     .join('');
 }

@@ -11,6 +11,7 @@ import {
   chartSvg,
   chartTable,
   divisionChart,
+  divisionsByClassChart,
   gradeDistributionChart,
   hatchMarks,
   layoutChart,
@@ -365,7 +366,7 @@ function analysisModel(): AnalysisModel {
     divisions: [
       { division: 'I', count: 1 },
       { division: 'II', count: 2 },
-      { division: 'U', count: 1 },
+      { division: 'X', count: 1 },
     ],
     explain: {},
   };
@@ -396,9 +397,46 @@ describe('the analysis charts', () => {
   it('count learners per division with the share in Division I', () => {
     const chart = divisionChart(analysisModel());
     expect(chart?.series[0]?.values).toEqual([1, 2, 1]);
-    expect(chart?.note).toBe('Division I: 25.0% of 4 learners');
+    // Of the learners with a result: the primary's last division (X, no mark) is not counted against Division I.
+    expect(chart?.note).toBe('Division I: 33.3% of 3 learners with a result');
+    expect(divisionChart(analysisModel(), 40)?.note).toBe('Division I: 40.0% of 3 learners with a result');
+    const olevel = analysisModel();
+    olevel.report.level = 'olevel';
+    expect(divisionChart(olevel)?.note).toBe('Division I: 25.0% of 4 learners with a result');
     expect(divisionChart({ ...analysisModel(), divisions: null })).toBeNull();
     expect(analysisCharts({ ...analysisModel(), divisions: null })).toHaveLength(3);
+  });
+
+  it('compare classes or streams by their divisions, each named with its % in Division I', () => {
+    const chart = divisionsByClassChart(
+      [
+        {
+          label: 'P7 East',
+          divisions: [
+            { division: 'I', count: 3 },
+            { division: 'II', count: 1 },
+          ],
+          divisionOne: 75,
+        },
+        {
+          label: 'P7 West',
+          divisions: [
+            { division: 'II', count: 2 },
+            { division: 'U', count: 2 },
+          ],
+          divisionOne: 0,
+        },
+        { label: 'S5', divisions: null, divisionOne: null },
+      ],
+      1,
+    );
+    expect(chart.categories).toEqual(['P7 East · 75.0% Div. I', 'P7 West · 0.0% Div. I', 'S5']);
+    expect(chart.series.map((each) => [each.name, each.values])).toEqual([
+      ['I', [3, 0, null]],
+      ['II', [1, 2, null]],
+      ['U', [0, 2, null]],
+    ]);
+    expect(chart).toMatchObject({ stacked: true, ordered: true });
   });
 
   it('preview as four figures, each an SVG with its table beside it', () => {

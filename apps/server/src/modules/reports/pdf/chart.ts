@@ -93,28 +93,69 @@ export function drawChart(doc: Doc, chart: Chart, x: number, y: number, width: n
 /** The chart's share of a figure `width` wide (the table has the rest). */
 const chartWidthOf = (width: number) => Math.min(460, Math.round(width * 0.6));
 
-/** The height `drawChartFigure` takes at a width: the chart's or its table's, the taller. */
-export function chartFigureHeight(chart: Chart, width: number): number {
-  return Math.max(chartHeight(chart, chartWidthOf(width)), (chartTable(chart).rows.length + 1) * TABLE_ROW + 20);
+/** The height `drawChartFigure` takes at a width: the chart's (at most `maxHeight`) or its table's, the taller. */
+export function chartFigureHeight(chart: Chart, width: number, maxHeight = Number.POSITIVE_INFINITY): number {
+  return Math.max(Math.min(chartHeight(chart, chartWidthOf(width)), maxHeight), (chartTable(chart).rows.length + 1) * TABLE_ROW + 20);
 }
 
-/** A chart and its table beside it, in `width` from (x, y); answers the height used. */
-export function drawChartFigure(doc: Doc, chart: Chart, x: number, y: number, width: number): number {
+/**
+ * Charts one under another from `from` (a new page unless told), each with its table beside it,
+ * a new page when the next does not fit.
+ */
+export function drawChartPages(
+  doc: Doc,
+  charts: readonly Chart[],
+  page: { width: number; height: number },
+  margin: number,
+  from = page.height,
+): void {
+  const width = page.width - 2 * margin;
+  const bottom = page.height - margin;
+  const tallest = bottom - margin;
+  let y = from;
+  for (const chart of charts) {
+    // On the page when it fits, or fits a little shorter (its bands narrow); else on the next.
+    const room = bottom - y;
+    const table = chartFigureHeight(chart, width, 0);
+    if (room < table || room < 0.8 * chartFigureHeight(chart, width, tallest)) {
+      doc.addPage();
+      y = margin;
+    }
+    y += drawChartFigure(doc, chart, margin, y, width, Math.min(tallest, bottom - y)) + 18;
+  }
+}
+
+/**
+ * A chart and its table beside it, in `width` from (x, y); answers the height used. The chart is
+ * drawn at most `maxHeight` tall (its bands narrow to fit a page).
+ */
+export function drawChartFigure(doc: Doc, chart: Chart, x: number, y: number, width: number, maxHeight = Number.POSITIVE_INFINITY): number {
   const chartWidth = chartWidthOf(width);
-  drawChart(doc, chart, x, y, chartWidth);
+  const height = Math.min(chartHeight(chart, chartWidth), maxHeight);
+  drawChart(doc, chart, x, y, chartWidth, height);
   const { head, rows } = chartTable(chart);
   const left = x + chartWidth + TABLE_GAP;
   const room = width - chartWidth - TABLE_GAP;
-  const rest = Math.max(1, head.length - 1);
-  const rowWidth = Math.min(room, 90 + rest * 44);
-  const first = Math.max(60, Math.min(110, rowWidth - rest * 24));
-  const other = Math.max(16, Math.min(44, (rowWidth - first) / rest));
+  // Each column as wide as its widest text (the names' at most 120, numbers' 60), narrowed together to the room.
+  const measure = (text: string, bold: boolean) =>
+    doc
+      .font(bold ? DOCUMENT_FONTS.bold : DOCUMENT_FONTS.regular)
+      .fontSize(TABLE_SIZE)
+      .widthOfString(text);
+  const natural = head.map((title, index) =>
+    Math.min(
+      index === 0 ? 120 : 60,
+      Math.max(18, measure(title, true) + 6, ...rows.map((cells) => measure(cells[index] ?? '', false) + 6)),
+    ),
+  );
+  const total = natural.reduce((sum, each) => sum + each, 0);
+  const widths = total > room ? natural.map((each) => (each * room) / total) : natural;
   let top = y + 20;
   const row = (cells: readonly string[], bold: boolean) => {
     let at = left;
     doc.font(bold ? DOCUMENT_FONTS.bold : DOCUMENT_FONTS.regular).fontSize(TABLE_SIZE);
     cells.forEach((cell, index) => {
-      const cellWidth = index === 0 ? first : other;
+      const cellWidth = widths[index] ?? 18;
       if (bold) doc.rect(at, top, cellWidth, TABLE_ROW).fill(HEADER_FILL);
       doc.rect(at, top, cellWidth, TABLE_ROW).lineWidth(0.4).strokeColor(GRID).stroke();
       doc.fillColor('#111111').text(cell, at + 2, top + 2, {
@@ -130,5 +171,5 @@ export function drawChartFigure(doc: Doc, chart: Chart, x: number, y: number, wi
   };
   row(head, true);
   for (const cells of rows) row(cells, false);
-  return Math.max(chartHeight(chart, chartWidth), top - y);
+  return Math.max(height, top - y);
 }
