@@ -51,8 +51,16 @@ describe('the result analysis', () => {
 
     const frame = page.frameLocator('iframe[title="Result analysis preview"]');
     await frame.getByText('RESULT ANALYSIS').waitFor();
-    await frame.getByText('Division summary').waitFor();
+    await frame.getByText('Division summary').first().waitFor();
     await frame.getByText('Mathematics').first().waitFor();
+    // The charts a head teacher reads first, drawn in the frame as SVG, each with its table beside it (issue 28 point 6).
+    const chart = frame.getByRole('img', { name: 'Mean grade point per subject, weakest first' });
+    await chart.waitFor();
+    expect((await chart.boundingBox())?.width).toBeGreaterThan(300);
+    await expect(frame.locator('figure.chart svg').count()).resolves.toBe(4);
+    const beside = await frame.locator('figure.chart', { has: chart }).locator('table').innerText();
+    expect(beside).toContain('Mathematics');
+    expect(beside).toMatch(/\b\d+\.\d{3}\b/);
     // Three decimals shown, as chosen.
     const table = await frame.locator('table').first().innerText();
     expect(table).toMatch(/\b\d+\.\d{3}\b/);
