@@ -23,6 +23,9 @@
  *   every class through the API while a signed-in user's calls keep p95 < 100 ms.
  *   New-curriculum report cards (nc-report-cards.ts): 60 cards with topics and comments to PDF
  *   (<= 0.15 s of drawing, <= 1 MB), the same through the pool, the demo's S1-S4 as one job.
+ *   End-of-term analysis (analysis.ts): a whole school's result analysis (<= 3x the terminal
+ *   report's load and grading of the same term), every statistics category of every class, and
+ *   the average mark sheet of a class: time and the rise of the peak memory (<= 300 MB).
  *
  * `--quick` shortens each measurement (CI uses it to prove the benchmark runs and its budgets
  * hold). Each result prints its budget ("met" or "NOT MET"); a part that missed one is measured
@@ -35,6 +38,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { students } from '@mustard/shared';
 import autocannon from 'autocannon';
+import { reportAnalysis } from './analysis.js';
 import { budgetVerdict, watchBudgets } from './budgets.js';
 import { measureBundles } from './bundle.js';
 import { reportClassListBytes } from './class-list-bytes.js';
@@ -107,6 +111,7 @@ const SECTIONS: ReadonlyArray<readonly [string, () => Promise<void>]> = [
   ['the report loader', () => reportReportLoader(quick)],
   ['report cards', () => reportReportCards(quick, [...REPORT_CARDS_EXTRAS, reportPreview])],
   ['new-curriculum report cards', () => reportNcReportCards(quick)],
+  ['end-of-term analysis', () => reportAnalysis(quick)],
   ['the demo printing through the API', reportSchoolThroughApi],
 ];
 
