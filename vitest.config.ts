@@ -57,6 +57,8 @@ const NO_DATABASE = server([
   'documents/pool.test.ts',
   // The registry of report kinds: what it holds and that the app serves each.
   'modules/reports/kinds.test.ts',
+  // The cumulative report's pure parts: its layout and grade points.
+  'modules/reports/cumulative/cumulative-report.test.ts',
 ]);
 /** Of the embedded database alone: its data directory, the command and the server on it, migrations over old data. */
 const PGLITE_ONLY = server([

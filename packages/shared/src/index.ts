@@ -10,6 +10,7 @@ export * from './endpoints/auth.js';
 export * from './endpoints/avg-marksheet.js';
 export * from './endpoints/calendar.js';
 export * from './endpoints/class-curricula.js';
+export * from './endpoints/cumulative-report.js';
 export * from './endpoints/definition.js';
 export * from './endpoints/fees.js';
 export { type IdParams, IdParamsSchema, lowerId, shownMarkTypeIds } from './endpoints/fields.js';

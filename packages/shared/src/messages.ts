@@ -279,6 +279,7 @@ export const REPORT_MESSAGES = {
   otherCurriculumLeftOut: 'Follows the new curriculum this year: its analysis is of competencies',
   classWithoutMarks: 'No marks of these mark types in this class',
   avgMarksheetAlevelLater: 'The average mark sheet of an A-level class comes later',
+  cumulativeNeedsMarkTypes: 'Tick the mark types the cumulative report puts side by side',
   learnerRequired: 'Please select a learner',
   learnerNotInClass: 'This learner is not in the chosen class and stream',
   statisticsCategory: 'Choose a statistic from the list',

@@ -838,6 +838,24 @@ const LISTS: Record<string, ListFixture> = {
       expectNothingOfB(theirs.body, 'GET /api/school/otherstatistics?marktype_id=<B>');
     },
   },
+  '/api/school/cummulativereport': {
+    // A's marked P2 class's cumulative cards of A's mark type as the model, the preview and the PDF: nothing of B's;
+    // B's learner and B's mark type named in A's request refused, and not named.
+    urls: () =>
+      ['json=1', 'html=1', 'pdf=1'].map(
+        (extra) => `/api/school/cummulativereport?form=P2&term=I&year=2026&marktype_ids=${A.ids.marktype}&label=FINAL&${extra}`,
+      ),
+    own: () => [A.ids.marked],
+    check: async () => {
+      const url = (extra: string) => `/api/school/cummulativereport?form=P2&term=I&year=2026&json=1&${extra}`;
+      const theirLearner = await send(A, 'GET', url(`marktype_ids=${A.ids.marktype}&student_id=${B.ids.marked}`));
+      expect(theirLearner.statusCode, theirLearner.body).toBe(422);
+      expectNothingOfB(theirLearner.body, 'GET /api/school/cummulativereport?student_id=<B>');
+      const theirType = await send(A, 'GET', url(`marktype_ids=${B.ids.marktype}`));
+      expect(theirType.statusCode, theirType.body).toBe(422);
+      expectNothingOfB(theirType.body, 'GET /api/school/cummulativereport?marktype_ids=<B>');
+    },
+  },
   '/api/school/marks/marksheet': {
     // A's marked P2 class as the preview, the workbook and the PDF: nothing of B's learners or subjects.
     urls: () => ['html=1', 'excel=1', 'pdf=1'].map((extra) => `/api/school/marks/marksheet?form=P2&term=I&year=2026&${extra}`),

@@ -154,6 +154,12 @@ export const ReportModelSchema = z.object({
     level: z.enum(REPORT_LEVELS),
     rawmark: z.boolean(),
     separate: z.boolean(),
+    /**
+     * The cumulative report's (issue 28 point 3): the combined column's title, the person's Label
+     * (AVERAGE, FINAL) over the subject's mark the mark types make with the proportions; the card
+     * then shows every level's grade points. Absent on the terminal report (its column is Total).
+     */
+    combined: z.string().optional(),
   }),
   /**
    * The mark types the cards show, in the school's order; `heading` is the column's head: the

@@ -55,7 +55,8 @@ export function nextTermItems(model: ReportModel, learner: ReportLearner): Array
 export function tableColumns(model: ReportModel, layout: ReportLayout): SubjectColumn[] {
   return layout.columns.filter((column) => {
     if (column === 'marks') return showsMarkColumns(model, layout) || (model.report.level === 'alevel' && layout.columns.includes('marks'));
-    if (column === 'points') return model.report.level === 'alevel';
+    // Points are A level's, and every level's grade points on the cumulative report.
+    if (column === 'points') return model.report.level === 'alevel' || model.report.combined !== undefined;
     return true;
   });
 }
@@ -68,6 +69,10 @@ const COLUMN_HEADS: Record<Exclude<SubjectColumn, 'marks'>, string> = {
   initials: W.initials,
 };
 
+/** A column's head: the cumulative report's combined column is titled by its Label. */
+export const columnHead = (model: ReportModel, column: Exclude<SubjectColumn, 'marks'>) =>
+  column === 'total' ? (model.report.combined ?? W.total) : COLUMN_HEADS[column];
+
 /** The papers of an A-level subject in one cell: "I: 67 D2, II: 55 C6". */
 export function papersText(subject: ReportSubject): string {
   return (subject.papers ?? []).map((paper) => `${paper.paper}: ${reportNumber(paper.mark)} ${paper.grade ?? '-'}`).join(', ');
@@ -78,7 +83,9 @@ function subjectsTable(model: ReportModel, layout: ReportLayout, learner: Report
   const shown = showsMarkColumns(model, layout) ? model.markTypes : [];
   const markColumns = shown.map((type) => type.label);
   const head = columns
-    .flatMap((column) => (column === 'marks' ? (shown.length > 0 ? shown.map((type) => type.heading) : [W.paper]) : [COLUMN_HEADS[column]]))
+    .flatMap((column) =>
+      column === 'marks' ? (shown.length > 0 ? shown.map((type) => type.heading) : [W.paper]) : [columnHead(model, column)],
+    )
     .map((label) => `<th>${escapeHtml(label)}</th>`)
     .join('');
   const rows = learner.subjects

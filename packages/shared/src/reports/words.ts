@@ -133,7 +133,8 @@ function divisionLine(divisions: ReadonlyArray<{ division: string; aggregateAtMo
 export function reportKeyLines(
   rules: GradingRules,
   level: 'primary' | 'olevel' | 'alevel' | 'plain',
-  marks: { headings: string[]; raw: boolean },
+  /** `total`: the total column's title where it is not Total (the cumulative report's Label). */
+  marks: { headings: string[]; raw: boolean; total?: string | undefined },
 ): string[] {
   const lines = [gradesLine(rules)];
   const best = Math.min(...rules.grades.values.map((grade) => grade.value));
@@ -166,11 +167,12 @@ export function reportKeyLines(
   else lines.push(`${abs}: a test missed; the subject has no total and is not graded`);
   if (rounding === 'whole') lines.push('Totals are rounded to a whole number before grading');
   else if (rounding === 'oneDecimal') lines.push('Totals are rounded to one decimal before grading');
+  const total = marks.total ?? 'Total';
   if (marks.headings.length > 0)
     lines.push(
       marks.raw
-        ? `${marks.headings.join(', ')}: marks as entered; Total: out of 100`
-        : `${marks.headings.join(', ')}: each test's weighted part of the total; Total: out of 100`,
+        ? `${marks.headings.join(', ')}: marks as entered; ${total}: out of 100`
+        : `${marks.headings.join(', ')}: each test's weighted part of the total; ${total}: out of 100`,
     );
   return lines;
 }

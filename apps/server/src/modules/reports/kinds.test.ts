@@ -1,6 +1,7 @@
 import {
   analysisEndpoint,
   avgMarksheetEndpoint,
+  cumulativeReportEndpoint,
   marksheetEndpoint,
   ncMarksheetEndpoint,
   ncTerminalReportEndpoint,
@@ -31,6 +32,7 @@ describe('the registry of report kinds', () => {
       ['avgmarksheet', 'GET', avgMarksheetEndpoint.path],
       ['progressreport', 'GET', progressReportEndpoint.path],
       ['statistics', 'GET', statisticsEndpoint.path],
+      ['cumulative-report', 'GET', cumulativeReportEndpoint.path],
     ]);
     expect(new Set(REPORT_KINDS.map((kind) => kind.name)).size).toBe(REPORT_KINDS.length);
     expect(new Set(REPORT_KINDS.map((kind) => `${kind.method} ${kind.path}`)).size).toBe(REPORT_KINDS.length);

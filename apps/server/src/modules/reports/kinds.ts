@@ -2,6 +2,7 @@ import type { Endpoint } from '@mustard/shared';
 import type { FastifyInstance } from 'fastify';
 import { analysisKind } from './analysis.kind.js';
 import { avgMarksheetKind } from './avg-marksheet/avg-marksheet.kind.js';
+import { cumulativeReportKind } from './cumulative/cumulative-report.kind.js';
 import { marksheetKind } from './marksheet/marksheet.service.js';
 import { ncMarksheetKind } from './nc-marksheet/nc-marksheet.kind.js';
 import { ncTerminalReportKind } from './nc-report/nc-report.kind.js';
@@ -41,6 +42,7 @@ export const REPORT_KINDS: readonly RegisteredKind[] = [
   registered(ncTerminalReportKind),
   registered(analysisKind),
   registered(avgMarksheetKind),
+  registered(cumulativeReportKind),
   registered(progressReportKind),
   registered(statisticsKind),
 ];

@@ -3,6 +3,7 @@ import {
   exactSum,
   explanation,
   type GradeBand,
+  type GradedClass,
   type GradingInputs,
   type GradingMark,
   type GradingMarkType,
@@ -217,9 +218,15 @@ function signatureLines(footers: ReportInputs['footers']): string[] {
   ];
 }
 
-/** The report model of the inputs' class: the class graded (gradeClass), the printed learners decorated as a card prints them. */
-export function buildReportModel(inputs: ReportInputs): ReportModel {
-  const graded = gradeClass(inputs.learners, inputs.marks, gradingInputs(inputs));
+/**
+ * The report model of the inputs' class: the class graded (gradeClass), the printed learners
+ * decorated as a card prints them. A kind that reads more of the graded class than the card
+ * prints (the cumulative report's grade points) grades it once and hands it in.
+ */
+export function buildReportModel(
+  inputs: ReportInputs,
+  graded: GradedClass<ReportLearnerRow> = gradeClass(inputs.learners, inputs.marks, gradingInputs(inputs)),
+): ReportModel {
   const { results: computed, positions, means } = graded;
 
   const learners: ReportLearner[] = computed
@@ -263,6 +270,7 @@ export function buildReportModel(inputs: ReportInputs): ReportModel {
     key: reportKeyLines(inputs.rules, inputs.report.level, {
       headings: markTypes.length > 1 || inputs.report.separate ? markTypes.map((type) => type.heading) : [],
       raw: inputs.report.rawmark,
+      total: inputs.report.combined,
     }),
     streams: new Set(inputs.learners.map((learner) => (learner.stream ?? '').toLowerCase())).size,
     // The school's own "Next term begins" footer is the one printed.

@@ -15,7 +15,7 @@ import { FileAnswer } from '../../plugins/endpoints.js';
 import { classTermKey } from '../students/class-learners.repository.js';
 import { REPORT_CARDS_DRAWER } from './document-drawers.js';
 import { imagesForPrint } from './pdf/images.js';
-import type { KindRead, RenderContext, ReportKind } from './pipeline/kind.js';
+import type { DocumentDraw, KindRead, RenderContext, ReportKind } from './pipeline/kind.js';
 import { type GradingLoad, gradingInputsOf } from './pipeline/loader.js';
 import type { SourceName, SourceValues } from './pipeline/sources.js';
 import { reportImages, withInlinePhotos } from './report-images.js';
@@ -162,13 +162,35 @@ export function reportFileName(report: { form: string; stream: string | null; ye
 }
 
 /** Photos and badge shrunk to what a card prints (a stored photo is larger than its 2 cm frame). */
-const printImages = async (built: TerminalReport, { app, tenantId }: RenderContext<TerminalReportQuery>) =>
+const printImages = async (built: TerminalReport, { app, tenantId }: Pick<RenderContext<unknown>, 'app' | 'tenantId'>) =>
   imagesForPrint(await reportImages(app.config.dataDir, tenantId, built.model, built.photoFiles, built.logoFile));
 
 /**
+ * The report cards' renderers, for every kind that prints the card (the terminal report, the
+ * cumulative report): the model as JSON, the preview, else the PDF, drawn by the one document
+ * pool with its progress kept in the database (any server answers for it).
+ */
+export const REPORT_CARD_RENDERERS = {
+  json: async (built: TerminalReport) => built.model,
+  html: async (built: TerminalReport, context: Pick<RenderContext<unknown>, 'app' | 'tenantId'>) => ({
+    html: renderReportHtml(withInlinePhotos(built.model, await printImages(built, context)), built.layout),
+  }),
+  pdf: async (built: TerminalReport, context: RenderContext<{ progress?: string | undefined }>, draw: DocumentDraw) => {
+    const { model, layout } = built;
+    const images = await printImages(built, context);
+    const { app, tenantId, userId, query } = context;
+    const progress = query.progress
+      ? await app.documents.progress.start({ tenantId, userId, token: query.progress }, model.learners.length)
+      : null;
+    const pdf = await draw(() => renderDocument(REPORT_CARDS_DRAWER, { model, layout, images }, progress?.update));
+    await progress?.finish();
+    return new FileAnswer(reportFileName(model.report), 'application/pdf', pdf);
+  },
+};
+
+/**
  * The terminal report kind: one class and term, every source a card prints, the model built from
- * them; the model as JSON (`json=1`), the preview (`html=1`), else the PDF, drawn by the one
- * document pool with its progress kept in the database (any server answers for it).
+ * them; the card's renderers: the model as JSON (`json=1`), the preview (`html=1`), else the PDF.
  */
 export const terminalReportKind = {
   name: 'terminal-report',
@@ -181,21 +203,5 @@ export const terminalReportKind = {
     return { model: buildReportModel(inputs), layout: inputs.layout, photoFiles: inputs.photoFiles, logoFile: inputs.logoFile };
   },
   output: (query) => (query.json ? 'json' : query.html ? 'html' : 'pdf'),
-  render: {
-    json: async (built) => built.model,
-    html: async (built, context) => ({
-      html: renderReportHtml(withInlinePhotos(built.model, await printImages(built, context)), built.layout),
-    }),
-    pdf: async (built, context, draw) => {
-      const { model, layout } = built;
-      const images = await printImages(built, context);
-      const { app, tenantId, userId, query } = context;
-      const progress = query.progress
-        ? await app.documents.progress.start({ tenantId, userId, token: query.progress }, model.learners.length)
-        : null;
-      const pdf = await draw(() => renderDocument(REPORT_CARDS_DRAWER, { model, layout, images }, progress?.update));
-      await progress?.finish();
-      return new FileAnswer(reportFileName(model.report), 'application/pdf', pdf);
-    },
-  },
+  render: REPORT_CARD_RENDERERS,
 } satisfies ReportKind<typeof terminalReportEndpoint, TerminalReport, TerminalReportSource>;

@@ -269,6 +269,7 @@ function MarkTypesField({ filter, errors, spec }: FieldProps) {
       onChange={(value) => filter.change({ marktype_ids: value })}
       error={errors.marktype_id ?? errors.marktype_ids}
       placeholder={chosen.length === 0 ? t(spec.none ?? 'reportFilter.allMarkTypes') : undefined}
+      withAsterisk={spec.required}
       clearable
     />
   );

@@ -1,4 +1,5 @@
 import {
+  columnHead,
   nextTermItems,
   papersText,
   type ReportLayout,
@@ -118,7 +119,8 @@ const markText = (mark: number | 'ABS' | null | undefined) => (mark === 'ABS' ? 
  * `papersText` of render-html in shared, so the two cannot drift): the subject, then the
  * layout's columns in its order for this level: at `marks` a column per mark type (Seperate mark
  * types, or several mark types, never at A level), or at A level one cell of the papers
- * ("I: 67 D2, II: 55 C6", headed REPORT_WORDS.paper); `points` at A level only.
+ * ("I: 67 D2, II: 55 C6", headed REPORT_WORDS.paper); `points` at A level only, and on the
+ * cumulative report, whose total column is headed by its Label (`columnHead`).
  */
 export function subjectColumns(model: ReportModel, layout: ReportLayout): CardColumn[] {
   const columns: CardColumn[] = [{ kind: 'subject', header: W.subject, cell: (subject) => subject.subject }];
@@ -131,7 +133,7 @@ export function subjectColumns(model: ReportModel, layout: ReportLayout): CardCo
           columns.push({ kind: 'mark', header: heading, cell: (subject) => markText(subject.marks[label]) });
         break;
       case 'total':
-        columns.push({ kind: 'total', header: W.total, cell: (subject) => reportNumber(subject.total) });
+        columns.push({ kind: 'total', header: columnHead(model, 'total'), cell: (subject) => reportNumber(subject.total) });
         break;
       case 'grade':
         columns.push({ kind: 'grade', header: W.grade, cell: (subject) => subject.grade ?? '-' });
