@@ -42,7 +42,7 @@ export const REPORT_KINDS: readonly RegisteredKind[] = [
   registered(ncTerminalReportKind),
   registered(analysisKind),
   registered(avgMarksheetKind),
-  registered(cumulativeReportKind),
   registered(progressReportKind),
   registered(statisticsKind),
+  registered(cumulativeReportKind),
 ];
