@@ -100,4 +100,40 @@ describe('the result analysis', () => {
     const graded = await frame.locator('table').first().locator('tbody tr td:nth-child(2)').allInnerTexts();
     expect(graded.map(Number).some((count) => count > 0)).toBe(true);
   });
+  it('analyses all classes of demo-primary in one job, the PDF followed class by class, then previews the school', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/resultanalysis' });
+    const at = await demoMarksTerm(page);
+    const filter = page.getByRole('form', { name: 'Result analysis filter' });
+    // No class chosen: the field says what that means.
+    await expect(filter.getByRole('combobox', { name: 'Class' }).getAttribute('placeholder')).resolves.toBe('All classes');
+    await filter.getByRole('combobox', { name: 'Term' }).click();
+    await page.getByRole('option', { name: at.term, exact: true }).click();
+    await filter.getByRole('textbox', { name: 'Year' }).fill(String(at.year));
+    await filter.getByRole('checkbox', { name: 'Preview' }).uncheck();
+    await filter.getByRole('checkbox', { name: 'PDF' }).check();
+    // The school's connection is slow: the finished PDF is held in the browser until the page has
+    // shown how far the job went, so the progress is read however fast the server draws.
+    await page.route('**/api/school/analysis?**', async (route) => {
+      const response = await route.fetch();
+      await page
+        .getByTestId('report-progress')
+        .getByText(/Classes analysed: (\d+) of \1$/)
+        .waitFor();
+      await route.fulfill({ response });
+    });
+    const [download] = await Promise.all([page.waitForEvent('download'), filter.getByRole('button', { name: 'Next' }).click()]);
+    expect(download.suggestedFilename()).toBe(`analysis-all-${at.year}-${at.term}.pdf`);
+    await page.unroute('**/api/school/analysis?**');
+
+    await filter.getByRole('checkbox', { name: 'PDF' }).uncheck();
+    await filter.getByRole('checkbox', { name: 'Preview' }).check();
+    await filter.getByRole('button', { name: 'Next' }).click();
+    await toast(page, 'The result analysis is ready.');
+    const frame = page.frameLocator('iframe[title="Result analysis preview"]');
+    await frame.getByText('RESULT ANALYSIS · All classes').waitFor();
+    // A summary line per class of the demo, P1 to P7, then each class's own analysis.
+    const summary = await frame.locator('table').first().locator('tbody tr td:first-child').allInnerTexts();
+    expect(summary).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7']);
+    await expect(frame.locator('section').count()).resolves.toBe(8);
+  });
 });
