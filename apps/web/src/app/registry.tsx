@@ -53,6 +53,7 @@ const marksheet = () => import('../features/marksheet/MarksheetPage.js');
 const avgMarksheet = () => import('../features/avg-marksheet/AvgMarksheetPage.js');
 const progressReport = () => import('../features/progress-report/ProgressReportPage.js');
 const resultAnalysis = () => import('../features/analysis/ResultAnalysisPage.js');
+const statistics = () => import('../features/statistics/StatisticsPage.js');
 const cumulativeReport = () => import('../features/cumulative-report/CumulativeReportPage.js');
 const ncMarksheet = () => import('../features/nc-marksheet/NcMarksheetPage.js');
 const ncTerminalReport = () => import('../features/nc-report/NcTerminalReportPage.js');
@@ -90,6 +91,7 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   averageMarksheet: screen(avgMarksheet, (m) => m.AvgMarksheetPage),
   progressReport: screen(progressReport, (m) => m.ProgressReportPage),
   resultAnalysis: screen(resultAnalysis, (m) => m.ResultAnalysisPage),
+  statistics: screen(statistics, (m) => m.StatisticsPage),
   cumulativeReport: screen(cumulativeReport, (m) => m.CumulativeReportPage),
   ncMarksheet: screen(ncMarksheet, (m) => m.NcMarksheetPage),
   ncTerminalReport: screen(ncTerminalReport, (m) => m.NcTerminalReportPage),

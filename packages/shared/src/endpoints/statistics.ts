@@ -8,7 +8,8 @@ import { defineEndpoint } from './definition.js';
 import { flag } from './fields.js';
 import { ReportPreviewSchema } from './reports.js';
 
-// The categories' dispatcher travels with its contract (one export line in index.ts).
+// The categories' dispatcher and charts travel with the contract (one export line in index.ts).
+export * from '../reports/statistics-charts.js';
 export * from '../reports/statistics-tables.js';
 
 /** The decimals the statistics show when the query names none. */

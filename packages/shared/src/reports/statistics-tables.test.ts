@@ -10,6 +10,7 @@ import {
   type StatSubject,
   weightedAggTable,
 } from './statistics.js';
+import { statisticsTableCharts } from './statistics-charts.js';
 import {
   OTHER_STATISTICS_CATEGORIES,
   PRIMARY_STATISTICS_CATEGORIES,
@@ -20,6 +21,7 @@ import {
   statisticsCategoriesFor,
   statisticsRefusal,
   statisticsTables,
+  type TitledStatTable,
 } from './statistics-tables.js';
 
 /*
@@ -174,5 +176,23 @@ describe('progress', () => {
     expect(tables[3]?.table.rows[0]?.cells.previous?.value).toBe(50);
     const alevel = statisticsTables({ ...input, level: 'alevel', category: 'progress', previous: { label: 'x', learners: before } });
     expect(alevel.map((each) => each.key)).not.toContain('progressAggregate');
+  });
+});
+
+describe('the charts beside the tables', () => {
+  it('draws from the tables: divisions per stream with % Division I, mean grade point weakest first, none for a list of learners', () => {
+    const [division] = statisticsTables({ ...input, category: 'division' });
+    const [bars] = statisticsTableCharts(division as TitledStatTable, 1);
+    expect(bars?.kind).toBe('bar');
+    expect(bars && 'categories' in bars ? bars.categories : []).toEqual(['A · 50.0% Div. I', 'B · 0.0% Div. I', 'Total · 33.3% Div. I']);
+    const [mgp] = statisticsTables({ ...input, category: 'mgp' });
+    const [means] = statisticsTableCharts(mgp as TitledStatTable, 2);
+    // English 14 / 3, Mathematics 4.5: English is the weaker.
+    expect(means && 'categories' in means ? means.categories : []).toEqual(['English', 'Mathematics']);
+    const [average] = statisticsTables({ ...input, category: 'average' });
+    expect(statisticsTableCharts(average as TitledStatTable, 2)).toEqual([]);
+    const [aggpoint] = statisticsTables({ ...input, category: 'aggpoint' });
+    const [histogram] = statisticsTableCharts(aggpoint as TitledStatTable, 2);
+    expect(histogram?.kind).toBe('histogram');
   });
 });

@@ -7,10 +7,12 @@ import {
   type ReportType,
   remarkTypes,
   reportLayoutEndpoint,
+  statisticsCategoriesFor,
   studentCategories,
   subjects,
   TERMS,
   type Term,
+  WEIGHT_SET_NAMES,
 } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
@@ -24,7 +26,7 @@ import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
 import { type Choice, useChoices } from '../../resources/choices.js';
 import { type FieldSpec, fieldName, namedErrors, type OptionSpec } from './declaration.js';
-import { changeValues, type FilterValues, type GridFieldName, startValues, TYPE_KEYS } from './fields.js';
+import { changeValues, type FilterValues, type GridFieldName, queryName, startValues, TYPE_KEYS } from './fields.js';
 
 /*
  * The filter card every report page and class sheet shares (issue 25 point 6): the page's title,
@@ -338,6 +340,42 @@ function PrecisionField({ filter, errors, spec }: FieldProps) {
   );
 }
 
+/** The statistics category (Mark Statistics): spec §9's codes of the school's type, in its language; sent as `category`. */
+function StatisticField({ filter, errors, spec }: FieldProps) {
+  const { t } = useTranslation();
+  const { session } = useAuth();
+  return (
+    <Select
+      label={t(spec.label ?? 'statistics.category')}
+      data={statisticsCategoriesFor(session?.tenant?.schooltype).map((code) => ({
+        value: code,
+        label: t(`statistics.categories.${code}`),
+      }))}
+      value={filter.values.statistic}
+      onChange={(value) => value && filter.change({ statistic: value as FilterValues['statistic'] })}
+      error={errors[queryName('statistic')]}
+      allowDeselect={false}
+      withAsterisk
+      searchable
+    />
+  );
+}
+
+/** The weight set of the statistics' indices. */
+function WeightField({ filter, errors, spec }: FieldProps) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      label={t(spec.label ?? 'statistics.weight')}
+      data={WEIGHT_SET_NAMES.map((name) => ({ value: name, label: t(`statistics.weights.${name}`) }))}
+      value={filter.values.weight}
+      onChange={(value) => value && filter.change({ weight: value as FilterValues['weight'] })}
+      error={errors.weight}
+      allowDeselect={false}
+    />
+  );
+}
+
 /** Each field of the grid, drawn once. */
 const FIELD_VIEWS: Record<GridFieldName, (props: FieldProps) => ReactNode> = {
   form: ClassField,
@@ -361,6 +399,8 @@ const FIELD_VIEWS: Record<GridFieldName, (props: FieldProps) => ReactNode> = {
   remarktype_id: RemarkTypeField,
   label: LabelField,
   precision: PrecisionField,
+  statistic: StatisticField,
+  weight: WeightField,
 };
 
 /**

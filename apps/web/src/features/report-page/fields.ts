@@ -1,4 +1,4 @@
-import type { ReportType, Term } from '@mustard/shared';
+import type { ReportType, StatisticsCategory, Term, WeightSetName } from '@mustard/shared';
 
 /*
  * Every field a report filter may ask (spec §2 "Comments and reports", §7 "Reports"), each
@@ -41,6 +41,10 @@ export interface FilterValues {
   comments: boolean;
   /** The decimals a table shows (display only; the result analysis). */
   precision: number;
+  /** The statistics category of Mark Statistics (spec §9; sent as `category`). */
+  statistic: StatisticsCategory;
+  /** The weight set of the statistics' indices. */
+  weight: WeightSetName;
 }
 
 export type FieldName = keyof FilterValues;
@@ -75,6 +79,8 @@ export function startValues(current: { term: Term; year: number }, page: Partial
     noformative: false,
     comments: false,
     precision: 2,
+    statistic: 'division',
+    weight: 'grade',
     ...page,
   };
 }
@@ -108,12 +114,20 @@ const TO_QUERY: { [Name in FieldName]: (value: FilterValues[Name]) => QueryValue
   noformative: flag,
   comments: flag,
   precision: (value) => value,
+  statistic: (value) => value,
+  weight: (value) => value,
 };
+
+/** The query name of a field whose name differs from it: the statistics category is the contract's `category`. */
+export const QUERY_NAMES: Partial<Record<FieldName, string>> = { statistic: 'category' };
+
+/** The query name a field's value goes under (and a 422 names it by). */
+export const queryName = (name: FieldName): string => QUERY_NAMES[name] ?? name;
 
 /** The query of the fields a page declares, from the filter's values: nothing of a field the page does not ask. */
 export function queryOf(fields: readonly FieldName[], values: FilterValues): Record<string, string | number | undefined> {
   const query: Record<string, string | number | undefined> = {};
-  for (const name of fields) query[name] = (TO_QUERY[name] as (value: FilterValues[typeof name]) => QueryValue)(values[name]);
+  for (const name of fields) query[queryName(name)] = (TO_QUERY[name] as (value: FilterValues[typeof name]) => QueryValue)(values[name]);
   return query;
 }
 

@@ -1,10 +1,11 @@
-import { escapeHtml, explainText, type StatisticsModel, STATISTICS_WORDS as W } from '@mustard/shared';
+import { escapeHtml, explainText, type StatisticsModel, statisticsChartsHtml, STATISTICS_WORDS as W } from '@mustard/shared';
 import { shownCell, statisticsSubtitle, wholeColumns } from './table.js';
 
 /*
  * The statistics preview (issue 28 point 2): one HTML document for the web's sandboxed frame,
- * each table under its title and note. A number with a reason is a <details> (no script): a click
- * opens the engine's explanation beneath it, as on the report card preview. Every text escaped.
+ * each table under its title and note, its chart (SVG, with its own table) after it. A number
+ * with a reason is a <details> (no script): a click opens the engine's explanation beneath it,
+ * as on the report card preview. Every text escaped.
  */
 
 type Cell = StatisticsModel['tables'][number]['table']['rows'][number]['cells'][string];
@@ -34,7 +35,7 @@ export function renderStatisticsHtml(model: StatisticsModel): string {
     const said = [note, table.empty].filter((each): each is string => Boolean(each));
     return `<section data-table="${escapeHtml(key)}"><h3>${escapeHtml(title)}</h3>${said.map((each) => `<p class="note">${escapeHtml(each)}</p>`).join('')}${
       table.rows.length > 0 ? `<table><thead>${head}</thead><tbody>${rows}</tbody></table>` : ''
-    }</section>`;
+    }${statisticsChartsHtml({ key, title, table }, report.precision)}</section>`;
   });
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(W.title)}</title><style>
 body{margin:0;padding:12px;font:12px/1.3 "DejaVu Sans",Arial,sans-serif;color:#111}

@@ -1,13 +1,15 @@
-import { type StatisticsModel, STATISTICS_WORDS as W } from '@mustard/shared';
+import { type StatisticsModel, statisticsCharts, STATISTICS_WORDS as W } from '@mustard/shared';
 import type { DocumentDrawer } from '../../../documents/drawers.js';
 import { DOCUMENT_FONTS, type Doc, openPdf, PAGE_SIZES } from '../../../documents/pdf.js';
+import { drawChartPages } from '../pdf/chart.js';
 import { statisticsSubtitle, tableText } from './table.js';
 
 /*
  * The statistics as a PDF (issue 28 point 2): A4 landscape, the school and what the tables are
  * of, then each table under its title and note, its head repeated on a new page; a table wider
  * than the page (O level's aggregates 8..72) continues in column blocks, each with the row
- * labels. Real text in the embedded fonts. Pure: the model in, the bytes out.
+ * labels; then the tables' charts, each with its table beside it. Real text in the embedded
+ * fonts. Pure: the model in, the bytes out.
  */
 
 const PAGE = PAGE_SIZES.landscape;
@@ -98,6 +100,8 @@ export function drawStatisticsPdf(model: StatisticsModel): Promise<Buffer> {
       y += 6;
     }
   }
+  // The charts beside the tables, each with its table (issue 28 point 6).
+  drawChartPages(doc, statisticsCharts(model), PAGE, MARGIN, y + 16);
   doc.end();
   return bytes;
 }

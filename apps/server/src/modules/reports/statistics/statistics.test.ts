@@ -230,6 +230,9 @@ describe('GET /api/school/otherstatistics on the demo', () => {
     const mean = value(table(model, 'mgp').rows[0], 'mgp') as number;
     expect(answer.html).toContain(`<summary>${mean.toFixed(3)}</summary>`);
     expect(answer.html).toContain('data-explain="mgp.');
+    // The chart beside the table, drawn from it: the weakest subject (highest mean grade point) first.
+    expect(answer.html).toContain('<figure class="chart" data-chart="Mean grade point per subject (lower is better)"');
+    expect(answer.html).toContain('<svg');
   });
 
   it('answers the tables as a workbook: numbers as numbers, named otherstats-<class>-<stream>-<year>-<term>.xlsx', async () => {
@@ -273,6 +276,9 @@ describe('GET /api/school/otherstatistics on the demo', () => {
     expect(pdf.statusCode, pdf.body.slice(0, 300)).toBe(200);
     const text = await pdfText(pdf.rawPayload);
     for (const title of ['Subjects', 'Learners per aggregate', 'Learners per division', 'Mark list']) expect(text).toContain(title);
+    // The charts after the tables: the aggregate histogram and the division bars, with their tables.
+    expect(text).toContain('Aggregates');
+    expect(text).toContain('Divisions per class');
   });
 });
 
