@@ -1,8 +1,9 @@
-import { analysisNumber, type SchoolAnalysisModel, ANALYSIS_WORDS as W } from '@mustard/shared';
+import { analysisNumber, type SchoolAnalysisModel, schoolAnalysisCharts, ANALYSIS_WORDS as W } from '@mustard/shared';
 import type { DocumentDrawer } from '../../documents/drawers.js';
 import { DOCUMENT_FONTS, openPdf, PAGE_SIZES } from '../../documents/pdf.js';
 import { cellRow, drawAnalysisPages, MARGIN, ROW } from './analysis-pdf.js';
 import { drawNcAnalysisPages } from './nc-analysis/pdf.js';
+import { drawChartPages } from './pdf/chart.js';
 
 /*
  * A whole school's result analysis as one PDF (issue 28 point 7): the summary of classes first
@@ -67,6 +68,8 @@ export const drawSchoolAnalysis: DocumentDrawer<SchoolAnalysisModel> = async (mo
       y += ROW;
     }
   }
+  // Division bars per class, each with its % Division I, beside their table (issue 28 point 6).
+  drawChartPages(doc, schoolAnalysisCharts(model), PAGE_SIZES.landscape, MARGIN, y + ROW + 16);
   classes.forEach((each, index) => {
     if (each.newCurriculum) drawNcAnalysisPages(doc, each);
     else drawAnalysisPages(doc, each);

@@ -12,6 +12,7 @@ import {
   REPORT_MESSAGES,
   resultAnalysis,
   type SchoolAnalysisModel,
+  schoolAnalysisChartsHtml,
   type TerminalReportQuery,
 } from '@mustard/shared';
 import { renderDocument } from '../../documents/pool.js';
@@ -281,7 +282,7 @@ export function renderSchoolAnalysisHtml(model: SchoolAnalysisModel): string {
     ? `<h3>${escapeHtml(ANALYSIS_WORDS.leftOut)}</h3><table>${leftOut.map((each) => `<tr>${cell(each.form)}${cell(each.reason)}</tr>`).join('')}</table>`
     : '';
   const heading = `<section><h1>${escapeHtml(ANALYSIS_WORDS.title)} · ${escapeHtml(ANALYSIS_WORDS.allClasses)}</h1><p>${escapeHtml(`${report.school} · ${report.term} ${report.year}`)}</p>
-<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>${left}</section>`;
+<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>${left}${schoolAnalysisChartsHtml(model)}</section>`;
   return analysisDocument(
     heading + classes.map((each) => (each.newCurriculum ? ncAnalysisSectionHtml(each) : analysisSectionHtml(each))).join(''),
   );

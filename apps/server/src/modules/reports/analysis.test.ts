@@ -359,6 +359,9 @@ describe('GET /api/school/analysis of all classes (a whole school’s term)', ()
     const html = ok(await get(head, analysisEndpoint.path, { ...all, html: 1 })).html as string;
     expect(html).toContain('RESULT ANALYSIS · All classes');
     expect(html.match(/<section>/g)?.length).toBe(3);
+    // The classes compared by their divisions, each named with its % Division I (issue 28 point 6).
+    expect(html).toContain('aria-label="Divisions per class"');
+    expect(html).toMatch(/P5 · \d+\.\d{2}% Div\. I/);
     const excel = await get(head, analysisEndpoint.path, { ...all, excel: 1 });
     expect(excel.headers['content-disposition']).toContain(`analysis-all-${YEAR}-I.xlsx`);
     const workbook = new ExcelJS.Workbook();
@@ -372,6 +375,7 @@ describe('GET /api/school/analysis of all classes (a whole school’s term)', ()
     const text = await pdfText(pdf.rawPayload);
     expect(text).toContain('RESULT ANALYSIS · All classes');
     expect(text).toMatch(/P6 · All streams · TERM I/);
+    expect(text).toContain('Divisions per class');
     expect(ok(await head.get(`/api/school/terminalreport/progress?token=${token}`))).toEqual({ done: 2, total: 2 });
   });
 

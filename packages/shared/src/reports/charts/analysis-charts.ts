@@ -1,4 +1,4 @@
-import { ANALYSIS_WORDS, type AnalysisModel, analysisNumber } from '../../endpoints/analysis.js';
+import { ANALYSIS_WORDS, type AnalysisModel, analysisNumber, type SchoolAnalysisModel } from '../../endpoints/analysis.js';
 import type { BarChartModel, Chart } from './model.js';
 import { chartFigureHtml } from './svg.js';
 
@@ -145,5 +145,24 @@ export function analysisChartsHtml(model: AnalysisModel): string {
   const id = `analysis-${model.report.form}-${model.report.stream ?? 'all'}`;
   return analysisCharts(model)
     .map((chart, index) => chartFigureHtml(chart, { id: `${id}-${index + 1}` }))
+    .join('');
+}
+
+/** A whole school's charts (issue 28 point 7's summary): division bars per class with % Division I; none without divisions. */
+export function schoolAnalysisCharts(model: SchoolAnalysisModel): Chart[] {
+  const rows = model.summary.filter((row) => row.divisions !== null);
+  if (rows.length === 0) return [];
+  return [
+    divisionsByClassChart(
+      rows.map((row) => ({ label: row.form, divisions: row.divisions, divisionOne: row.divisionOne })),
+      model.report.precision,
+    ),
+  ];
+}
+
+/** The whole school's charts for its preview, each with its table beside it. */
+export function schoolAnalysisChartsHtml(model: SchoolAnalysisModel): string {
+  return schoolAnalysisCharts(model)
+    .map((chart, index) => chartFigureHtml(chart, { id: `analysis-school-${index + 1}` }))
     .join('');
 }

@@ -4,6 +4,7 @@ import {
   aggregateHistogram,
   analysisCharts,
   analysisChartsHtml,
+  type BarChartModel,
   CHART_MAX_CATEGORIES,
   CHART_WORDS,
   type Chart,
@@ -17,6 +18,8 @@ import {
   layoutChart,
   meanGradePointChart,
   niceTicks,
+  schoolAnalysisCharts,
+  schoolAnalysisChartsHtml,
   seriesFill,
   sexesChart,
   trendLine,
@@ -437,6 +440,31 @@ describe('the analysis charts', () => {
       ['U', [0, 2, null]],
     ]);
     expect(chart).toMatchObject({ stacked: true, ordered: true });
+  });
+
+  it('compare a whole school’s classes with divisions, none drawn when no class has any', () => {
+    const school = {
+      report: { school: 'S', term: 'I', year: 2026, precision: 1, markTypes: ['EOT'] },
+      summary: [
+        {
+          form: 'P6',
+          learners: 2,
+          divisions: [
+            { division: 'I', count: 1 },
+            { division: 'II', count: 1 },
+          ],
+          divisionOne: 50,
+          meanGradePoint: 3,
+        },
+        { form: 'S2', learners: 5, divisions: null, divisionOne: null, meanGradePoint: null },
+      ],
+      classes: [],
+      leftOut: [],
+    };
+    const [chart] = schoolAnalysisCharts(school) as [BarChartModel];
+    expect(chart.categories).toEqual(['P6 · 50.0% Div. I']);
+    expect(schoolAnalysisChartsHtml(school)).toContain('aria-label="Divisions per class"');
+    expect(schoolAnalysisCharts({ ...school, summary: [school.summary[1] as (typeof school.summary)[number]] })).toEqual([]);
   });
 
   it('preview as four figures, each an SVG with its table beside it', () => {
