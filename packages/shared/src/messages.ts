@@ -278,7 +278,6 @@ export const REPORT_MESSAGES = {
   noClassMarks: 'No class has marks in this term: choose another term, or enter marks first',
   otherCurriculumLeftOut: 'Follows the new curriculum this year: its analysis is of competencies',
   classWithoutMarks: 'No marks of these mark types in this class',
-  avgMarksheetAlevelLater: 'The average mark sheet of an A-level class comes later',
   cumulativeNeedsMarkTypes: 'Tick the mark types the cumulative report puts side by side',
   learnerRequired: 'Please select a learner',
   learnerNotInClass: 'This learner is not in the chosen class and stream',

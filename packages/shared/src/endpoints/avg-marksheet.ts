@@ -24,8 +24,24 @@ export const AvgMarksheetQuerySchema = TerminalReportQuerySchema.pick({
 });
 export type AvgMarksheetQuery = z.output<typeof AvgMarksheetQuerySchema>;
 
-/** A learner's mean in one subject: the mean over the terms taken, how many, and its grade. */
-const AvgSubjectSchema = z.object({ mean: z.number(), terms: z.number(), grade: z.string().nullable() });
+/**
+ * A learner's mean in one paper (A level): the mean over the terms taken, how many, and the
+ * paper's grade (D1..F9); null and 0 terms for a paper sat but never marked (ABS every term).
+ */
+const AvgPaperSchema = z.object({ paper: z.string(), mean: z.number().nullable(), terms: z.number(), grade: z.string().nullable() });
+
+/**
+ * A learner's mean in one subject: the mean over the terms taken, how many, and its grade. At A
+ * level the mean of its papers' means, the most terms any paper has, the principal's letter (a
+ * subsidiary's paper grade), its points, and each paper's mean graded.
+ */
+const AvgSubjectSchema = z.object({
+  mean: z.number().nullable(),
+  terms: z.number(),
+  grade: z.string().nullable(),
+  points: z.number().nullable().optional(),
+  papers: z.array(AvgPaperSchema).optional(),
+});
 
 /** The average mark sheet's model: each learner's means (unrounded), graded by the one grader. */
 export const AvgMarksheetModelSchema = z.object({
@@ -40,7 +56,10 @@ export const AvgMarksheetModelSchema = z.object({
     /** The term whose grade sets grade the means: the year's last term that has them. */
     gradeSetTerm: z.string(),
   }),
-  subjects: z.array(z.object({ subject_id: z.string(), subject: z.string(), code: z.string().nullable() })),
+  /** The subjects shown; at A level with the papers any learner has a mean in, in order. */
+  subjects: z.array(
+    z.object({ subject_id: z.string(), subject: z.string(), code: z.string().nullable(), papers: z.array(z.string()).optional() }),
+  ),
   learners: z.array(
     z.object({
       id: z.string(),
@@ -53,6 +72,8 @@ export const AvgMarksheetModelSchema = z.object({
       average: z.number().nullable(),
       aggregate: z.number().nullable(),
       division: z.string().nullable(),
+      /** A level: the total points of the graded means (null at other levels). */
+      points: z.number().nullable(),
       /** The position in the class (ties share a rank), null when not ranked. */
       position: z.number().nullable(),
     }),
@@ -78,6 +99,9 @@ export const AVG_MARKSHEET_WORDS = {
   average: 'Avg',
   aggregate: 'Agg',
   division: 'Div',
+  points: 'Points',
+  subjectPoints: 'Pts',
+  paper: 'P',
   position: 'Pos',
 } as const;
 

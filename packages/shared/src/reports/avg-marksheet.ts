@@ -45,6 +45,66 @@ export function meansOverTerms(totals: ReadonlyArray<TermSubjectTotal>): Map<str
 /** The one mark type the means are graded as: a mark out of 100. */
 export const MEAN_MARK_TYPE: GradingMarkType = { id: 'mean', label: 'Mean', outof: 100 };
 
+/** One learner's total in one paper of a subject in one term (A level): null when absent or missing. */
+export interface TermPaperTotal extends TermSubjectTotal {
+  paper: string;
+}
+
+/**
+ * Each learner's each subject's each paper's mean over the terms taken (A level: each paper is
+ * graded on its own), by learner, subject, then paper; a term without a mark is left out, never 0.
+ * A paper sat (ABS or no mark) in every term but never with a mark is null: the cards give a
+ * subject with a paper without a mark no letter, and so does the sheet.
+ */
+export function paperMeansOverTerms(totals: ReadonlyArray<TermPaperTotal>): Map<string, Map<string, Map<string, SubjectMean | null>>> {
+  const byPaper = new Map<string, Map<string, Map<string, TermSubjectTotal[]>>>();
+  for (const each of totals) {
+    let bySubject = byPaper.get(each.student_id);
+    if (!bySubject) {
+      bySubject = new Map();
+      byPaper.set(each.student_id, bySubject);
+    }
+    let papers = bySubject.get(each.subject_id);
+    if (!papers) {
+      papers = new Map();
+      bySubject.set(each.subject_id, papers);
+    }
+    // The paper stands in as the subject: the mean of one learner's one paper.
+    const found = papers.get(each.paper) ?? [];
+    found.push({ student_id: each.student_id, subject_id: each.paper, total: each.total });
+    papers.set(each.paper, found);
+  }
+  const means = new Map<string, Map<string, Map<string, SubjectMean | null>>>();
+  for (const [learner, bySubject] of byPaper) {
+    const subjects = new Map<string, Map<string, SubjectMean | null>>();
+    for (const [subject, papers] of bySubject) {
+      const paperMeans = meansOverTerms([...papers.values()].flat()).get(learner);
+      // A subject with no paper ever marked has no mean, as meansOverTerms leaves it out.
+      if (!paperMeans || paperMeans.size === 0) continue;
+      subjects.set(subject, new Map([...papers.keys()].map((paper) => [paper, paperMeans.get(paper) ?? null])));
+    }
+    if (subjects.size > 0) means.set(learner, subjects);
+  }
+  return means;
+}
+
+type MeanInputs = Omit<GradingInputs, 'markTypes' | 'proportions' | 'rawmark'>;
+
+/** Grades marks of the one mean mark type through the one grader (gradeClass). */
+function gradeMeanMarks<Learner extends GradingLearner>(
+  learners: ReadonlyArray<Learner>,
+  marks: GradingMark[],
+  inputs: MeanInputs,
+): GradedClass<Learner> {
+  return gradeClass(learners, marks, {
+    ...inputs,
+    rawmark: true,
+    markTypes: [MEAN_MARK_TYPE],
+    markTypeLabels: new Map([...inputs.markTypeLabels, [MEAN_MARK_TYPE.id, MEAN_MARK_TYPE.label]]),
+    proportions: new Map(),
+  });
+}
+
 /**
  * Grades the means through the one grader (gradeClass): each mean is the learner's one mark in
  * the subject, out of 100, graded by the given inputs' grade bands (the year's last term's) and
@@ -54,7 +114,7 @@ export const MEAN_MARK_TYPE: GradingMarkType = { id: 'mean', label: 'Mean', outo
 export function gradeMeans<Learner extends GradingLearner>(
   learners: ReadonlyArray<Learner>,
   means: ReadonlyMap<string, ReadonlyMap<string, SubjectMean>>,
-  inputs: Omit<GradingInputs, 'markTypes' | 'proportions' | 'rawmark'>,
+  inputs: MeanInputs,
 ): GradedClass<Learner> {
   const marks: GradingMark[] = [];
   for (const learner of learners) {
@@ -62,11 +122,32 @@ export function gradeMeans<Learner extends GradingLearner>(
       marks.push({ student_id: learner.id, subject_id, marktype_id: MEAN_MARK_TYPE.id, paper: 'I', mark: mean, absent: false });
     }
   }
-  return gradeClass(learners, marks, {
-    ...inputs,
-    rawmark: true,
-    markTypes: [MEAN_MARK_TYPE],
-    markTypeLabels: new Map([...inputs.markTypeLabels, [MEAN_MARK_TYPE.id, MEAN_MARK_TYPE.label]]),
-    proportions: new Map(),
-  });
+  return gradeMeanMarks(learners, marks, inputs);
+}
+
+/**
+ * Grades the paper means (A level) through the one grader: each paper's mean is the learner's one
+ * mark in that paper, out of 100, so each paper is graded (D1..F9), a principal subject's letter
+ * and points and a subsidiary's points follow from them as on the cards, and the learner's total
+ * points and position (ties share a rank) are recomputed from the graded means.
+ */
+export function gradePaperMeans<Learner extends GradingLearner>(
+  learners: ReadonlyArray<Learner>,
+  means: ReadonlyMap<string, ReadonlyMap<string, ReadonlyMap<string, SubjectMean | null>>>,
+  inputs: MeanInputs,
+): GradedClass<Learner> {
+  const marks: GradingMark[] = [];
+  for (const learner of learners)
+    for (const [subject_id, papers] of means.get(learner.id) ?? [])
+      for (const [paper, found] of papers)
+        marks.push({
+          student_id: learner.id,
+          subject_id,
+          marktype_id: MEAN_MARK_TYPE.id,
+          paper,
+          mark: found?.mean ?? null,
+          // A paper never marked: absent, as on the cards (no letter), never a 0.
+          absent: found === null,
+        });
+  return gradeMeanMarks(learners, marks, inputs);
 }

@@ -9,10 +9,13 @@ import {
   type GradingSubject,
   gradeClass,
   gradeMeans,
+  gradePaperMeans,
   meansOverTerms,
+  paperMeansOverTerms,
   REPORT_MESSAGES,
   type ReportScope,
   TERMS,
+  type TermPaperTotal,
   type TermSubjectTotal,
   toNumber,
 } from '@mustard/shared';
@@ -46,17 +49,19 @@ export const avgMarksheetScope = (query: AvgMarksheetQuery): ReportScope => ({
   studentCategory: null,
 });
 
-/** Builds the model (pure): refuses a class without learners or marks, and (for now) an A-level class. */
+/** Builds the model (pure): refuses a class without learners or marks. */
 export function buildAvgMarksheet({ query, load }: KindRead<AvgMarksheetQuery, never>): AvgMarksheetModel {
   if (!load.classes.some((each) => each.learners.length > 0)) throw invalid({ form: [REPORT_MESSAGES.noLearners] });
   // The terms taken: those of the year with marks of the class (a term not yet written is no term).
   const terms = load.classes.filter((each) => each.learners.length > 0 && each.marks.length > 0);
   const last = terms[terms.length - 1];
   if (!last) throw invalid({ form: [REPORT_MESSAGES.noMarks] });
-  if (terms.some((each) => each.level === 'alevel')) throw invalid({ form: [REPORT_MESSAGES.avgMarksheetAlevelLater] });
+  const alevel = last.level === 'alevel';
 
   // Each term graded as the cards grade it; a subject total per learner and term.
   const totals: TermSubjectTotal[] = [];
+  // A level: each paper's mark per learner and term (each paper is graded on its own).
+  const paperTotals: TermPaperTotal[] = [];
   const learners = new Map<string, { id: string; studentid: string; fullname: string; stream: string | null }>();
   const subjects = new Map<string, GradingSubject>();
   const bands = new Map<string, GradeBand[]>();
@@ -73,21 +78,32 @@ export function buildAvgMarksheet({ query, load }: KindRead<AvgMarksheetQuery, n
     // The year's last term that has a subject's grade set grades its mean.
     for (const [subject, set] of inputs.bands) if (set.length > 0) bands.set(subject, set);
     for (const result of graded.results)
-      for (const subject of result.subjects)
+      for (const subject of result.subjects) {
+        if (alevel)
+          for (const paper of subject.row.papers ?? [])
+            paperTotals.push({ student_id: result.learner.id, subject_id: subject.row.subject_id, paper: paper.paper, total: paper.mark });
         totals.push({
           student_id: result.learner.id,
           subject_id: subject.row.subject_id,
           total: subject.exact === null ? null : toNumber(subject.exact),
         });
+      }
   }
 
   const means = meansOverTerms(totals);
+  const paperMeans = paperMeansOverTerms(paperTotals);
   const everyone = [...learners.values()].sort((a, b) => a.fullname.localeCompare(b.fullname));
-  const graded = gradeMeans(
-    everyone.map((learner) => ({ id: learner.id, stream: learner.stream })),
-    means,
-    { level: last.level, rules: load.settings.rules, markTypeLabels: load.markTypeLabels, subjects: [...subjects.values()], bands },
-  );
+  const meanInputs = {
+    level: last.level,
+    rules: load.settings.rules,
+    markTypeLabels: load.markTypeLabels,
+    subjects: [...subjects.values()],
+    bands,
+  };
+  const gradedLearners = everyone.map((learner) => ({ id: learner.id, stream: learner.stream }));
+  const graded = alevel ? gradePaperMeans(gradedLearners, paperMeans, meanInputs) : gradeMeans(gradedLearners, means, meanInputs);
+  // A level: each subject's papers any learner has a mean in, in the graded order.
+  const papersOf = new Map<string, string[]>();
   const printed = graded.results.filter(
     (result) => !query.stream || (result.learner.stream ?? '').toLowerCase() === query.stream.toLowerCase(),
   );
@@ -96,8 +112,29 @@ export function buildAvgMarksheet({ query, load }: KindRead<AvgMarksheetQuery, n
     const position = graded.positions.get(result.learner.id)?.class.value?.rank ?? null;
     const bySubject: AvgMarksheetModel['learners'][number]['subjects'] = {};
     for (const subject of result.subjects) {
-      const mean = means.get(result.learner.id)?.get(subject.row.subject_id);
-      if (mean) bySubject[subject.row.subject_id] = { mean: mean.mean, terms: mean.terms, grade: subject.row.grade };
+      const id = subject.row.subject_id;
+      if (alevel) {
+        const ofPapers = paperMeans.get(result.learner.id)?.get(id);
+        if (!ofPapers) continue;
+        const papers = (subject.row.papers ?? []).flatMap((paper) => {
+          const mean = ofPapers.get(paper.paper);
+          if (mean === undefined) return [];
+          return [{ paper: paper.paper, mean: mean?.mean ?? null, terms: mean?.terms ?? 0, grade: paper.grade }];
+        });
+        const known = papersOf.get(id) ?? [];
+        for (const paper of papers) if (!known.includes(paper.paper)) known.push(paper.paper);
+        papersOf.set(id, known);
+        bySubject[id] = {
+          mean: subject.row.total,
+          terms: Math.max(0, ...papers.map((paper) => paper.terms)),
+          grade: subject.row.grade,
+          points: subject.row.points,
+          papers,
+        };
+        continue;
+      }
+      const mean = means.get(result.learner.id)?.get(id);
+      if (mean) bySubject[id] = { mean: mean.mean, terms: mean.terms, grade: subject.row.grade };
     }
     return {
       id: result.learner.id,
@@ -109,6 +146,7 @@ export function buildAvgMarksheet({ query, load }: KindRead<AvgMarksheetQuery, n
       average: result.average.value === null ? null : toNumber(result.average.value),
       aggregate: result.aggregate?.value ?? null,
       division: result.division?.value ?? null,
+      points: result.points?.value ?? null,
       position,
     };
   });
@@ -126,9 +164,22 @@ export function buildAvgMarksheet({ query, load }: KindRead<AvgMarksheetQuery, n
     },
     subjects: [...subjects.values()]
       .filter((subject) => shown.has(subject.id))
-      .map((subject) => ({ subject_id: subject.id, subject: subject.name, code: subject.code })),
+      .map((subject) => ({
+        subject_id: subject.id,
+        subject: subject.name,
+        code: subject.code,
+        ...(alevel ? { papers: [...(papersOf.get(subject.id) ?? [])].sort(byPaper) } : {}),
+      })),
     learners: rows,
     explain: {
+      ...(alevel
+        ? {
+            papers:
+              'A level: each paper’s mean over the terms the learner has a mark in (an absent or missing term left out, never 0), graded D1..F9 on its own; the subject’s mark is the mean of its papers’ means',
+            points:
+              'A principal subject’s letter and points, a subsidiary’s points, from the graded paper means as on the cards; their total',
+          }
+        : {}),
       mean: 'Each subject: the mean of its totals over the terms the learner has a mark in (an absent or missing term is left out, never 0)',
       grade: `Each mean graded by the subject's grade set of term ${last.term} ${query.year}, as the report cards grade a mark`,
       total: 'The sum of the means',
@@ -137,6 +188,9 @@ export function buildAvgMarksheet({ query, load }: KindRead<AvgMarksheetQuery, n
     },
   };
 }
+
+const PAPER_ORDER = ['I', 'II', 'III', 'IV', 'V', 'VI'];
+const byPaper = (a: string, b: string) => (PAPER_ORDER.indexOf(a) + 1 || 99) - (PAPER_ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b);
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 

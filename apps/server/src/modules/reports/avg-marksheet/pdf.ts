@@ -60,7 +60,7 @@ export function drawAvgMarksheetPdf(model: AvgMarksheetModel): Promise<Buffer> {
   // The name column takes what the others leave of the page's width.
   const fixed = [20, 48, 0, 34];
   const rest = head.length - fixed.length;
-  const other = Math.max(18, Math.min(30, Math.floor((PAGE.width - 2 * MARGIN - 220) / Math.max(1, rest))));
+  const other = Math.max(18, Math.min(40, Math.floor((PAGE.width - 2 * MARGIN - 220) / Math.max(1, rest))));
   const nameWidth = Math.max(80, PAGE.width - 2 * MARGIN - 102 - other * rest);
   const widths = [20, 48, nameWidth, 34, ...Array.from({ length: rest }, () => other)];
   const text = (value: string | number | null) => (value === null ? '' : String(value));
