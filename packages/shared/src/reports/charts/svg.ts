@@ -9,6 +9,8 @@ import type { Chart, ChartFill, ChartPrimitive } from './model.js';
  */
 
 const FONT_FAMILY = 'DejaVu Sans, Arial, sans-serif';
+/** Every chart at one scale on screen (its units are a PDF's points), narrowed only by a narrow frame. */
+const SCREEN_SCALE = 1.1;
 const n = (value: number) => String(Number(value.toFixed(2)));
 const dashOf = (dash: readonly number[] | null) => (dash ? ` stroke-dasharray="${dash.map(n).join(' ')}"` : '');
 
@@ -60,7 +62,7 @@ export interface ChartSvgOptions {
   id?: string;
 }
 
-/** A chart as one `<svg>` element (scales to its container's width; the viewBox is the layout's box). */
+/** A chart as one `<svg>` element (the layout's box at SCREEN_SCALE, narrowed to its container when it is narrower). */
 export function chartSvg(chart: Chart, options: ChartSvgOptions = {}): string {
   const id = (options.id ?? 'chart').replace(/[^A-Za-z0-9_-]/g, '_');
   const drawing = layoutChart(chart, options.width, options.height ?? chartHeight(chart, options.width));
@@ -95,7 +97,7 @@ export function chartSvg(chart: Chart, options: ChartSvgOptions = {}): string {
     .join('');
   const title = escapeHtml(drawing.title);
   const defs = patterns.size ? `<defs>${[...patterns.values()].join('')}</defs>` : '';
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(drawing.width)} ${n(drawing.height)}" width="100%" role="img" aria-label="${title}" font-family="${FONT_FAMILY}" style="max-width:${n(drawing.width * 1.25)}px;display:block"><title>${title}</title>${defs}<rect width="${n(drawing.width)}" height="${n(drawing.height)}" fill="#ffffff"/>${body}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(drawing.width)} ${n(drawing.height)}" width="${n(drawing.width * SCREEN_SCALE)}" height="${n(drawing.height * SCREEN_SCALE)}" role="img" aria-label="${title}" font-family="${FONT_FAMILY}" style="max-width:100%;height:auto;display:block"><title>${title}</title>${defs}<rect width="${n(drawing.width)}" height="${n(drawing.height)}" fill="#ffffff"/>${body}</svg>`;
 }
 
 /** The chart's table (chartTable) as HTML, every text escaped. */
@@ -110,5 +112,5 @@ export function chartTableHtml(chart: Chart): string {
  * `<figure data-chart>` that needs no style sheet of the page.
  */
 export function chartFigureHtml(chart: Chart, options: ChartSvgOptions = {}): string {
-  return `<figure class="chart" data-chart="${escapeHtml(chart.title)}" style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;margin:10px 0 16px"><div style="flex:1 1 420px;min-width:280px;max-width:600px">${chartSvg(chart, options)}</div>${chartTableHtml(chart)}</figure>`;
+  return `<figure class="chart" data-chart="${escapeHtml(chart.title)}" style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;margin:10px 0 16px"><div style="flex:0 1 auto;min-width:280px">${chartSvg(chart, options)}</div>${chartTableHtml(chart)}</figure>`;
 }
