@@ -4,8 +4,8 @@
  * and grading of the same data measured in the same run:
  *
  *   - the result analysis of all classes, read and built (one pass of the loader);
- *   - every statistics category of every class (a class read once, each category built from it;
- *     progress read with its term before);
+ *   - every statistics category of all classes (the whole school's term read once, each category
+ *     built from it as the page's "All classes" does; progress read with its term before);
  *   - the average mark sheet of the largest class, read and built.
  *
  * Time is the median of the rounds; memory is how far the process's peak resident size rose
@@ -32,7 +32,7 @@ import { avgMarksheetKind } from '../apps/server/src/modules/reports/avg-markshe
 import { readKind } from '../apps/server/src/modules/reports/pipeline/kind.js';
 import { gradingInputsOf, loadGradingInputs } from '../apps/server/src/modules/reports/pipeline/loader.js';
 import { makeMarkedSchool } from '../apps/server/src/modules/reports/pipeline/school-fixture.js';
-import { buildStatistics, statisticsKind } from '../apps/server/src/modules/reports/statistics/statistics.kind.js';
+import { buildSchoolStatistics, statisticsKind } from '../apps/server/src/modules/reports/statistics/statistics.kind.js';
 
 const CLASSES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'S1', 'S2', 'S3', 'S4', 'S5', 'S6'];
 const LEARNERS_PER_CLASS = 77;
@@ -107,25 +107,17 @@ async function measure(database: Database, quick: boolean): Promise<void> {
   );
 
   const categories = statisticsCategoriesFor('secondary');
+  // The whole school's term read once, every category built from it (progress reads its term before as well).
   const statistics = await timed(quick ? 1 : 2, () =>
     inTx(async (tx) => {
-      for (const form of CLASSES) {
-        const query = (category: StatisticsCategory) => StatisticsQuerySchema.parse({ form, ...at, category, json: '1' });
-        const read = await readKind(tx, statisticsKind, query('division'));
-        for (const category of categories) {
-          if (category === 'progress') continue;
-          try {
-            buildStatistics({ ...read, query: query(category) });
-          } catch {
-            // A category not for this class's level (an A-level table of P1) is refused: not measured.
-          }
-        }
-        buildStatistics(await readKind(tx, statisticsKind, query('progress')));
-      }
+      const query = (category: StatisticsCategory) => StatisticsQuerySchema.parse({ ...at, category, json: '1' });
+      const read = await readKind(tx, statisticsKind, query('division'));
+      for (const category of categories) if (category !== 'progress') buildSchoolStatistics({ ...read, query: query(category) });
+      buildSchoolStatistics(await readKind(tx, statisticsKind, query('progress')));
     }),
   );
   line(
-    'every statistics category of every class',
+    'every statistics category of the whole school',
     statistics,
     `ratio ${(statistics.ms / baseline.ms).toFixed(2)} (${categories.length} categories x ${CLASSES.length} classes)`,
   );

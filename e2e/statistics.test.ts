@@ -69,4 +69,25 @@ describe('mark statistics', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), filter.getByRole('button', { name: 'Next' }).click()]);
     expect(download.suggestedFilename()).toBe(`otherstats-P7-all-${at.year}-${at.term}.xlsx`);
   });
+  it('previews the divisions of all classes of the school, one class after another', async () => {
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/otherstats' });
+    const at = await demoMarksTerm(page);
+    const filter = page.getByRole('form', { name: 'Mark statistics filter' });
+    await expect(filter.getByRole('combobox', { name: 'Class' }).getAttribute('placeholder')).resolves.toBe('All classes');
+    await filter.getByRole('combobox', { name: 'Term' }).click();
+    await page.getByRole('option', { name: at.term, exact: true }).click();
+    await filter.getByRole('textbox', { name: 'Year' }).fill(String(at.year));
+    await filter.getByRole('combobox', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Divisions', exact: true }).click();
+    await filter.getByRole('button', { name: 'Next' }).click();
+    await toast(page, 'The statistics are ready.');
+    const frame = page.frameLocator('iframe[title="Mark statistics preview"]');
+    await frame.getByText('MARK STATISTICS · All classes').waitFor();
+    await expect(frame.locator('article').count()).resolves.toBe(7);
+    await frame
+      .locator('article')
+      .last()
+      .getByText(/^P7 · All streams/)
+      .waitFor();
+  });
 });

@@ -5,7 +5,7 @@ import type { WeightSetName } from '../reports/statistics.js';
 import { DEFAULT_WEIGHT_SET, isStatisticsCategory, STATISTICS_CATEGORIES, WEIGHT_SET_NAMES } from '../reports/statistics-tables.js';
 import { typedNumber } from '../schemas/common.js';
 import { defineEndpoint } from './definition.js';
-import { flag } from './fields.js';
+import { flag, wholeSchoolOrClass } from './fields.js';
 import { ReportPreviewSchema } from './reports.js';
 
 // The categories' dispatcher and charts travel with the contract (one export line in index.ts).
@@ -32,6 +32,10 @@ export const StatisticsQuerySchema = TerminalReportQuerySchema.pick({
   json: true,
   html: true,
 }).extend({
+  /** The class; none (absent or blank): every class of the school with marks that term (issue 28 point 7). */
+  form: wholeSchoolOrClass,
+  /** A token the web makes up to follow a whole school's PDF as it is drawn (the progress endpoint). */
+  progress: TerminalReportQuerySchema.shape.progress,
   category: z.custom<(typeof STATISTICS_CATEGORIES)[number]>(isStatisticsCategory, { error: M.statisticsCategory }),
   weight: z
     .preprocess(
@@ -80,22 +84,40 @@ export const StatisticsModelSchema = z.object({
 });
 export type StatisticsModel = z.output<typeof StatisticsModelSchema>;
 
+/** A whole school's term in one category (issue 28 point 7): each class's statistics as alone, and the classes left out. */
+export const SchoolStatisticsModelSchema = z.object({
+  report: z.object({
+    school: z.string(),
+    term: z.string(),
+    year: z.number(),
+    category: z.enum(STATISTICS_CATEGORIES),
+    weight: z.string(),
+    precision: z.number(),
+  }),
+  classes: z.array(StatisticsModelSchema),
+  /** Classes with marks that term not in the statistics, each with the reason. */
+  leftOut: z.array(z.object({ form: z.string(), reason: z.string() })),
+});
+export type SchoolStatisticsModel = z.output<typeof SchoolStatisticsModelSchema>;
+
 const namePart = (value: string) => value.replace(/[^A-Za-z0-9_-]+/g, '_');
 
-/** `otherstats-<class>-<stream>-<year>-<term>` (spec §9); a whole class is "all". */
-export function statisticsFileName(report: { form: string; stream: string | null; year: number; term: string }): string {
+/** `otherstats-<class>-<stream>-<year>-<term>` (spec §9); a whole class is "all", the whole school's classes "all" too. */
+export function statisticsFileName(report: { form?: string; stream?: string | null; year: number; term: string }): string {
+  if (report.form === undefined) return `otherstats-all-${report.year}-${report.term}`;
   return `otherstats-${namePart(report.form)}-${namePart(report.stream ?? 'all')}-${report.year}-${report.term}`;
 }
 
 /**
  * A class's mark statistics in one category (issue 28 point 2): `json=1` the model, `html=1` the
- * preview, `excel=1` `otherstats-<class>-<stream>-<year>-<term>.xlsx`, otherwise the PDF.
+ * preview, `excel=1` `otherstats-<class>-<stream>-<year>-<term>.xlsx`, otherwise the PDF. No class:
+ * the whole school's classes, `otherstats-all-<year>-<term>`.
  */
 export const statisticsEndpoint = defineEndpoint({
   method: 'GET',
   path: '/api/school/otherstatistics',
   access: 'member',
   query: StatisticsQuerySchema,
-  response: z.union([StatisticsModelSchema, ReportPreviewSchema]),
+  response: z.union([StatisticsModelSchema, SchoolStatisticsModelSchema, ReportPreviewSchema]),
   download: true,
 });

@@ -120,6 +120,8 @@ export const STATISTICS_WORDS = {
   title: 'MARK STATISTICS',
   term: 'TERM',
   allStreams: 'All streams',
+  allClasses: 'All classes',
+  leftOut: 'Classes not in these statistics',
   weight: 'Weight set',
   markTypes: 'Mark types',
   row: '',

@@ -62,6 +62,13 @@ export const STATISTICS_DRAWER = documentDrawer<typeof import('./statistics/pdf.
   'drawStatistics',
 );
 
+/** A whole school's mark statistics in one category: each class from a new page (statistics/pdf.ts). */
+export const SCHOOL_STATISTICS_DRAWER = documentDrawer<typeof import('./statistics/pdf.js'), 'drawSchoolStatistics'>(
+  import.meta.url,
+  './statistics/pdf',
+  'drawSchoolStatistics',
+);
+
 /** One learner's progressive report across their terms, landscape (progress-report/pdf.ts). */
 export const PROGRESS_REPORT_DRAWER = documentDrawer<typeof import('./progress-report/pdf.js'), 'drawProgressReport'>(
   import.meta.url,

@@ -32,6 +32,12 @@ import { type ReportSettings, readReportSettings } from '../report-settings.repo
 export const MAX_SCOPE_CLASS_TERMS = 120;
 /** The most marks one load reads: a whole school's term is some 60,000. */
 export const MAX_SCOPE_MARKS = 300_000;
+/**
+ * The most learners (counted once per class and term) one load reads: a class of several streams
+ * is bounded by MAX_REPORT_LEARNERS; a whole school's term (the analysis and statistics of all
+ * classes), or its term and the one before, by this: a large secondary school's 3,000 learners twice.
+ */
+export const MAX_SCOPE_LEARNERS = 6_000;
 
 /** The mark type categories a report type covers when no mark type is chosen (null: every one). */
 const CATEGORIES_OF: Record<ReportType, readonly string[] | null> = {
@@ -194,7 +200,8 @@ export async function loadGradingInputs(tx: TenantTx, scope: ReportScope): Promi
   const history = scope.classes.length === 0;
   const learners = await classLearners(tx, keys, {
     ...(history ? { ids: scope.learners } : {}),
-    limit: MAX_REPORT_LEARNERS,
+    // A class (of any number of streams) as one report; many classes and terms each within it, the whole bounded.
+    limit: Math.min(MAX_REPORT_LEARNERS * keys.length, MAX_SCOPE_LEARNERS),
   });
 
   let marksQuery = trx

@@ -1,4 +1,4 @@
-import { type StatisticsModel, statisticsCharts, STATISTICS_WORDS as W } from '@mustard/shared';
+import { type SchoolStatisticsModel, type StatisticsModel, statisticsCharts, STATISTICS_WORDS as W } from '@mustard/shared';
 import type { DocumentDrawer } from '../../../documents/drawers.js';
 import { DOCUMENT_FONTS, type Doc, openPdf, PAGE_SIZES } from '../../../documents/pdf.js';
 import { drawChartPages } from '../pdf/chart.js';
@@ -51,6 +51,52 @@ export function drawStatisticsPdf(model: StatisticsModel): Promise<Buffer> {
     title: [W.title, report.form, report.stream ?? W.allStreams, `${W.term} ${report.term}`, String(report.year)].join(' '),
     school: report.school,
   });
+  drawStatisticsPages(doc, model);
+  doc.end();
+  return bytes;
+}
+
+/** A whole school's statistics (issue 28 point 7): the classes left out and why, then each class from a new page, progress a class at a time. */
+export const drawSchoolStatistics: DocumentDrawer<SchoolStatisticsModel> = async (model, progress) => {
+  const { report, classes, leftOut } = model;
+  const { doc, bytes } = openPdf({
+    orientation: 'landscape',
+    margin: MARGIN,
+    title: [W.title, W.allClasses, `${W.term} ${report.term}`, String(report.year)].join(' '),
+    school: report.school,
+  });
+  doc.addPage();
+  let y = MARGIN;
+  doc.font(BOLD).fontSize(14).fillColor('#111111').text(report.school, MARGIN, y, { lineBreak: false });
+  y += 18;
+  doc.fontSize(11).text(`${W.title} · ${W.allClasses}`, MARGIN, y, { lineBreak: false });
+  y += 14;
+  doc
+    .font(REGULAR)
+    .fontSize(9)
+    .text(`${W.term} ${report.term} · ${report.year} · ${classes.map((each) => each.report.form).join(', ')}`, MARGIN, y, {
+      lineBreak: false,
+    });
+  y += 16;
+  if (leftOut.length > 0) {
+    doc.font(BOLD).fontSize(10).text(W.leftOut, MARGIN, y, { lineBreak: false });
+    y += 14;
+    for (const each of leftOut.slice(0, 30)) {
+      cellRow(doc, y, [each.form, each.reason], [LABEL_WIDTH, 480], false);
+      y += ROW;
+    }
+  }
+  classes.forEach((each, index) => {
+    drawStatisticsPages(doc, each);
+    progress?.(index + 1, classes.length);
+  });
+  doc.end();
+  return bytes;
+};
+
+/** A class's statistics from a new page on: alone, or one class of a whole school's. */
+function drawStatisticsPages(doc: Doc, model: StatisticsModel): void {
+  const { report } = model;
   doc.addPage();
   const bottom = PAGE.height - MARGIN;
   const room = PAGE.width - 2 * MARGIN - LABEL_WIDTH;
@@ -102,8 +148,6 @@ export function drawStatisticsPdf(model: StatisticsModel): Promise<Buffer> {
   }
   // The charts beside the tables, each with its table (issue 28 point 6).
   drawChartPages(doc, statisticsCharts(model), PAGE, MARGIN, y + 16);
-  doc.end();
-  return bytes;
 }
 
 /** The statistics' drawer in the document pool (document-drawers.ts). */

@@ -1,9 +1,11 @@
 import {
+  classOrSchoolScope,
   classReportScope,
   gradeClass,
   previousClassTerm,
   REPORT_MESSAGES,
   type ReportScope,
+  type SchoolStatisticsModel,
   STATISTICS_WORDS,
   type StatisticsModel,
   type StatisticsQuery,
@@ -17,16 +19,16 @@ import {
   type TerminalReportQuery,
 } from '@mustard/shared';
 import { renderDocument } from '../../../documents/pool.js';
-import { invalid } from '../../../errors.js';
+import { AppError, invalid } from '../../../errors.js';
 import { FileAnswer, spreadsheetAnswer } from '../../../plugins/endpoints.js';
-import { STATISTICS_DRAWER } from '../document-drawers.js';
-import type { KindRead, ReportKind } from '../pipeline/kind.js';
+import { SCHOOL_STATISTICS_DRAWER, STATISTICS_DRAWER } from '../document-drawers.js';
+import type { DocumentDraw, KindRead, RenderContext, ReportKind } from '../pipeline/kind.js';
 import type { ClassTermInputs, GradingLoad } from '../pipeline/loader.js';
 import type { SourceName } from '../pipeline/sources.js';
 import { gradingInputs } from '../report-model.js';
 import { terminalReportInputs } from '../terminal-report.kind.js';
-import { renderStatisticsHtml } from './html.js';
-import { statisticsWorkbook } from './workbook.js';
+import { renderSchoolStatisticsHtml, renderStatisticsHtml } from './html.js';
+import { schoolStatisticsWorkbook, statisticsWorkbook } from './workbook.js';
 
 /*
  * Mark statistics as a report kind (issue 28 point 2; guide statistics.md): the terminal
@@ -35,16 +37,21 @@ import { statisticsWorkbook } from './workbook.js';
  * the category's pure tables (statisticsTables). Progress reads the term before as well (the
  * scope's two terms, one load) and grades it the same way. `json=1` the model, `html=1` the
  * preview, `excel=1` the workbook, else the PDF (the one document pool). An old-curriculum kind:
- * the pipeline refuses a new-curriculum class (422 on form).
+ * the pipeline refuses a new-curriculum class (422 on form). With no class named, the whole
+ * school's classes in one pass (buildSchoolStatistics).
  */
 
 /** The one source printed beside the grading: the subject teachers' initials. */
 export const STATISTICS_SOURCES = ['initials'] as const satisfies ReadonlyArray<SourceName>;
 type StatisticsSource = (typeof STATISTICS_SOURCES)[number];
 
+/** The query of one class's statistics: the class named. */
+type ClassStatisticsQuery = StatisticsQuery & { form: string };
+
 /** The scope: the class and term; progress also the term before (in the class before, before Term I). */
 export function statisticsScope(query: StatisticsQuery): ReportScope {
-  const scope = classReportScope({ ...query, category: 'exam', studentcategory_id: undefined });
+  if (!query.form) return schoolStatisticsScope(query);
+  const scope = classReportScope({ ...query, form: query.form, category: 'exam', studentcategory_id: undefined });
   if (query.category !== 'progress') return scope;
   const before = previousClassTerm(query.form, query.term, query.year);
   return {
@@ -55,6 +62,18 @@ export function statisticsScope(query: StatisticsQuery): ReportScope {
       { term: query.term, year: query.year },
     ],
   };
+}
+
+/**
+ * A whole school's term (issue 28 point 7): no class named, the pipeline reads every class with
+ * marks in one pass; progress also the term before (each class's own class before it is among them).
+ */
+function schoolStatisticsScope(query: StatisticsQuery): ReportScope {
+  if (query.stream) throw invalid({ stream: [REPORT_MESSAGES.streamNeedsClass] });
+  const scope = classOrSchoolScope({ ...query, category: 'exam', studentcategory_id: undefined });
+  if (query.category !== 'progress') return scope;
+  const before = previousClassTerm('', query.term, query.year);
+  return { ...scope, terms: [{ term: before.term, year: before.year }, ...scope.terms] };
 }
 
 /** The terminal report's query of a class and term of the statistics': its stream and mark types, the exam's categories. */
@@ -95,7 +114,7 @@ function hasMarks(inputs: ClassTermInputs, stream: string | null | undefined): b
 }
 
 /** One class and term graded as its cards are: the learners printed as the statistics read them, the subjects, the teachers. */
-function gradedTerm(read: KindRead<StatisticsQuery, StatisticsSource>, inputs: ClassTermInputs, query: TerminalReportQuery) {
+function gradedTerm(read: KindRead<ClassStatisticsQuery, StatisticsSource>, inputs: ClassTermInputs, query: TerminalReportQuery) {
   const load: GradingLoad = { ...read.load, classes: [inputs] };
   const card = terminalReportInputs({ query, load, sources: read.sources });
   const graded = gradeClass(card.learners, card.marks, gradingInputs(card));
@@ -119,7 +138,7 @@ function gradedTerm(read: KindRead<StatisticsQuery, StatisticsSource>, inputs: C
 }
 
 /** The statistics of a class in one category, as read by the pipeline (pure). */
-export function buildStatistics(read: KindRead<StatisticsQuery, StatisticsSource>): StatisticsModel {
+export function buildStatistics(read: KindRead<ClassStatisticsQuery, StatisticsSource>): StatisticsModel {
   const { query, load } = read;
   const current = load.classes.find(sameClassTerm(query));
   if (!current || current.learners.length === 0) throw invalid({ form: [REPORT_MESSAGES.noLearners] });
@@ -178,7 +197,59 @@ export function buildStatistics(read: KindRead<StatisticsQuery, StatisticsSource
   };
 }
 
-const fileName = (model: StatisticsModel, extension: string) => `${statisticsFileName(model.report)}.${extension}`;
+const fileName = (model: StatisticsModel | SchoolStatisticsModel, extension: string) => `${statisticsFileName(model.report)}.${extension}`;
+
+/** Whether built statistics are a whole school's. */
+const isSchool = (model: StatisticsModel | SchoolStatisticsModel): model is SchoolStatisticsModel => 'classes' in model;
+
+/**
+ * A whole school's term in one category (issue 28 point 7), from one pass of the loader: each
+ * class with marks that term built exactly as it is alone; a class the category does not fit (an
+ * A-level table of a primary class) is named with the refusal's words rather than failing the school.
+ */
+export function buildSchoolStatistics(read: KindRead<StatisticsQuery, StatisticsSource>): SchoolStatisticsModel {
+  const { query, load } = read;
+  const leftOut: SchoolStatisticsModel['leftOut'] = (read.otherCurriculum ?? []).map((form) => ({
+    form,
+    reason: REPORT_MESSAGES.otherCurriculumLeftOut,
+  }));
+  const classes: StatisticsModel[] = [];
+  for (const inputs of load.classes) {
+    if (inputs.term !== query.term || inputs.year !== query.year) continue;
+    try {
+      classes.push(buildStatistics({ ...read, query: { ...query, form: inputs.form, stream: undefined } }));
+    } catch (error) {
+      const reason = error instanceof AppError && error.statusCode === 422 ? Object.values(error.errors ?? {})[0]?.[0] : undefined;
+      if (reason === undefined) throw error;
+      leftOut.push({ form: inputs.form, reason });
+    }
+  }
+  if (classes.length === 0 && leftOut.length === 0) throw invalid({ term: [REPORT_MESSAGES.noClassMarks] });
+  const { school } = load;
+  return {
+    report: {
+      school: school.name,
+      term: query.term,
+      year: query.year,
+      category: query.category,
+      weight: query.weight,
+      precision: query.precision,
+    },
+    classes,
+    leftOut,
+  };
+}
+
+/** The whole school's PDF, drawn in its turn of the queue, its progress a class at a time when the page follows it. */
+async function drawSchool(model: SchoolStatisticsModel, context: RenderContext<StatisticsQuery>, draw: DocumentDraw) {
+  const { app, tenantId, userId, query } = context;
+  const progress = query.progress
+    ? await app.documents.progress.start({ tenantId, userId, token: query.progress }, model.classes.length)
+    : null;
+  const pdf = await draw(() => renderDocument(SCHOOL_STATISTICS_DRAWER, model, progress?.update));
+  await progress?.finish();
+  return pdf;
+}
 
 /** The mark statistics kind: json, preview, workbook, otherwise the PDF drawn by the one document pool. */
 export const statisticsKind = {
@@ -187,13 +258,21 @@ export const statisticsKind = {
   endpoint: statisticsEndpoint,
   scope: statisticsScope,
   sources: STATISTICS_SOURCES,
-  build: buildStatistics,
+  build: (read) => {
+    const form = read.query.form;
+    return form ? buildStatistics({ ...read, query: { ...read.query, form } }) : buildSchoolStatistics(read);
+  },
   output: (query) => (query.json ? 'json' : query.html ? 'html' : query.excel ? 'xlsx' : 'pdf'),
   render: {
     json: async (model) => model,
-    html: async (model) => ({ html: renderStatisticsHtml(model) }),
-    xlsx: async (model) => spreadsheetAnswer(fileName(model, 'xlsx'), await statisticsWorkbook(model)),
-    pdf: async (model, _context, draw) =>
-      new FileAnswer(fileName(model, 'pdf'), 'application/pdf', await draw(() => renderDocument(STATISTICS_DRAWER, model))),
+    html: async (model) => ({ html: isSchool(model) ? renderSchoolStatisticsHtml(model) : renderStatisticsHtml(model) }),
+    xlsx: async (model) =>
+      spreadsheetAnswer(fileName(model, 'xlsx'), await (isSchool(model) ? schoolStatisticsWorkbook(model) : statisticsWorkbook(model))),
+    pdf: async (model, context, draw) =>
+      new FileAnswer(
+        fileName(model, 'pdf'),
+        'application/pdf',
+        isSchool(model) ? await drawSchool(model, context, draw) : await draw(() => renderDocument(STATISTICS_DRAWER, model)),
+      ),
   },
-} satisfies ReportKind<typeof statisticsEndpoint, StatisticsModel, StatisticsSource>;
+} satisfies ReportKind<typeof statisticsEndpoint, StatisticsModel | SchoolStatisticsModel, StatisticsSource>;

@@ -13,6 +13,7 @@ import {
   statisticsEndpoint,
   terminalReportEndpoint,
 } from '@mustard/shared';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../db/ids.js';
 import { withTenant } from '../../../db/tenant.js';
@@ -349,5 +350,60 @@ describe('progress and bad input on a school of its own', () => {
       .in('demo-primary')
       .get(`${statisticsEndpoint.path}?${search({ form: 'P7', term, year, category: 'division', json: 1 })}`);
     expect([403, 404]).toContain(school.statusCode);
+  });
+});
+
+describe('GET /api/school/otherstatistics of all classes (a whole school’s term)', () => {
+  const all = { form: '' };
+
+  it('builds every class with marks exactly as it is alone, in one answer', async () => {
+    const school = ok(await demo('demo-primary', { ...all, category: 'division', json: 1 }));
+    const classes = school.classes as StatisticsModel[];
+    expect(classes.map((each) => each.report.form)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7']);
+    expect(school.leftOut).toEqual([]);
+    const p7 = await demoModel('demo-primary', 'P7', 'division');
+    expect(classes[6]?.tables).toEqual(p7.tables);
+    expect(school.report).toMatchObject({ category: 'division', term, year });
+  });
+
+  it('names each class the category does not fit, with why, rather than refusing the school', async () => {
+    const school = ok(await demo('demo-secondary', { ...all, category: 'division', json: 1 }));
+    const leftOut = school.leftOut as Array<{ form: string; reason: string }>;
+    // S1-S4 follow the new curriculum; S5 and S6 are graded by points, not divisions.
+    expect(leftOut.map((each) => each.form).sort()).toEqual(['S1', 'S2', 'S3', 'S4', 'S5', 'S6']);
+    expect(leftOut.find((each) => each.form === 'S1')?.reason).toBe(REPORT_MESSAGES.otherCurriculumLeftOut);
+    expect(leftOut.find((each) => each.form === 'S6')?.reason).toBe(REPORT_MESSAGES.statisticsNoDivisions);
+    const alevel = ok(await demo('demo-secondary', { ...all, category: 'asummary', json: 1 }));
+    expect((alevel.classes as StatisticsModel[]).map((each) => each.report.form)).toEqual(['S5', 'S6']);
+  });
+
+  it('previews, downloads and prints the school, the PDF followed a class at a time', async () => {
+    const html = ok(await demo('demo-primary', { ...all, category: 'mgp', html: 1 })).html as string;
+    expect(html).toContain('MARK STATISTICS · All classes');
+    expect(html.match(/<article>/g)?.length).toBe(7);
+    const excel = await demo('demo-primary', { ...all, category: 'mgp', excel: 1 });
+    expect(excel.headers['content-disposition']).toContain(`otherstats-all-${year}-${term}.xlsx`);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(excel.rawPayload as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7']);
+    const token = 'school-statistics-1';
+    const pdf = await demo('demo-primary', { ...all, category: 'mgp', progress: token });
+    expect(pdf.statusCode, pdf.body.slice(0, 300)).toBe(200);
+    expect(pdf.headers['content-disposition']).toContain(`otherstats-all-${year}-${term}.pdf`);
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain('MARK STATISTICS · All classes');
+    expect(text).toMatch(/P3 · All streams/);
+    expect(ok(await admin.in('demo-primary').get(`/api/school/terminalreport/progress?token=${token}`))).toEqual({ done: 7, total: 7 });
+  });
+
+  it('refuses a stream without its class, and names another school nothing of this one', async () => {
+    const stream = await demo('demo-primary', { ...all, category: 'division', json: 1, stream: 'East' });
+    expect(stream.statusCode, stream.body).toBe(422);
+    expect(stream.json().errors.stream).toEqual([REPORT_MESSAGES.streamNeedsClass]);
+    const elsewhere = await other.get(
+      `${statisticsEndpoint.path}?${search({ ...all, term: 'II', year: YEAR, category: 'division', json: 1 })}`,
+    );
+    expect(elsewhere.statusCode, elsewhere.body).toBe(422);
+    expect(elsewhere.body).not.toContain('P5');
   });
 });
