@@ -76,6 +76,8 @@ export const AnalysisModelSchema = z.object({
     }),
   ),
   divisions: z.array(z.object({ division: z.string(), count: z.number() })).nullable(),
+  /** The division of learners without a result (a primary class's X), not counted against Division I; null where none. */
+  noMarkDivision: z.string().nullable().optional(),
   /**
    * A class on the new curriculum that year: its analysis of grades A..E and identifiers
    * (reports/nc-analysis.ts), and then `grades` and `subjects` are empty and `divisions` null.

@@ -137,37 +137,34 @@ describe('resultAnalysis', () => {
 describe('classSummary (a whole school, a line per class)', () => {
   const row = (meanGradePoint: number | null) => ({ meanGradePoint }) as Parameters<typeof classSummary>[0]['subjects'][number];
   it('counts Division I against the learners with a result, leaving out X', () => {
-    const summary = classSummary(
-      {
-        learners: 10,
-        divisions: [
-          { division: 'I', count: 3 },
-          { division: 'II', count: 4 },
-          { division: 'U', count: 1 },
-          { division: 'X', count: 2 },
-        ],
-        subjects: [row(2), row(4), row(null)],
-      },
-      'X',
-    );
+    const summary = classSummary({
+      learners: 10,
+      divisions: [
+        { division: 'I', count: 3 },
+        { division: 'II', count: 4 },
+        { division: 'U', count: 1 },
+        { division: 'X', count: 2 },
+      ],
+      subjects: [row(2), row(4), row(null)],
+      noMarkDivision: 'X',
+    });
     expect(summary.divisionOne).toBe(37.5);
     expect(summary.meanGradePoint).toBe(3);
     expect(summary.learners).toBe(10);
+    expect(summary.withResult).toBe(8);
   });
   it('has no Division I share without divisions (A level) or results', () => {
-    expect(classSummary({ learners: 3, divisions: null, subjects: [] }, null)).toMatchObject({ divisionOne: null, meanGradePoint: null });
+    expect(classSummary({ learners: 3, divisions: null, subjects: [] })).toMatchObject({ divisionOne: null, meanGradePoint: null });
     expect(
-      classSummary(
-        {
-          learners: 2,
-          divisions: [
-            { division: 'I', count: 0 },
-            { division: 'X', count: 2 },
-          ],
-          subjects: [],
-        },
-        'X',
-      ).divisionOne,
+      classSummary({
+        learners: 2,
+        divisions: [
+          { division: 'I', count: 0 },
+          { division: 'X', count: 2 },
+        ],
+        subjects: [],
+        noMarkDivision: 'X',
+      }).divisionOne,
     ).toBeNull();
   });
 });

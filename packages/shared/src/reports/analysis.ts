@@ -60,6 +60,8 @@ export interface ResultAnalysis {
   subjects: AnalysisSubjectRow[];
   /** Learners per division (primary and O level), in the rules' order; null at other levels. */
   divisions: Array<{ division: string; count: number }> | null;
+  /** The division of learners without a result (a primary class's X), not counted against Division I; null where none. */
+  noMarkDivision: string | null;
   /** Learners analysed. */
   learners: number;
 }
@@ -174,12 +176,20 @@ export function resultAnalysis<Learner extends AnalysisLearner>(graded: GradedCl
     }
     divisions = [...counts].map(([division, count]) => ({ division, count }));
   }
-  return { grades: gradeValues.map((grade) => grade.label), subjects: rows, divisions, learners: results.length };
+  return {
+    grades: gradeValues.map((grade) => grade.label),
+    subjects: rows,
+    divisions,
+    noMarkDivision: level === 'primary' ? rules.primary.noMark : null,
+    learners: results.length,
+  };
 }
 
 /** A class's line of a whole school's analysis (issue 28 point 7). */
 export interface ClassSummary {
   learners: number;
+  /** Learners with a division other than the "no mark" one: the share's denominator. */
+  withResult: number;
   divisions: ResultAnalysis['divisions'];
   /** % of the learners with a result (not the "no mark" division) in the first division; null without divisions or results. */
   divisionOne: number | null;
@@ -188,16 +198,21 @@ export interface ClassSummary {
 }
 
 /**
- * A class's summary from its analysis: the head teacher's first comparison of classes. The
- * learners without a result (the rules' "no mark" division, X) are not counted against Division I.
+ * A class's summary from its analysis: the head teacher's first comparison of classes, and the
+ * share its division chart notes (one computation). The learners without a result (the
+ * analysis's `noMarkDivision`, the rules' X) are not counted against Division I.
  */
-export function classSummary(analysis: Pick<ResultAnalysis, 'divisions' | 'learners' | 'subjects'>, noMark: string | null): ClassSummary {
-  const divisions = analysis.divisions;
+export function classSummary(
+  analysis: Pick<ResultAnalysis, 'divisions' | 'learners' | 'subjects'> & { noMarkDivision?: string | null | undefined },
+): ClassSummary {
+  const { divisions } = analysis;
+  const noMark = analysis.noMarkDivision ?? null;
   const withResult = divisions?.filter((each) => each.division !== noMark).reduce((sum, each) => sum + each.count, 0) ?? 0;
   const first = divisions?.[0];
   const points = analysis.subjects.flatMap((row) => (row.meanGradePoint === null ? [] : [row.meanGradePoint]));
   return {
     learners: analysis.learners,
+    withResult,
     divisions,
     divisionOne: first && withResult > 0 && first.division !== noMark ? (first.count * 100) / withResult : null,
     meanGradePoint: points.length === 0 ? null : points.reduce((sum, value) => sum + value, 0) / points.length,

@@ -240,7 +240,6 @@ export function buildSchoolAnalysis(read: KindRead<AnalysisQuery, AnalysisSource
     }
   }
   if (classes.length === 0) throw invalid({ term: [REPORT_MESSAGES.noClassMarks] });
-  const noMark = load.settings.rules.primary.noMark;
   return {
     report: {
       school: load.school.name,
@@ -249,7 +248,10 @@ export function buildSchoolAnalysis(read: KindRead<AnalysisQuery, AnalysisSource
       precision: query.precision,
       markTypes: [...new Set(classes.flatMap((each) => each.report.markTypes))],
     },
-    summary: classes.map((each) => ({ form: each.report.form, ...classSummary(each, noMark) })),
+    summary: classes.map((each) => {
+      const { withResult: _counted, ...summary } = classSummary(each);
+      return { form: each.report.form, ...summary };
+    }),
     classes,
     leftOut,
   };

@@ -1,4 +1,5 @@
 import { ANALYSIS_WORDS, type AnalysisModel, analysisNumber, type SchoolAnalysisModel } from '../../endpoints/analysis.js';
+import { classSummary } from '../analysis.js';
 import type { BarChartModel, Chart } from './model.js';
 import { chartFigureHtml } from './svg.js';
 
@@ -75,18 +76,14 @@ export function sexesChart(model: AnalysisModel): BarChartModel {
 }
 
 /**
- * Learners per division (the rules' order, Division I first), noted with the share in Division I:
- * `divisionOne` when the caller has it (the analysis's class summary), else of the learners with a
- * result as the summary counts it (a primary class's last division is the rules' "no mark", X, not
- * counted against Division I).
+ * Learners per division (the rules' order, Division I first), noted with the share in Division I
+ * of the learners with a result, as the class's summary computes it (classSummary: the "no mark"
+ * division, X, is not counted against Division I).
  */
-export function divisionChart(model: AnalysisModel, divisionOne?: number | null): BarChartModel | null {
+export function divisionChart(model: AnalysisModel): BarChartModel | null {
   const { divisions } = model;
   if (!divisions) return null;
-  const first = divisions[0]?.count ?? 0;
-  const counted = model.report.level === 'primary' ? divisions.slice(0, -1) : divisions;
-  const withResult = counted.reduce((sum, each) => sum + each.count, 0);
-  const share = divisionOne !== undefined ? divisionOne : withResult > 0 ? (first * 100) / withResult : null;
+  const { divisionOne: share, withResult } = classSummary(model);
   return {
     kind: 'bar',
     title: ANALYSIS_CHART_WORDS.divisions,
