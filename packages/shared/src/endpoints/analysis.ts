@@ -79,6 +79,14 @@ export const AnalysisModelSchema = z.object({
   /** The division of learners without a result (a primary class's X), not counted against Division I; null where none. */
   noMarkDivision: z.string().nullable().optional(),
   /**
+   * The class's trend over the year's terms so far (a class analysed alone, old curriculum): each
+   * term's mean of the subjects' mean marks and share in Division I, as that term's analysis has them.
+   */
+  trend: z
+    .array(z.object({ term: z.string(), year: z.number(), meanMark: z.number().nullable(), divisionOne: z.number().nullable() }))
+    .nullable()
+    .optional(),
+  /**
    * A class on the new curriculum that year: its analysis of grades A..E and identifiers
    * (reports/nc-analysis.ts), and then `grades` and `subjects` are empty and `divisions` null.
    * Absent (or null) for a class on the old curriculum.

@@ -13,16 +13,20 @@ import {
   resultAnalysis,
   type SchoolAnalysisModel,
   schoolAnalysisChartsHtml,
+  TERMS,
   type TerminalReportQuery,
 } from '@mustard/shared';
+import type { TenantTx } from '../../db/tenant.js';
 import { renderDocument } from '../../documents/pool.js';
 import { AppError, invalid } from '../../errors.js';
 import { FileAnswer, spreadsheetAnswer } from '../../plugins/endpoints.js';
+import { classTermKey } from '../students/class-learners.repository.js';
 import { analysisWorkbook, schoolAnalysisWorkbook } from './analysis-workbook.js';
 import { ANALYSIS_DRAWER, SCHOOL_ANALYSIS_DRAWER } from './document-drawers.js';
 import { buildNcAnalysis } from './nc-analysis/build.js';
 import { ncAnalysisSectionHtml, renderNcAnalysisHtml } from './nc-analysis/html.js';
-import type { DocumentDraw, KindRead, RenderContext, ReportKind } from './pipeline/kind.js';
+import { type DocumentDraw, type KindRead, type RenderContext, type ReportKind, readKind } from './pipeline/kind.js';
+import type { ClassTermInputs } from './pipeline/loader.js';
 import type { SourceName } from './pipeline/sources.js';
 import { gradingInputs } from './report-model.js';
 import { terminalReportInputs } from './terminal-report.kind.js';
@@ -89,6 +93,60 @@ export function analysisFileName(
   extension: 'pdf' | 'xlsx' = 'pdf',
 ): string {
   return `analysis-${namePart(report.form)}-${namePart(report.stream ?? 'all')}-${report.year}-${report.term}.${extension}`;
+}
+
+/** The earlier terms of the year a class's analysis draws its trend from, each read as that term's analysis reads it. */
+type EarlierTerms = Array<KindRead<ClassAnalysisQuery, AnalysisSource>>;
+
+/**
+ * The terms of the year before the one analysed (a class alone, issue 28 point 6: the trend of
+ * the class mean and Division I across terms), each read by the same pipeline in the action's
+ * transaction; a term without marks is left out. Nothing for a whole school, nor a class on the
+ * new curriculum (its analysis has no divisions).
+ */
+async function readEarlierTerms(tx: TenantTx, read: KindRead<AnalysisQuery, AnalysisSource>): Promise<EarlierTerms> {
+  const { query } = read;
+  const form = query.form;
+  if (
+    !form ||
+    read.load.classes.length === 0 ||
+    read.sources.get(classTermKey(read.load.classes[0] as ClassTermInputs))?.newCurriculumIfNew
+  )
+    return [];
+  const earlier: EarlierTerms = [];
+  for (const term of TERMS.slice(0, TERMS.indexOf(query.term))) {
+    const each = { ...query, form, term };
+    const before = await readKind(tx, analysisKind, each);
+    if (before.load.classes.some((inputs) => inputs.marks.length > 0)) earlier.push({ ...before, query: each });
+  }
+  return earlier;
+}
+
+/** A term's point of the trend: its analysis's mean of subject means and share in Division I. */
+function trendPoint(model: AnalysisModel) {
+  const means = model.subjects.flatMap((row) => (row.meanMark === null ? [] : [row.meanMark]));
+  return {
+    term: model.report.term,
+    year: model.report.year,
+    meanMark: means.length === 0 ? null : means.reduce((sum, value) => sum + value, 0) / means.length,
+    divisionOne: classSummary(model).divisionOne,
+  };
+}
+
+/** A class's analysis with its trend over the year's earlier terms (each built exactly as alone). */
+function buildClassAnalysis(read: KindRead<ClassAnalysisQuery, AnalysisSource> & { more?: EarlierTerms }): AnalysisModel {
+  const model = buildAnalysis(read);
+  if (model.newCurriculum || !read.more || read.more.length === 0) return model;
+  const earlier = read.more.flatMap((each) => {
+    try {
+      return [trendPoint(buildAnalysis(each))];
+    } catch (error) {
+      // A term the query cannot analyse (no marks of these types then) is not a point of the trend.
+      if (error instanceof AppError && error.statusCode === 422) return [];
+      throw error;
+    }
+  });
+  return { ...model, trend: [...earlier, trendPoint(model)] };
 }
 
 /** The analysis of a class as read by the pipeline (pure). */
@@ -309,9 +367,10 @@ export const analysisKind = {
   endpoint: analysisEndpoint,
   scope: analysisScope,
   sources: ANALYSIS_SOURCES,
+  readMore: readEarlierTerms,
   build: (read) => {
     const form = read.query.form;
-    return form ? buildAnalysis({ ...read, query: { ...read.query, form } }) : buildSchoolAnalysis(read);
+    return form ? buildClassAnalysis({ ...read, query: { ...read.query, form } }) : buildSchoolAnalysis(read);
   },
   output: (query) => (query.json ? 'json' : query.html ? 'html' : query.excel ? 'xlsx' : 'pdf'),
   render: {
@@ -326,4 +385,4 @@ export const analysisKind = {
         ? new FileAnswer(schoolAnalysisFileName(model.report, 'pdf'), 'application/pdf', await drawSchoolAnalysis(model, context, draw))
         : new FileAnswer(analysisFileName(model.report), 'application/pdf', await draw(() => renderDocument(ANALYSIS_DRAWER, model))),
   },
-} satisfies ReportKind<typeof analysisEndpoint, AnalysisModel | SchoolAnalysisModel, AnalysisSource>;
+} satisfies ReportKind<typeof analysisEndpoint, AnalysisModel | SchoolAnalysisModel, AnalysisSource, EarlierTerms>;

@@ -424,3 +424,56 @@ describe('GET /api/school/analysis of all classes (a whole school’s term)', ()
     expect(elsewhere.body).not.toContain('P5');
   });
 });
+
+describe('GET /api/school/analysis: the class across the year’s terms', () => {
+  it('draws the trend of the class mean and Division I from each earlier term’s own analysis', async () => {
+    const [english, maths] = subjects as [Row, Row];
+    for (const subject of [english, maths])
+      ok(await head.post('/api/school/grades', gradeSet(subject.id, { form: 'P5', term: 'II', year: YEAR })));
+    for (const [subject, marks] of [
+      [english, { Amina: 90, Brian: 80, Carol: 70, David: 60 }],
+      [maths, { Amina: 88, Brian: 66, Carol: 55, David: 45 }],
+    ] as const)
+      for (const stream of ['East', 'West']) {
+        const names = PEOPLE.filter((person) => person[1] === stream).map((person) => person[0] as string);
+        const values = Object.fromEntries(names.map((name) => [learners[name] as string, marks[name as keyof typeof marks]]));
+        ok(
+          await head.post('/api/school/marks', {
+            form: 'P5',
+            stream,
+            term: 'II',
+            year: YEAR,
+            subject_id: subject.id,
+            paper: 'I',
+            save_id: crypto.randomUUID(),
+            marks: { [eot.id]: values },
+            base: {},
+          }),
+        );
+      }
+    const first = ok(await get(head, analysisEndpoint.path, { json: 1 }));
+    const second = ok(await get(head, analysisEndpoint.path, { json: 1, term: 'II' }));
+    const point = (model: typeof first) => {
+      const means = (model.subjects as Row2[]).flatMap((row) => (row.meanMark === null ? [] : [row.meanMark]));
+      const divisions = model.divisions as Array<{ division: string; count: number }>;
+      const withResult = divisions.filter((each) => each.division !== 'X').reduce((sum, each) => sum + each.count, 0);
+      return {
+        term: model.report.term,
+        year: YEAR,
+        meanMark: means.reduce((sum, value) => sum + value, 0) / means.length,
+        divisionOne: withResult === 0 ? null : ((divisions[0]?.count ?? 0) * 100) / withResult,
+      };
+    };
+    // Term I had no term before it this year: no trend; term II's trend is term I's analysis, then its own.
+    expect(first.trend ?? null).toBeNull();
+    const trend = second.trend as Array<ReturnType<typeof point>>;
+    expect(trend.map((each) => each.term)).toEqual(['I', 'II']);
+    expect(trend[0]?.meanMark).toBeCloseTo(point(first).meanMark, 9);
+    expect(trend[0]?.divisionOne).toBe(point(first).divisionOne);
+    expect(trend[1]?.meanMark).toBeCloseTo(point(second).meanMark, 9);
+    const html = ok(await get(head, analysisEndpoint.path, { html: 1, term: 'II' })).html as string;
+    expect(html).toContain('aria-label="The class across this year’s terms"');
+    const text = await pdfText((await get(head, analysisEndpoint.path, { term: 'II' })).rawPayload);
+    expect(text).toContain('The class across this year’s terms');
+  });
+});

@@ -1,12 +1,14 @@
 import { ANALYSIS_WORDS, type AnalysisModel, analysisNumber, type SchoolAnalysisModel } from '../../endpoints/analysis.js';
 import { classSummary } from '../analysis.js';
-import type { BarChartModel, Chart } from './model.js';
+import { trendLine } from './builders.js';
+import type { BarChartModel, Chart, LineChartModel } from './model.js';
 import { chartFigureHtml } from './svg.js';
 
 /*
  * The result analysis's charts (issue 28 point 6), drawn from its model's own tables: the grade
  * distribution per subject, mean grade point per subject weakest first (lower is better), boys
- * against girls, and the division bars with % Division I. The preview and the PDF draw these.
+ * against girls, the division bars with % Division I, and the class's trend across the year's
+ * terms (its mean mark and % Division I). The preview and the PDF draw these.
  */
 
 export const ANALYSIS_CHART_WORDS = {
@@ -22,7 +24,28 @@ export const ANALYSIS_CHART_WORDS = {
   classColumn: 'Class',
   divisionOneShort: 'Div. I',
   divisionOne: (share: string, learners: number) => `Division I: ${share}% of ${learners} learners with a result`,
+  trend: 'The class across this year’s terms',
+  trendNote: 'Higher is better: the mean of the subjects’ mean marks, and the % in Division I',
+  classMean: 'Class mean mark',
+  divisionOneSeries: '% Division I',
 } as const;
+
+/** The class's mean mark and % in Division I across the year's terms so far (two terms at least), from the model's trend. */
+export function classTrendChart(model: AnalysisModel): LineChartModel | null {
+  const trend = model.trend ?? [];
+  if (trend.length < 2) return null;
+  return trendLine({
+    title: ANALYSIS_CHART_WORDS.trend,
+    note: ANALYSIS_CHART_WORDS.trendNote,
+    terms: trend.map((point) => `${point.term} ${point.year}`),
+    series: [
+      { name: ANALYSIS_CHART_WORDS.classMean, values: trend.map((point) => point.meanMark) },
+      ...(model.divisions ? [{ name: ANALYSIS_CHART_WORDS.divisionOneSeries, values: trend.map((point) => point.divisionOne) }] : []),
+    ],
+    decimals: model.report.precision,
+    max: 100,
+  });
+}
 
 /** Learners per grade, a stacked bar per subject (grades best to worst, dark to light). */
 export function gradeDistributionChart(model: AnalysisModel): BarChartModel {
@@ -134,7 +157,14 @@ export function divisionsByClassChart(rows: readonly DivisionRow[], precision: n
 /** The analysis's charts, in the order a head teacher reads them. */
 export function analysisCharts(model: AnalysisModel): Chart[] {
   const divisions = divisionChart(model);
-  return [gradeDistributionChart(model), meanGradePointChart(model), sexesChart(model), ...(divisions ? [divisions] : [])];
+  const trend = classTrendChart(model);
+  return [
+    gradeDistributionChart(model),
+    meanGradePointChart(model),
+    sexesChart(model),
+    ...(divisions ? [divisions] : []),
+    ...(trend ? [trend] : []),
+  ];
 }
 
 /** The analysis's charts for its preview, each with its table beside it (ids by class and stream: several classes share a page). */

@@ -11,6 +11,7 @@ import {
   type ChartPrimitive,
   chartSvg,
   chartTable,
+  classTrendChart,
   divisionChart,
   divisionsByClassChart,
   gradeDistributionChart,
@@ -474,5 +475,24 @@ describe('the analysis charts', () => {
     expect(html.match(/<svg /g)).toHaveLength(4);
     expect(html.match(/<table class="chart-table">/g)).toHaveLength(4);
     wellFormed(html);
+  });
+});
+
+describe('the class trend across the year’s terms', () => {
+  const point = (term: string, meanMark: number | null, divisionOne: number | null) => ({ term, year: 2026, meanMark, divisionOne });
+  it('draws the class mean and the % Division I, a point per term', () => {
+    const chart = classTrendChart({ ...analysisModel(), trend: [point('I', 55.5, 20), point('II', 61, 25)] });
+    expect(chart?.categories).toEqual(['I 2026', 'II 2026']);
+    expect(chart?.series.map((each) => [each.name, each.values])).toEqual([
+      ['Class mean mark', [55.5, 61]],
+      ['% Division I', [20, 25]],
+    ]);
+  });
+  it('needs two terms, and has no Division I line without divisions', () => {
+    expect(classTrendChart({ ...analysisModel(), trend: [point('I', 55, 20)] })).toBeNull();
+    expect(classTrendChart(analysisModel())).toBeNull();
+    const alevel = classTrendChart({ ...analysisModel(), divisions: null, trend: [point('I', 55, null), point('II', 60, null)] });
+    expect(alevel?.series.map((each) => each.name)).toEqual(['Class mean mark']);
+    expect(analysisCharts({ ...analysisModel(), trend: [point('I', 55, 20), point('II', 60, 30)] })).toHaveLength(5);
   });
 });
