@@ -614,7 +614,7 @@ async function checkRecordRoute(route: AppRoute) {
 
 interface ListFixture {
   /** The URLs to read (default: the path). A's own records must show in the first. */
-  urls?(): string[];
+  urls?(): string[] | Promise<string[]>;
   /** Ids of A's records the first URL's answer must carry (proves it is a real list). */
   own?(): string[];
   /** Filters naming B's records: the answer is 200 with no records. */
@@ -643,6 +643,8 @@ async function dashboardOfA() {
   });
 }
 
+/** The learner of the progressive report's row of the matrix (its urls make a new one). */
+let progressLearner = '';
 const activeLearnersOfA = async () => Object.values((await dashboardOfA()).students).reduce((sum, count) => sum + count, 0);
 
 /**
@@ -869,8 +871,14 @@ const LISTS: Record<string, ListFixture> = {
   '/api/school/progressreport': {
     // A's marked P2 learner's terms as the model, the preview and the PDF: nothing of B's; B's learner named in A's
     // request refused (422 on student_id), and not named.
-    urls: () => ['json=1', 'html=1', 'pdf=1'].map((extra) => `/api/school/progressreport?form=P2&student_id=${A.ids.marked}&${extra}`),
-    own: () => [A.ids.marked],
+    // A marked P2 learner of A's own, new each time: the promotion checked in this matrix moves the
+    // seeded ones on to P3, a class on the new curriculum in A (whose progressive report is refused).
+    urls: async () => {
+      progressLearner = await gridLearner(A);
+      ok(await send(A, 'POST', '/api/school/marks', markSave(A, { student: progressLearner })));
+      return ['json=1', 'html=1', 'pdf=1'].map((extra) => `/api/school/progressreport?form=P2&student_id=${progressLearner}&${extra}`);
+    },
+    own: () => [progressLearner],
     check: async () => {
       const theirs = await send(A, 'GET', `/api/school/progressreport?form=P2&student_id=${B.ids.marked}&json=1`);
       expect(theirs.statusCode, theirs.body).toBe(422);
@@ -1106,7 +1114,7 @@ const LISTS: Record<string, ListFixture> = {
 async function checkListRoute(route: AppRoute, mode: Mode) {
   const fixture = LISTS[route.url];
   if (!fixture) throw new Error(`${route.key}: not in the matrix. Add its path to LISTS (or EXEMPT with a reason).`);
-  const urls = fixture.urls?.() ?? [route.url];
+  const urls = (await fixture.urls?.()) ?? [route.url];
   if (route.method === 'HEAD') {
     // The GET's handler without the body (the GET checks the answer itself).
     const head = await send(A, 'HEAD', urls[0] as string);
