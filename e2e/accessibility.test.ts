@@ -1,15 +1,14 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page, Request } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../apps/server/src/db/ids.js';
-import { withTenant } from '../apps/server/src/db/tenant.js';
+import { checker, LAPTOP, PHONE, PUBLIC_PATHS, settled } from './axe.js';
 import { ADMIN, callApi, type Harness, pickOption, useHarness } from './harness.js';
 
 /*
- * Issue 24 points 7 and 8: no serious or critical axe-core violation on any page, on a laptop
- * (1366 px) and on a phone (360 px); a skip link; on a phone the class sheets fold their filter
- * after Next and keep the learners' names in sight while the marks scroll; a select keeps the
- * option chosen again; Ctrl+Enter saves the marks grid.
+ * Issue 24 points 7 and 8: no serious or critical axe-core violation on a public page, on a
+ * laptop (1366 px) and on a phone (360 px) (the signed-in pages: accessibility-laptop and
+ * accessibility-phone); a skip link; on a phone the class sheets fold their filter after Next and
+ * keep the learners' names in sight while the marks scroll; a select keeps the option chosen
+ * again; Ctrl+Enter saves the marks grid.
  */
 
 let h: Harness;
@@ -19,173 +18,7 @@ beforeAll(async () => {
   h = await useHarness();
 });
 
-const LAPTOP = { width: 1366, height: 768 };
-const PHONE = { width: 360, height: 740 };
-
-/**
- * The signed-in pages, from PAGES itself (apps/web/src/lib/pages.ts) as it is when the test
- * runs: a page added there is checked without a word here. Loaded by a path the compiler does
- * not follow, since the browser tests' project compiles none of the web app.
- */
-async function signedInPaths(): Promise<string[]> {
-  const routes = '../apps/web/src/lib/pages.js';
-  const { PAGES } = (await import(routes)) as { PAGES: Record<string, { path: string }> };
-  return Object.values(PAGES).map((page) => page.path);
-}
-
-/** The public pages of the plain layout (apps/web/src/app/registry.tsx), /logout aside: it signs out. */
-const PUBLIC_PATHS = [
-  '/login',
-  '/auth/password/reset',
-  '/join',
-  '/register',
-  '/signup',
-  '/register/business',
-  '/register/business/products',
-  '/coming-soon',
-  '/maintenance',
-  '/error-403-basic',
-  '/error-404-basic',
-  '/error-404-cover',
-  '/error-500-basic',
-  '/error-500-cover',
-  '/no/such/page',
-];
-
-/** A loader, a page still arriving or a table still fetching: the page has not drawn yet. */
-const LOADING = ['.mantine-Loader-root', '.mantine-datatable-loader-fetching', '[role="status"][aria-busy="true"]'].join(', ');
-
-/** The requests a page has on their way, kept by `watchRequests`. */
-const inFlight = new WeakMap<Page, Set<Request>>();
-
-function watchRequests(page: Page): void {
-  const waiting = new Set<Request>();
-  inFlight.set(page, waiting);
-  page.on('request', (request) => waiting.add(request));
-  page.on('requestfinished', (request) => waiting.delete(request));
-  page.on('requestfailed', (request) => waiting.delete(request));
-}
-
-/**
- * Waits until the page has drawn: a heading is shown, nothing loads and no request of the
- * page's is on its way, at two looks in a row (a list asks once its filter is read).
- */
-async function settled(page: Page): Promise<void> {
-  const waiting = inFlight.get(page) ?? new Set<Request>();
-  const deadline = Date.now() + 20_000;
-  let quiet = 0;
-  while (quiet < 2) {
-    if (Date.now() > deadline) {
-      const urls = [...waiting].map((request) => request.url());
-      throw new Error(`${page.url()} never finished drawing (requests on their way: ${urls.join(', ') || 'none'})`);
-    }
-    const drawn = await page.evaluate(
-      (loading) => document.querySelector('h1, h2, h3') !== null && document.querySelector(loading) === null,
-      LOADING,
-    );
-    quiet = drawn && waiting.size === 0 ? quiet + 1 : 0;
-    await page.waitForTimeout(40);
-  }
-}
-
-/** Opens a signed-in page as its menu does, without loading the app again. */
-async function go(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    window.history.pushState(null, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await settled(page);
-}
-
-/**
- * Serious and critical violations on the page as it is now, one line each. The rule that a
- * control's name holds its visible words (WCAG 2.5.3) is asked for too: axe leaves it out by
- * default, and the school switcher broke it on every page.
- */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // In the page itself (legacy mode: no blank page opened for each run), frames left out: the
-  // report layout's preview is a sandboxed frame without scripts, which axe cannot enter.
-  const results = await new AxeBuilder({ page })
-    .setLegacyMode(true)
-    .options({
-      iframes: false,
-      resultTypes: ['violations'],
-      rules: { 'label-content-name-mismatch': { enabled: true } },
-    })
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => {
-      const targets = violation.nodes.slice(0, 4).map((node) => node.target.join(' '));
-      const more = violation.nodes.length > 4 ? ` and ${violation.nodes.length - 4} more` : '';
-      return `${violation.impact} ${violation.id} (${violation.help}): ${targets.join(' | ')}${more}`;
-    });
-}
-
-/** A real record for each page that shows one (its route has an id), from the demo school or made for the test. */
-async function recordIds(): Promise<Record<string, string>> {
-  const db = h.database.db;
-  const school = await db.selectFrom('tenants').select('id').where('tenantcode', '=', 'demo-primary').executeTakeFirstOrThrow();
-  return withTenant(db, { tenantId: school.id }, async (trx) => {
-    const learner = await trx.selectFrom('students').select('id').where('status', '=', 'active').limit(1).executeTakeFirstOrThrow();
-    const grade = await trx.selectFrom('grades').select('id').limit(1).executeTakeFirstOrThrow();
-    // A competency and a project of the test's own: the demo school keeps none.
-    const subject = await trx.selectFrom('subjects').select('id').limit(1).executeTakeFirstOrThrow();
-    const place = { tenant_id: school.id, subject_id: subject.id, form: 'P5', term: 'I' };
-    const topic = { ...place, id: newId(), title: 'A11y competency', remarks: null };
-    const project = { ...place, id: newId(), year: 2026, title: 'A11y project', max_score: 10 };
-    await trx.insertInto('topics').values(topic).execute();
-    await trx.insertInto('projects').values(project).execute();
-    return {
-      '/students/:id': learner.id,
-      '/grades-detail/:id': grade.id,
-      '/competency-detail/:id': topic.id,
-      '/project-detail/:id': project.id,
-    };
-  });
-}
-
-describe('every page passes axe (issue 24 point 8)', () => {
-  /** The records the pages with an id show, made once for both sizes. */
-  let records: Promise<Record<string, string>> | undefined;
-  /** Serious and critical violations found, one entry per page view. */
-  const checker = (page: Page, found: string[]) => async (where: string) => {
-    const violations = await seriousViolations(page);
-    if (violations.length > 0) found.push(`${where}:\n  ${violations.join('\n  ')}`);
-  };
-
-  // One size a test: every signed-in page at a laptop's width, then at a phone's (each well within its time on a busy machine).
-  for (const size of [LAPTOP, PHONE]) {
-    it(`has no serious or critical violation on any signed-in page at ${size.width} px`, { timeout: 300_000 }, async () => {
-      records ??= recordIds();
-      const ids = await records;
-      const paths = (await signedInPaths()).map((path) => (path.includes('/:') ? path.replace(/:[a-z]+/i, ids[path] ?? '1') : path));
-      const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/dashboard' });
-      watchRequests(page);
-      await settled(page);
-      const found: string[] = [];
-      const check = checker(page, found);
-      await page.setViewportSize(size);
-      for (const path of paths) {
-        await go(page, path);
-        await check(`${path} at ${size.width} px`);
-      }
-      // A file chosen: its field shows the file's name and a button that clears it.
-      await go(page, '/marks/create');
-      await page
-        .locator('input[type="file"]')
-        .setInputFiles({ name: 'marks.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('x') });
-      await page.getByText('marks.xlsx').waitFor();
-      await check(`/marks/create with a file chosen at ${size.width} px`);
-      // An error toast (an address whose id is not one): its close button is named too.
-      await go(page, '/competency-detail/1');
-      await page.getByRole('alert').first().waitFor();
-      await check(`an error toast at ${size.width} px`);
-      expect(found.join('\n'), `${found.length} page views with serious or critical violations`).toBe('');
-      await page.context().close();
-    });
-  }
-
+describe('every public page passes axe (issue 24 point 8)', () => {
   it('has no serious or critical violation on any public page, at 1366 and at 360 px', { timeout: 120_000 }, async () => {
     // Signed out: the public pages, each loaded as a visitor opens it.
     const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: '/dashboard' });
