@@ -59,6 +59,8 @@ const NO_DATABASE = server([
   'modules/reports/kinds.test.ts',
   // The cumulative report's pure parts: its layout and grade points.
   'modules/reports/cumulative/cumulative-report.test.ts',
+  // The mail templates: every language has every template and value; rendering and refusals.
+  'mail/templates.test.ts',
 ]);
 /** Of the embedded database alone: its data directory, the command and the server on it, migrations over old data. */
 const PGLITE_ONLY = server([

@@ -41,6 +41,18 @@ const EnvSchema = z.object({
   NODE_ENV: z.string().optional(),
   PDF_QUEUE_PER_SCHOOL: z.coerce.number().int().positive().optional(),
   PDF_QUEUE_TOTAL: z.coerce.number().int().positive().optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^(smtps?:\/\/.+)?$/, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(/^[^\r\n]+$/, 'must be one line')
+    .default('Mustard <no-reply@localhost>'),
+  PUBLIC_URL: z
+    .string()
+    .regex(/^(https?:\/\/[^\s]+)?$/, 'must be an http:// or https:// URL')
+    .optional(),
 });
 
 export interface Config {
@@ -79,6 +91,14 @@ export interface Config {
   pdfQueuePerSchool?: number | undefined;
   /** Such PDFs admitted at once, every school's; unset: DEFAULT_DOCUMENT_LIMITS. */
   pdfQueueTotal?: number | undefined;
+  /** Where mail goes out (smtp:// or smtps://); unset: messages stay in the outbox, shown to a platform administrator. */
+  smtpUrl?: string | undefined;
+  /** The From of every message, e.g. `Mustard <no-reply@school.example>`. */
+  mailFrom: string;
+  /** The address people reach this server at: the base of every link in a message (no trailing slash). */
+  publicUrl: string;
+  /** Tests only: the mail sender's timings in milliseconds, shorter than a deployment's (mail/sender.ts has the defaults). */
+  mailTiming?: { pollMs?: number; retryBaseMs?: number; retryCapMs?: number; maxAttempts?: number; claimLeaseMs?: number };
   /**
    * Tests only: drop the code's own tenant filters so a test can prove that row-level
    * security alone keeps tenants apart. Never set in production.
@@ -162,6 +182,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     pdfQueuePerSchool: e.PDF_QUEUE_PER_SCHOOL,
     pdfQueueTotal: e.PDF_QUEUE_TOTAL,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     skipCodeTenantFilter: false,
   };
 }

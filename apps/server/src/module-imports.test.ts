@@ -19,7 +19,7 @@ const LAYERS: ReadonlyArray<ReadonlyArray<string>> = [
   ['db'],
   ['audit', 'access'],
   ['plugins'],
-  ['resources', 'documents'],
+  ['resources', 'documents', 'mail'],
   ['modules'],
   ['seed'],
   ['app.ts'],

@@ -248,6 +248,35 @@ export interface LaunchNotificationsTable {
   created_at: Generated<Date>;
 }
 
+/** The mail outbox (migration 0021, mail/outbox.ts): every message, written with its action, sent after commit. */
+export interface MailOutboxTable {
+  id: string;
+  tenant_id: string | null;
+  dedupe_key: string | null;
+  recipient: string;
+  /** A MailTemplate (mail/templates.ts). */
+  template: string;
+  locale: string;
+  subject: string;
+  body_text: string;
+  body_html: string;
+  status: Generated<'pending' | 'sending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  last_error: string | null;
+  message_id: string | null;
+  created_at: Generated<Date>;
+  sent_at: Date | null;
+}
+
+export interface MailOutboxAttachmentsTable {
+  mail_id: string;
+  position: number;
+  filename: string;
+  content_type: string;
+  content: Uint8Array;
+}
+
 export interface TermDatesTable {
   tenant_id: string;
   year: number;
@@ -591,13 +620,24 @@ export interface DB {
   comment_history: CommentHistoryTable;
   upload_mappings: UploadMappingsTable;
   document_progress: DocumentProgressTable;
+  mail_outbox: MailOutboxTable;
+  mail_outbox_attachments: MailOutboxAttachmentsTable;
 }
 
 /**
  * Tables shared by all tenants. Every other table is tenant-owned and must carry tenant_id
  * with forced row-level security; the catalog test fails on one that does not.
  */
-export const GLOBAL_TABLES = ['tenants', 'users', 'sessions', 'one_time_codes', 'auth_events', 'launch_notifications'] as const;
+export const GLOBAL_TABLES = [
+  'tenants',
+  'users',
+  'sessions',
+  'one_time_codes',
+  'auth_events',
+  'launch_notifications',
+  'mail_outbox',
+  'mail_outbox_attachments',
+] as const;
 
 export type TenantRow = Selectable<TenantsTable>;
 export type UserRow = Selectable<UsersTable>;

@@ -44,6 +44,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     keepAliveTimeoutSeconds: 72,
     logLevel: 'silent',
     webDist: '/nonexistent',
+    // No SMTP server unless the test starts one (startTestSmtp, then `{ smtpUrl: smtp.url }`).
+    smtpUrl: undefined,
+    mailFrom: 'Mustard <no-reply@mustard.test>',
+    publicUrl: 'http://mustard.test',
     skipCodeTenantFilter: false,
     ...overrides,
   };

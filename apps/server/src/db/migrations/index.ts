@@ -19,6 +19,7 @@ import * as documentProgress from './2026_11_25_0017_document_progress.js';
 import * as projects from './2026_11_26_0018_projects.js';
 import * as projectScores from './2026_11_26_0019_project_scores.js';
 import * as classCurricula from './2026_11_26_0020_class_curricula.js';
+import * as mailOutbox from './2026_11_26_0021_mail_outbox.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0018_projects': projects,
   '2026_11_26_0019_project_scores': projectScores,
   '2026_11_26_0020_class_curricula': classCurricula,
+  '2026_11_26_0021_mail_outbox': mailOutbox,
 };
