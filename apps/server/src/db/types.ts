@@ -144,6 +144,8 @@ export interface StudentsTable {
   house: string | null;
   lin: string | null;
   code: string | null;
+  /** Where the report cards are e-mailed (migration 0024). */
+  guardian_email: string | null;
   photo_path: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -34,6 +34,8 @@ export const StudentSchema = z.object({
   house: z.string().nullable(),
   lin: z.string().nullable(),
   code: z.string().nullable(),
+  /** Where the report cards are e-mailed (the Email option of the report screens). */
+  guardian_email: z.string().nullable(),
   /** Whether a photo is on file; it is fetched from `/api/school/students/{id}/photo`. */
   photo_path: z.string().nullable(),
 });
@@ -67,6 +69,20 @@ const dateOfBirth = text()
   .refine((value) => value === null || !realDate(value) || value <= latestToday(), M.dobInFuture);
 
 /**
+ * One e-mail address or none (blank). An address is one recipient: a line break, a comma or a
+ * second address is refused here, before anything could put it in a message's header.
+ */
+const emailOrNone = () =>
+  text()
+    .trim()
+    .nullish()
+    .transform((value) => (value ? value : null))
+    .refine((value) => value === null || (value.length <= MAX_EMAIL_LENGTH && z.email().safeParse(value).success), M.emailInvalid);
+
+/** The longest address a message may be sent to (RFC 5321's path limit). */
+const MAX_EMAIL_LENGTH = 254;
+
+/**
  * The add and edit form (and one row of an upload). Multipart forms send text, so every field
  * accepts text; blanks become null.
  */
@@ -95,14 +111,11 @@ export const StudentInputSchema = z.strictObject({
   paymentcode: optionalText,
   address: optionalText,
   phone: optionalText,
-  email: text()
-    .trim()
-    .nullish()
-    .transform((value) => (value ? value : null))
-    .refine((value) => value === null || z.email().safeParse(value).success, M.emailInvalid),
+  email: emailOrNone(),
   house: optionalText,
   lin: optionalText,
   code: optionalText,
+  guardian_email: emailOrNone(),
 });
 export type StudentInput = z.infer<typeof StudentInputSchema>;
 
@@ -153,6 +166,7 @@ export const STUDENT_UPLOAD_FIELDS = [
   'lin',
   'code',
   'status',
+  'guardian_email',
 ] as const;
 export type StudentUploadField = (typeof STUDENT_UPLOAD_FIELDS)[number];
 export const IGNORE_COLUMN = 'ignore';

@@ -54,6 +54,7 @@ function withCategory<QB extends ReturnType<typeof filtered>>(query: QB) {
       's.house',
       's.lin',
       's.code',
+      's.guardian_email',
       's.photo_path',
     ]);
 }
@@ -106,6 +107,7 @@ export const LEARNER_COLUMNS = [
   'house',
   'lin',
   'code',
+  'guardian_email',
 ] as const satisfies ReadonlyArray<keyof StudentInput>;
 
 export type LearnerColumn = (typeof LEARNER_COLUMNS)[number];

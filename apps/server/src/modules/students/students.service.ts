@@ -48,6 +48,7 @@ const CLASS_LIST_COLUMNS: Array<[keyof Student, string]> = [
   ['code', 'Passcode'],
   ['house', 'House'],
   ['lin', 'LIN'],
+  ['guardian_email', 'Guardian email'],
 ];
 
 /** `Classlist-P4-East.xlsx`: the class and stream, with nothing a file name should not hold. */

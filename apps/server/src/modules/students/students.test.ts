@@ -196,6 +196,7 @@ describe('the class list (GET /api/school/students)', () => {
       house: 'Nile',
       lin: 'LIN0012345',
       code: '4821',
+      guardian_email: null,
       photo_path: null,
     });
     const esther = ok(await list.head.get(`${PATH}?form=P5`)).students[0];
@@ -335,6 +336,7 @@ describe('adding a learner (POST /api/school/students)', () => {
       house: 'Nile',
       lin: 'LIN0012345',
       code: '4821',
+      guardian_email: 'nakato.family@example.ug',
     };
     const saved = ok(await sendForm(school, 'POST', PATH, fields));
     expect(saved).toEqual({

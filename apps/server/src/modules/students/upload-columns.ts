@@ -44,6 +44,12 @@ export const UPLOAD_COLUMNS = [
   { key: 'lin', aliases: ['learneridentificationnumber'], example: '', explain: 'Optional: the Learner Identification Number.' },
   { key: 'code', aliases: ['passcode'], example: '', explain: 'Optional: the passcode for parents.' },
   { key: 'status', aliases: [], example: 'active', explain: 'active or inactive; blank means active.' },
+  {
+    key: 'guardian_email',
+    aliases: ['guardianemail', 'guardiansemail', 'parentemail', 'parentsemail', 'guardianemailaddress', 'parentemailaddress'],
+    example: '',
+    explain: "Optional: the parent's or guardian's email address, where the report cards are emailed (one address).",
+  },
 ] as const;
 
 export type UploadColumnKey = (typeof UPLOAD_COLUMNS)[number]['key'];

@@ -107,6 +107,8 @@ export function recognise(heading: string): StudentUploadTarget | null {
   if (key === '') return null;
   const known = KNOWN.get(key);
   if (known) return known;
+  // A parent's or guardian's e-mail is where the cards go; their phone is the learner's contact.
+  if (PARENT.test(key) && /email/.test(key)) return 'guardian_email';
   if (PHONE.test(key)) return 'phone';
   // A parent's or guardian's name: the product keeps no parent's name.
   if (PARENT.test(key)) return IGNORE_COLUMN;

@@ -199,6 +199,7 @@ export function checkRows(
       house: text(cells, 'house'),
       lin: text(cells, 'lin'),
       code: text(cells, 'code'),
+      guardian_email: text(cells, 'guardian_email'),
     };
     if (candidate.form !== null) {
       const form = matchClass(placement.classes, candidate.form);

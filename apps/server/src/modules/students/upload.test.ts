@@ -297,6 +297,7 @@ describe('the template', () => {
       'lin',
       'code',
       'status',
+      'guardian_email',
     ]);
     // Nothing but the headers on the sheet that is uploaded: an example there was once imported.
     expect(sheet.actualRowCount).toBe(1);

@@ -375,6 +375,7 @@ export function StudentDetailPage() {
               <Fact label={t('fields.gender')} value={learner.gender ? t(`students.gender${learner.gender}`) : null} />
               <Fact label={t('fields.dob')} value={dayMonthYear(learner.dob)} />
               <Fact label={t('fields.lin')} value={learner.lin} />
+              <Fact label={t('students.guardianEmail')} value={learner.guardian_email} />
             </SimpleGrid>
           </Stack>
         </Flex>

@@ -34,6 +34,8 @@ export const studentsScreen = defineScreen({
     { field: 'code', label: 'fields.passcode' },
     { field: 'house' },
     { field: 'lin' },
+    // Where the report cards are e-mailed: a blank here is a learner whose card cannot be sent.
+    { field: 'guardian_email', label: 'students.guardianEmail' },
   ],
   filters: [
     { name: 'form', kind: 'select', choices: 'classes' },
@@ -74,6 +76,7 @@ export const studentsScreen = defineScreen({
     { name: 'house', kind: 'text' },
     { name: 'lin', kind: 'text' },
     { name: 'code', kind: 'text', label: 'fields.passcode' },
+    { name: 'guardian_email', kind: 'text', label: 'students.guardianEmail' },
     { name: 'photo', kind: 'photo' },
   ],
   defaults: { status: 'active' },

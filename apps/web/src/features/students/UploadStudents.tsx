@@ -34,8 +34,9 @@ export function rowProblems(error: unknown, t: TFunction): string[] {
   });
 }
 
+/** A field's words: the upload's own where only learners have the field (their guardian's email), else the common ones. */
 function fieldLabel(field: string, t: TFunction): string {
-  return field === 'name' ? t('uploads.wholeName') : t(`fields.${field}`, { defaultValue: field });
+  return field === 'name' ? t('uploads.wholeName') : t([`uploads.fields.${field}`, `fields.${field}`], { defaultValue: field });
 }
 
 /** Every problem of an upload: the first ones, and a button for the rest. */
