@@ -6,6 +6,7 @@ import type { Database } from './db/connect.js';
 import { closeDocumentPool, Documents } from './documents/index.js';
 import { catalogueMessage } from './errors.js';
 import { loggerOptions } from './logger.js';
+import { createMailSender, type MailSender } from './mail/sender.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { FailureLimiter } from './modules/auth/failure-limiter.js';
 import { markCommentRoutes } from './modules/comments/mark-comments.routes.js';
@@ -42,6 +43,11 @@ declare module 'fastify' {
     failureLimiter: FailureLimiter;
     /** Every document (report cards, mark sheets, …) admitted, waiting and drawn (bounded per school and in all, drawn fairly), and its progress. */
     documents: Documents;
+    /**
+     * The mail sender (mail/sender.ts): sends the outbox over SMTP_URL, polling; call
+     * `app.mail.wake()` after a transaction that enqueued mail commits, to send it at once.
+     */
+    mail: MailSender;
   }
 }
 
@@ -79,6 +85,10 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.decorate('failureLimiter', new FailureLimiter(config.authMaxFailures));
   app.decorate('documents', new Documents({ perSchool: config.pdfQueuePerSchool, total: config.pdfQueueTotal }, database.db, app.log));
   app.addHook('onClose', async () => closeDocumentPool());
+  app.decorate('mail', createMailSender(database.db, config, app.log));
+  // Before the database closes (the server and the tests close it after the app): a round in
+  // flight finishes, and nothing new starts.
+  app.addHook('onClose', async () => app.mail.stop());
 
   // Browsers keep connections alive. Once shutdown begins, connections are closed as soon as
   // their answer is out, so app.close() is not left waiting out the keep-alive timeout
