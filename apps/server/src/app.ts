@@ -9,6 +9,7 @@ import { loggerOptions } from './logger.js';
 import { createMailSender, type MailSender } from './mail/sender.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { FailureLimiter } from './modules/auth/failure-limiter.js';
+import { passwordResetRoutes } from './modules/auth/password-reset.routes.js';
 import { markCommentRoutes } from './modules/comments/mark-comments.routes.js';
 import { remarkRoutes } from './modules/comments/remarks.routes.js';
 import { curriculumRoutes } from './modules/curriculum/curriculum.routes.js';
@@ -137,6 +138,7 @@ function slowClientTimeouts(config: Config): { requestTimeout: number; keepAlive
 async function registerRoutes(app: FastifyInstance, webDist: string): Promise<void> {
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(passwordResetRoutes);
   await app.register(userRoutes);
   await app.register(invitationRoutes);
   await app.register(tenantRoutes);

@@ -90,6 +90,13 @@ export const REGISTER_MESSAGES = {
   businessTelephoneRequired: 'Please enter your business telephone',
 } as const;
 
+/** A forgotten password (issue 29 point 3): the request's one answer, a link's fault, the change done. */
+export const PASSWORD_RESET_MESSAGES = {
+  requested: 'If an account uses this address, we have sent it a link to choose a new password.',
+  linkInvalid: 'This link is not valid: it has expired, was already used or a newer one was sent. Ask for a new link.',
+  changed: 'Your password has been changed. Sign in with it.',
+} as const;
+
 /** School settings' rules (spec §5 and the forms of §2 "School list screens"). */
 export const SETTINGS_MESSAGES = {
   categoryNameRequired: 'Please enter the category name',
@@ -321,6 +328,7 @@ export const MESSAGE_CATALOGUES = {
   tenant: TENANT_MESSAGES,
   user: USER_MESSAGES,
   register: REGISTER_MESSAGES,
+  passwordReset: PASSWORD_RESET_MESSAGES,
   settings: SETTINGS_MESSAGES,
   gradeSet: GRADE_SET_MESSAGES,
   results: RESULT_MESSAGES,

@@ -161,6 +161,8 @@ describe('deny by default: the route table (item 14)', () => {
           'POST /auth/type',
           'POST /auth/login',
           'POST /auth/redeemcode',
+          'POST /auth/password/reset',
+          'POST /auth/password/reset/confirm',
           'POST /auth/notify',
           'GET /auth/join',
           'HEAD /auth/join',

@@ -44,6 +44,8 @@ const EXEMPT: Record<string, string> = {
   'POST /auth/notify': 'the public launch-notification form: a global table',
   'POST /auth/logout': 'ends the caller’s own session: no tenant record',
   'POST /auth/password': 'changes the caller’s own password: no tenant record',
+  'POST /auth/password/reset': 'public: mails a reset link to an account, a global table; password-reset.test.ts',
+  'POST /auth/password/reset/confirm': 'public: the link’s token sets its own account’s password; password-reset.test.ts',
   'GET /auth/join': 'public: one invitation found by its code (its own RLS policy); users.test.ts',
   'POST /auth/join': 'public: joins with an invitation’s code (its own RLS policy); users.test.ts',
   'GET /auth/invitations': 'signed in, no tenant: the person’s own invitations (app.user_id policy)',

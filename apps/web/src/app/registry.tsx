@@ -25,12 +25,14 @@ const auth = () => import('../features/auth/pages.js');
 const register = () => import('../features/register/pages.js');
 const status = () => import('../features/public/StatusPages.js');
 const join = () => import('../features/auth/JoinPage.js');
+const passwordReset = () => import('../features/password-reset/PasswordResetPage.js');
 
 /** Public pages of spec §2 (the plain layout). */
 export const PUBLIC_PAGES: Record<string, ComponentType> = {
   '/login': page(auth, (m) => m.LoginPage),
   '/logout': page(auth, (m) => m.LogoutPage),
-  '/auth/password/reset': page(auth, (m) => m.PasswordResetPage),
+  // Its texts are the screens' part of the locale files: none of them weighs on /login.
+  '/auth/password/reset': screen(passwordReset, (m) => m.PasswordResetPage),
   '/join': page(join, (m) => m.JoinPage),
   '/register': page(register, (m) => m.RegisterPage),
   '/signup': page(register, (m) => m.SignupPage),

@@ -27,6 +27,7 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'reportFilter',
   'reportLayout',
   'reportSettings',
+  'reset',
   'staff',
   'statistics',
   'students',

@@ -16,9 +16,9 @@ import {
   InvitationAcceptedSchema,
   InvitationCodeSchema,
   InvitationCreatedSchema,
-  InvitationCreateSchema,
   InvitationListQuerySchema,
   InvitationListResponseSchema,
+  InviteBodySchema,
   JoinBodySchema,
   JoinDetailsSchema,
   JoinResponseSchema,
@@ -180,12 +180,15 @@ export const userEndpoint = defineEndpoint({
   response: UserResponseSchema,
 });
 
-/** Invites a person: the answer is the invitation and its code, whoever the e-mail belongs to. */
+/**
+ * Invites a person: the invitation's link and code go to them by e-mail, and the answer is the
+ * invitation with its code (shown this once), whoever the e-mail belongs to.
+ */
 export const inviteUserEndpoint = defineEndpoint({
   method: 'POST',
   path: '/api/users',
   access: { action: 'create', subject: 'user' },
-  body: InvitationCreateSchema,
+  body: InviteBodySchema,
   response: InvitationCreatedSchema,
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../constants.js';
+import { LANGUAGES, PASSWORD_MAX, PASSWORD_MIN } from '../constants.js';
 import { USER_MESSAGES } from '../messages.js';
 import { LoginResponseSchema } from './auth.js';
 import { ListQuerySchema, requiredText, text } from './common.js';
@@ -55,6 +55,9 @@ export const UserResponseSchema = z.object({ user: UserSchema });
  */
 export const InvitationCreateSchema = UserCreateSchema.omit({ password: true });
 export type InvitationCreate = z.infer<typeof InvitationCreateSchema>;
+/** The invitation as sent: the school's fields and the sender's language, which the e-mail to the person is written in. */
+export const InviteBodySchema = InvitationCreateSchema.extend({ locale: z.enum(LANGUAGES).default('en') });
+export type InviteBody = z.infer<typeof InviteBodySchema>;
 
 /** Days an invitation's code stays good; inviting again gives a new code. */
 export const INVITATION_DAYS = 14;

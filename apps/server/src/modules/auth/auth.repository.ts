@@ -39,7 +39,15 @@ export async function consumeCode(db: Kysely<DB>, code: string, purpose: string)
   return row?.user_id;
 }
 
-export type AuthEventKind = 'login' | 'login_failed' | 'code_redeemed' | 'code_failed' | 'logout' | 'password_changed';
+export type AuthEventKind =
+  | 'login'
+  | 'login_failed'
+  | 'code_redeemed'
+  | 'code_failed'
+  | 'logout'
+  | 'password_changed'
+  | 'password_reset_requested'
+  | 'password_reset';
 
 export async function recordAuthEvent(
   db: Kysely<DB>,

@@ -5,8 +5,8 @@ import {
   formatInvitationCode,
   INVITATION_DAYS,
   type InvitationAccepted,
-  type InvitationCreate,
   type InvitationCreated,
+  type InviteBody,
   isAdministrator,
   type JoinDetails,
   type JoinResponse,
@@ -20,6 +20,7 @@ import { recordAudit } from '../../audit/audit.repository.js';
 import { bindTenant, type Trx, withUser } from '../../db/tenant.js';
 import type { DB } from '../../db/types.js';
 import { AppError, invalid, notFound } from '../../errors.js';
+import { enqueueMail } from '../../mail/outbox.js';
 import type { ActionContext } from '../../plugins/endpoints.js';
 import { hashCode } from '../auth/auth.repository.js';
 import { type AuthDeps, openSession, type SignedIn } from '../auth/auth.service.js';
@@ -88,12 +89,23 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** The join page with the invitation's code: the link the invitation e-mail carries. */
+export function joinLink(publicUrl: string, code: string): string {
+  return `${publicUrl}/join?code=${encodeURIComponent(code)}`;
+}
+
 /**
- * Invites a person to the current tenant with the given roles. Inviting an e-mail already invited
- * renews that invitation (new roles, new code); one offering rights beyond the grantor's own stays
- * as it is (403).
+ * Invites a person to the current tenant with the given roles, and e-mails them its link and code
+ * (issue 29 point 4) in the action's transaction: the message goes out after the commit, and an
+ * invitation refused here sends nothing. Inviting an e-mail already invited renews that invitation
+ * (new roles, new code, a new message); one offering rights beyond the grantor's own stays as it
+ * is (403).
  */
-export async function inviteMember({ tx, member }: ActionContext, input: InvitationCreate): Promise<InvitationCreated> {
+export async function inviteMember(
+  { tx, member, school }: ActionContext,
+  input: InviteBody,
+  mail: { publicUrl: string },
+): Promise<InvitationCreated> {
   const invitedBy = member.userId;
   await refuseDemoOutsideDemo(tx, invitedBy, 'sender');
   const code = newCode();
@@ -117,7 +129,15 @@ export async function inviteMember({ tx, member }: ActionContext, input: Invitat
   });
   const invitation = toInvitation((await findInvitation(tx, id)) as NonNullable<Awaited<ReturnType<typeof findInvitation>>>);
   await recordAudit(tx, { userId: invitedBy, action: 'invite', entity: 'user', entityId: id, after: invitation });
-  return { ...invitation, code: formatInvitationCode(code), expires_at: iso(expiresAt) };
+  const shownCode = formatInvitationCode(code);
+  await enqueueMail(tx.trx, {
+    to: input.email,
+    template: 'invitation',
+    locale: input.locale,
+    values: { inviter: member.name, organisation: school.name, link: joinLink(mail.publicUrl, shownCode), code: shownCode },
+    tenantId: school.id,
+  });
+  return { ...invitation, code: shownCode, expires_at: iso(expiresAt) };
 }
 
 /** Withdraws a pending invitation of the school (one offering rights beyond the grantor's stays). */

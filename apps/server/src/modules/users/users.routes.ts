@@ -36,7 +36,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   actionRoute(app, userEndpoint, (context, { params }) => getUser(context, params));
 
-  actionRoute(app, inviteUserEndpoint, (context, { body }) => inviteMember(context, body));
+  actionRoute(app, inviteUserEndpoint, (context, { body }) => inviteMember(context, body, { publicUrl: app.config.publicUrl }));
 
   actionRoute(app, invitationsEndpoint, ({ tx }, { query }) => listInvitations(tx, { page: query.page, perPage: query.per_page }));
 

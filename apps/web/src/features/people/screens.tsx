@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../lib/access.js';
 import { call, downloadFrom } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
+import { storedLanguage } from '../../lib/i18n.js';
 import { translateMessage } from '../../lib/messages.js';
 import { notifyError } from '../../lib/notify.js';
 import { PAGES } from '../../lib/pages.js';
@@ -179,7 +180,9 @@ function memberCalls(): ResourceCalls<User> {
     },
     download: (query) => downloadFrom(usersEndpoint, { query: query as MembersQuery }),
     read: async (id) => (await call(userEndpoint, { params: { id } })).user,
-    create: (body) => call(inviteUserEndpoint, { body: body as EndpointInput<typeof inviteUserEndpoint>['body'] }),
+    // The invitation e-mail is written in the sender's language.
+    create: (body) =>
+      call(inviteUserEndpoint, { body: { ...(body as EndpointInput<typeof inviteUserEndpoint>['body']), locale: storedLanguage() } }),
     update: (id, body) => call(updateUserEndpoint, { params: { id }, body: body as EndpointInput<typeof updateUserEndpoint>['body'] }),
     remove: (id) => call(removeUserEndpoint, { params: { id } }),
   };
