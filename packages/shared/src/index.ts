@@ -24,6 +24,7 @@ export * from './endpoints/password-reset.js';
 export * from './endpoints/progress-report.js';
 export * from './endpoints/project-scores.js';
 export * from './endpoints/remarks.js';
+export * from './endpoints/report-email.js';
 export * from './endpoints/report-settings.js';
 export * from './endpoints/reports.js';
 export * from './endpoints/resources.js';

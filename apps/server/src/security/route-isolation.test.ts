@@ -1568,6 +1568,27 @@ const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
       'students',
     );
   },
+  // The cards by e-mail: A's class answers a summary naming nothing of B's; B's learner named is refused, nothing written.
+  'POST /api/school/terminalreport/email': async () => {
+    const path = '/api/school/terminalreport/email';
+    const summary = ok(await send(A, 'POST', path, { form: 'P2', term: 'I', year: '2026' }));
+    expect(summary.noAddress + summary.sent + summary.alreadySent).toBeGreaterThan(0);
+    expectNothingOfB(JSON.stringify(summary), `POST ${path}`);
+    await refusesForeign('POST', path, { form: 'P2', term: 'I', year: '2026', student_id: B.ids.marked }, 'student_id', ['audit_log']);
+  },
+  'POST /api/school/ncterminalreport/email': async () => {
+    const path = '/api/school/ncterminalreport/email';
+    await onCurriculum(A, 2026, 'P2', 'new');
+    try {
+      const body = { form: 'P2', term: 'I', year: '2026', marktype_id: A.ids.marktype };
+      const summary = ok(await send(A, 'POST', path, body));
+      expectNothingOfB(JSON.stringify(summary), `POST ${path}`);
+      await refusesForeign('POST', path, { ...body, student_id: B.ids.marked }, 'student_id', ['audit_log']);
+      await refusesForeign('POST', path, { ...body, marktype_id: B.ids.marktype }, 'marktype_id', ['audit_log']);
+    } finally {
+      await onCurriculum(A, 2026, 'P2', 'old');
+    }
+  },
   'POST /api/school/students/upload': async () => {
     const tables = ['students', 'student_categories'];
     // A category only B has is unknown in A.

@@ -152,6 +152,20 @@ async function ensureMembers(trx: Trx, tenantId: string, userIds: readonly strin
     .execute();
 }
 
+/** The classes whose cards the demo can e-mail: its leavers' (P7, S4). */
+const MAILED_CLASSES = new Set(['P7', 'S4']);
+/** The demo's guardians' addresses are on a domain of its own: no message to one can reach anybody. */
+export const DEMO_GUARDIAN_DOMAIN = 'guardians.mustard.demo';
+
+/**
+ * A guardian's address for most learners of the demo's P7 and S4 (every seventh has none, so the
+ * Email option's summary names some learners to fix); none elsewhere.
+ */
+function demoGuardianEmail(prefix: string, form: string, serial: number): string | null {
+  if (!MAILED_CLASSES.has(form) || serial % 7 === 0) return null;
+  return `guardian.${prefix.toLowerCase()}${serial}@${DEMO_GUARDIAN_DOMAIN}`;
+}
+
 /** Learners for each class and stream; the same ids and names on every run. */
 export function demoLearners(tenantId: string, prefix: string, classes: string[], streams: string[], year: number): NewStudent[] {
   const random = seededRandom(prefix.split('').reduce((sum, char) => sum * 31 + char.charCodeAt(0), 7));
@@ -184,6 +198,7 @@ export function demoLearners(tenantId: string, prefix: string, classes: string[]
           lin: `U${String(Math.floor(random() * 1e10)).padStart(10, '0')}`,
           // Unique in the school, scattered: 104729 is prime to 900000, so no two serials share one.
           code: String(100000 + ((serial * 104729) % 900000)),
+          guardian_email: demoGuardianEmail(prefix, form, serial),
         });
       }
     }

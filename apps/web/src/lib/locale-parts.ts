@@ -24,6 +24,7 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'people',
   'progressReport',
   'reportComments',
+  'reportEmail',
   'reportFilter',
   'reportLayout',
   'reportSettings',

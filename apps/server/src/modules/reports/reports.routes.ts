@@ -13,6 +13,7 @@ import { notFound } from '../../errors.js';
 import { tenantScope } from '../../plugins/access.js';
 import { endpointRoute, FileAnswer, tenantEndpointRoute, withRequestTx } from '../../plugins/endpoints.js';
 import { photoFile, removePhoto } from '../students/photos.js';
+import { cardMailRoutes } from './card-mail.routes.js';
 import { REPORT_KINDS } from './kinds.js';
 import { imagesForPrint } from './pdf/images.js';
 import { latestMarkedLearner, loadReportInputs } from './report-data.repository.js';
@@ -31,6 +32,7 @@ export { reportFileName } from './terminal-report.kind.js';
  */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const kind of REPORT_KINDS) kind.serve(app);
+  cardMailRoutes(app);
 
   // The layout screen's sample: photos shown whatever the saved layout says, the screen's layout decides.
   endpointRoute(app, reportSampleEndpoint, async ({ query }, request) => {

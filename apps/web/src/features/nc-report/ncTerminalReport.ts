@@ -1,4 +1,4 @@
-import { DEFAULT_REPORT_LABEL, ncTerminalReportEndpoint } from '@mustard/shared';
+import { DEFAULT_REPORT_LABEL, ncTerminalReportEmailEndpoint, ncTerminalReportEndpoint } from '@mustard/shared';
 import { PAGES } from '../../lib/pages.js';
 import { defineReportPage } from '../report-page/declaration.js';
 
@@ -7,7 +7,7 @@ import { defineReportPage } from '../report-page/declaration.js';
  * learner (none: the whole class), class, stream, term, the summative exam's mark type, year and
  * label, with Summary, Show Topics, Disable Formative and Show comments; then the cards' preview
  * in the sandboxed frame (a click on a number shows how it was worked out) with its Download PDF,
- * or the class's PDF followed as it is drawn. No Email box until mail works.
+ * or the class's PDF followed as it is drawn; with Email, each learner's own card to their guardian.
  */
 export const ncTerminalReportPage = defineReportPage({
   title: PAGES.ncTerminalReport.title,
@@ -41,6 +41,7 @@ export const ncTerminalReportPage = defineReportPage({
     },
     pdf: { query: { pdf: '1' }, followed: true },
   },
+  email: { box: 'reportEmail.box', endpoint: ncTerminalReportEmailEndpoint },
   otherwise: 'pdf',
   ready: 'ncTerminalReport.ready',
 });

@@ -1,9 +1,10 @@
-import { Alert, Anchor, Button, Card, Checkbox, Group, Progress, Stack, Text } from '@mantine/core';
-import { type Endpoint, reportProgressEndpoint } from '@mustard/shared';
+import { Alert, Anchor, Button, Card, Checkbox, Group, List, Progress, Stack, Text } from '@mantine/core';
+import { type Endpoint, type EndpointInput, type MailedLearner, type ReportEmailSummary, reportProgressEndpoint } from '@mustard/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FittedFrame } from '../../components/FittedFrame.js';
+import { useAccess } from '../../lib/access.js';
 import { ApiError, call, downloadFrom } from '../../lib/api.js';
 import { fieldErrorsOfIssues } from '../../lib/forms.js';
 import { useFilterFold } from '../../lib/loaded-sheet.js';
@@ -11,6 +12,7 @@ import { runLongAction } from '../../lib/notify.js';
 import { checkedQuery, inputOf, type QueryOf } from './contract.js';
 import {
   declaredFields,
+  type EmailDeclaration,
   type Output,
   outputBoxes,
   previewHtmlOf,
@@ -26,6 +28,46 @@ import { fieldErrorsOf, ReportFilterCard, useReportFilter } from './ReportFilter
 const PROGRESS_EVERY_MS = 600;
 /** The preview frame's height on screen (spec: an 800 px frame). */
 const FRAME_HEIGHT = 800;
+
+/** Whether the member may use the Email option: its contract's ability (a member's contract: everyone). */
+function useEmailOption(email: EmailDeclaration | undefined): EmailDeclaration | null {
+  const { can } = useAccess();
+  if (!email) return null;
+  const { access } = email.endpoint;
+  return typeof access === 'object' ? (can(access.action, access.subject) ? email : null) : email;
+}
+
+/** The Email option's summary: sent, already sent before, without a guardian's address (named), failed (named). */
+function EmailSummary({ summary }: { summary: ReportEmailSummary }) {
+  const { t } = useTranslation();
+  const names = (learners: MailedLearner[]) => (
+    <List size="sm">
+      {learners.map((learner) => (
+        <List.Item key={learner.id}>{`${learner.fullname} (${learner.studentid})`}</List.Item>
+      ))}
+    </List>
+  );
+  return (
+    <Alert color={summary.failed > 0 ? 'red' : 'green'} variant="light" title={t('reportEmail.summaryTitle')} data-testid="email-summary">
+      <Stack gap={4}>
+        <Text size="sm">{t('reportEmail.sent', { count: summary.sent })}</Text>
+        {summary.alreadySent > 0 && <Text size="sm">{t('reportEmail.alreadySent', { count: summary.alreadySent })}</Text>}
+        {summary.noAddress > 0 && (
+          <>
+            <Text size="sm">{t('reportEmail.noAddress', { count: summary.noAddress })}</Text>
+            {names(summary.withoutAddress)}
+          </>
+        )}
+        {summary.failed > 0 && (
+          <>
+            <Text size="sm">{t('reportEmail.failed', { count: summary.failed })}</Text>
+            {names(summary.failedLearners)}
+          </>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
 
 /**
  * A report page (issue 25 point 6), drawn from its declaration: the filter card with the declared
@@ -44,7 +86,10 @@ export function ReportPage<E extends Endpoint>({ declaration }: { declaration: R
   const [errors, setErrors] = useState<Record<string, string>>({});
   /** The preview, with the query it shows: its Download PDF prints that, whatever the filter says now. */
   const [preview, setPreview] = useState<{ html: string; query: QueryOf<E>; at: number } | null>(null);
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number; words?: string } | null>(null);
+  const email = useEmailOption(declaration.email);
+  const [emailing, setEmailing] = useState(false);
+  const [summary, setSummary] = useState<ReportEmailSummary | null>(null);
   const [busy, setBusy] = useState(false);
   /** The class asked is on the new curriculum: its report is on the new curriculum's page. */
   const [newCurriculum, setNewCurriculum] = useState(false);
@@ -72,6 +117,27 @@ export function ReportPage<E extends Endpoint>({ declaration }: { declaration: R
     }
   };
 
+  /** Each learner's own card to their guardian: the cards drawn followed, then the summary. */
+  const sendEmail = async (query: QueryOf<E>) => {
+    if (!email) return;
+    const token = crypto.randomUUID();
+    const words = 'reportEmail.progress';
+    setProgress({ done: 0, total: 0, words });
+    const timer = setInterval(() => {
+      call(reportProgressEndpoint, { query: { token } })
+        .then((now) => setProgress((shown) => (shown ? { ...now, words } : shown)))
+        .catch(() => undefined);
+    }, PROGRESS_EVERY_MS);
+    try {
+      // The filter as the contract's body: the e-mail contract takes the card's own query (checked above by the card's contract).
+      const input = { body: { ...query, progress: token } } as unknown as EndpointInput<typeof email.endpoint>;
+      setSummary(await call(email.endpoint, input));
+    } finally {
+      clearInterval(timer);
+      setProgress(null);
+    }
+  };
+
   const run = async (output: Output, query: QueryOf<E>) => {
     if (output === 'pdf') return downloadPdf(query);
     const withOutput = { ...query, ...outputs[output]?.query };
@@ -92,12 +158,15 @@ export function ReportPage<E extends Endpoint>({ declaration }: { declaration: R
     }
     setErrors({});
     setNewCurriculum(false);
+    setSummary(null);
     setBusy(true);
+    const mailing = emailing && email !== null;
     const work = async () => {
-      for (const output of wantedOutputs(declaration, ticked)) await run(output, checked.query);
+      for (const output of wantedOutputs(declaration, ticked, mailing)) await run(output, checked.query);
+      if (mailing) await sendEmail(checked.query);
     };
     try {
-      await runLongAction(work(), t(declaration.ready));
+      await runLongAction(work(), t(mailing ? 'reportEmail.ready' : declaration.ready));
     } catch (error) {
       // The toast says what went wrong; a refused field is named beside it too.
       const named = fieldErrorsOf(error);
@@ -126,17 +195,29 @@ export function ReportPage<E extends Endpoint>({ declaration }: { declaration: R
         busy={busy}
         onNext={next}
         fold={fold}
-        boxes={outputBoxes(outputs).map(({ output, label }) => (
-          <Checkbox
-            key={output}
-            label={t(label)}
-            checked={ticked[output]}
-            onChange={(event) => {
-              const checked = event.currentTarget.checked;
-              setTicked((now) => ({ ...now, [output]: checked }));
-            }}
-          />
-        ))}
+        boxes={[
+          ...outputBoxes(outputs).map(({ output, label }) => (
+            <Checkbox
+              key={output}
+              label={t(label)}
+              checked={ticked[output]}
+              onChange={(event) => {
+                const checked = event.currentTarget.checked;
+                setTicked((now) => ({ ...now, [output]: checked }));
+              }}
+            />
+          )),
+          ...(email
+            ? [
+                <Checkbox
+                  key="email"
+                  label={t(email.box)}
+                  checked={emailing}
+                  onChange={(event) => setEmailing(event.currentTarget.checked)}
+                />,
+              ]
+            : []),
+        ]}
       />
       {newCurriculum && declaration.newCurriculum && (
         <Alert color="yellow" variant="light" data-testid="new-curriculum-class">
@@ -153,13 +234,14 @@ export function ReportPage<E extends Endpoint>({ declaration }: { declaration: R
           <Stack gap={4} data-testid="report-progress">
             <Text size="sm">
               {progress.total > 0
-                ? t(outputs.pdf?.progress ?? 'terminalReport.progress', { done: progress.done, total: progress.total })
+                ? t(progress.words ?? outputs.pdf?.progress ?? 'terminalReport.progress', { done: progress.done, total: progress.total })
                 : t('errors.pleaseWait')}
             </Text>
             <Progress value={progress.total > 0 ? (100 * progress.done) / progress.total : 0} animated />
           </Stack>
         </Card>
       )}
+      {summary && <EmailSummary summary={summary} />}
       {preview !== null && outputs.preview && (
         <Card withBorder padding={0}>
           {(outputs.preview.hint || outputs.preview.downloadPdf) && (

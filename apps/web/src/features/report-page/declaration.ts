@@ -1,4 +1,5 @@
-import { type Endpoint, REPORT_MESSAGES, type ReportType } from '@mustard/shared';
+import { type Endpoint, REPORT_MESSAGES, type ReportEmailSummarySchema, type ReportType } from '@mustard/shared';
+import type { z } from 'zod';
 import type { QueryOf } from './contract.js';
 import type { FieldName, FilterValues, GridFieldName, OptionName } from './fields.js';
 
@@ -45,6 +46,19 @@ export interface PdfDeclaration<E extends Endpoint> extends OutputDeclaration<E>
   progress?: string;
 }
 
+/**
+ * The Email option of the report cards (issue 29 point 5): a box that sends each learner's own
+ * card to their guardian through its contract (the filter's query as its body, with a progress
+ * token), shown only to those its contract lets; the page follows the cards drawn, then shows
+ * the summary.
+ */
+export interface EmailDeclaration {
+  /** The box's label, a locale key. */
+  box: string;
+  /** The e-mail contract: the filter as its body, the summary as its answer. */
+  endpoint: Endpoint<undefined, undefined, z.ZodType, typeof ReportEmailSummarySchema>;
+}
+
 /** A field of the grid, with the words this page gives it where they differ from the field's own. */
 export type FieldSpec =
   | GridFieldName
@@ -80,6 +94,8 @@ export interface ReportPageDeclaration<E extends Endpoint = Endpoint> {
   /** The contract the page calls: its query schema checks the filter before anything is sent. */
   endpoint: E;
   outputs: { preview?: PreviewDeclaration<E>; excel?: OutputDeclaration<E>; pdf?: PdfDeclaration<E> };
+  /** The cards by e-mail, beside the outputs. */
+  email?: EmailDeclaration;
   /** What Next gives when no output's box is ticked. */
   otherwise: Output;
   /** The toast's words once everything asked is done, a locale key. */
@@ -136,13 +152,17 @@ export function startTicks(outputs: ReportPageDeclaration['outputs']): Record<Ou
   return { preview: Boolean(outputs.preview?.box), excel: false, pdf: false };
 }
 
-/** What Next runs: each output ticked, in run order, or what the page gives when none is. */
+/**
+ * What Next runs: each output ticked, in run order, or what the page gives when none is; with
+ * Email ticked only the outputs ticked (the cards go by e-mail, not as a download too).
+ */
 export function wantedOutputs(
   declaration: Pick<ReportPageDeclaration, 'outputs' | 'otherwise'>,
   ticked: Record<Output, boolean>,
+  emailing = false,
 ): Output[] {
   const chosen = OUTPUTS.filter((output) => declaration.outputs[output]?.box && ticked[output]);
-  return chosen.length > 0 ? chosen : [declaration.otherwise];
+  return chosen.length > 0 || emailing ? chosen : [declaration.otherwise];
 }
 
 /** The preview's HTML in an answer (`{ html }`), or null where the answer is something else. */

@@ -104,6 +104,13 @@ describe('the outputs', () => {
     expect(wantedOutputs(terminalReportPage, { ...ticks, preview: false })).toEqual(['pdf']);
   });
 
+  it('with Email ticked: the cards go by e-mail, with the preview if ticked, never also as a download', () => {
+    const ticks = startTicks(terminalReportPage.outputs);
+    expect(terminalReportPage.email?.endpoint.access).toEqual({ action: 'manage', subject: 'publish-mark' });
+    expect(wantedOutputs(terminalReportPage, ticks, true)).toEqual(['preview']);
+    expect(wantedOutputs(terminalReportPage, { ...ticks, preview: false }, true)).toEqual([]);
+  });
+
   it('of the mark sheet: the boxes Excel, PDF, Preview; what is ticked runs preview first; nothing ticked is the preview', () => {
     expect(outputBoxes(marksheetPage.outputs).map((box) => box.output)).toEqual(['excel', 'pdf', 'preview']);
     const none = { preview: false, excel: false, pdf: false };

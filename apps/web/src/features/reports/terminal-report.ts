@@ -1,4 +1,4 @@
-import { DEFAULT_REPORT_LABEL, terminalReportEndpoint } from '@mustard/shared';
+import { DEFAULT_REPORT_LABEL, terminalReportEmailEndpoint, terminalReportEndpoint } from '@mustard/shared';
 import { PAGES } from '../../lib/pages.js';
 import { defineReportPage, reportFields } from '../report-page/declaration.js';
 
@@ -7,7 +7,7 @@ import { defineReportPage, reportFields } from '../report-page/declaration.js';
  * stream, student category, term, year, report type, mark types, student, label; Display raw
  * marks, Seperate mark types, Preview), then either the preview in a sandboxed 800 px frame,
  * where clicking a number shows why it is what it is, or the class's PDF, with the learners
- * drawn so far while it is made.
+ * drawn so far while it is made; or, with Email, each learner's own card sent to their guardian.
  */
 export const terminalReportPage = defineReportPage({
   title: PAGES.terminalReport.title,
@@ -31,6 +31,7 @@ export const terminalReportPage = defineReportPage({
     },
     pdf: { query: {}, followed: true },
   },
+  email: { box: 'reportEmail.box', endpoint: terminalReportEmailEndpoint },
   otherwise: 'pdf',
   ready: 'terminalReport.ready',
   newCurriculum: { to: PAGES.ncTerminalReport.path, link: 'terminalReport.newCurriculumLink' },
