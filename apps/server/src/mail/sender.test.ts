@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
@@ -227,6 +228,33 @@ describe('the sender, with a real SMTP server', () => {
     } finally {
       await other.close();
       if (second !== t.database) await second.close();
+    }
+  });
+});
+
+describe('stopping', () => {
+  it('does not wait out a mail server that hangs: the send is cut, recorded, and tried again later', async () => {
+    // A server that takes the connection and never greets, as a hung mail server does.
+    const sockets: Socket[] = [];
+    const hung = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const url = `smtp://127.0.0.1:${(hung.address() as AddressInfo).port}`;
+    // A long lease, so the SMTP timeouts (a quarter of it) are far longer than the wait at stop.
+    const own = await buildTestApp({ smtpUrl: url, mailTiming: { ...TIMING, claimLeaseMs: 120_000 } });
+    try {
+      await own.database.db.transaction().execute((trx) => enqueueMail(trx, reset('hung@example.com')));
+      own.app.mail.wake();
+      await until(async () => sockets.length > 0);
+      const started = Date.now();
+      await own.app.close();
+      expect(Date.now() - started).toBeLessThan(4000);
+      const row = await own.database.db.selectFrom('mail_outbox').selectAll().executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(row.last_error).toBeTruthy();
+    } finally {
+      await own.close().catch(() => {});
+      for (const socket of sockets) socket.destroy();
+      hung.close();
     }
   });
 });

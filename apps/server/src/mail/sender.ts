@@ -64,6 +64,9 @@ export function createMailSender(db: Kysely<DB>, config: Pick<Config, 'smtpUrl' 
   return new SmtpSender(db, config.smtpUrl, config.mailFrom, { ...DEFAULT_MAIL_TIMING, ...config.mailTiming }, log);
 }
 
+/** How long stopping waits for a round in flight before cutting its SMTP connection. */
+const STOP_WAIT_MS = 2000;
+
 const keepingOnly: MailSender = { sends: false, wake() {}, drain: async () => {}, stop: async () => {} };
 
 /** The wait before the attempt after `attempts` failed ones: doubled each time, capped. */
@@ -135,8 +138,13 @@ class SmtpSender implements MailSender {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    // A round in flight gets a moment to finish; a mail server that hangs does not hold the
+    // shutdown: closing the connection fails its send, which is recorded and retried later.
+    let waited: NodeJS.Timeout | undefined;
+    await Promise.race([this.round, new Promise((resolve) => (waited = setTimeout(resolve, STOP_WAIT_MS)))]);
+    clearTimeout(waited);
+    this.transport.close({ force: true });
     await this.round;
-    this.transport.close();
     for (const waiter of this.rounds.splice(0)) waiter.resolve();
   }
 
