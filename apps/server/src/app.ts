@@ -8,6 +8,7 @@ import { catalogueMessage } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { createMailSender, type MailSender } from './mail/sender.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { externalSignInRoutes } from './modules/auth/external-signin.routes.js';
 import { FailureLimiter } from './modules/auth/failure-limiter.js';
 import { passwordResetRoutes } from './modules/auth/password-reset.routes.js';
 import { markCommentRoutes } from './modules/comments/mark-comments.routes.js';
@@ -138,6 +139,7 @@ function slowClientTimeouts(config: Config): { requestTimeout: number; keepAlive
 async function registerRoutes(app: FastifyInstance, webDist: string): Promise<void> {
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(externalSignInRoutes);
   await app.register(passwordResetRoutes);
   await app.register(userRoutes);
   await app.register(invitationRoutes);

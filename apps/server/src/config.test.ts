@@ -32,14 +32,22 @@ describe('loadConfig', () => {
     expect(statSync(file).mode & 0o077).toBe(0);
   });
 
-  it('reads external sign-in domains and refuses malformed ones', () => {
-    const config = loadConfig({
-      DATA_DIR: fresh(),
-      EXTERNAL_SIGNIN_DOMAINS: 'Kings.ac.ug=https://sso.kings.ac.ug/start, gayaza.ug=https://id.gayaza.ug',
-    });
-    expect(config.externalSignInDomains.get('kings.ac.ug')).toBe('https://sso.kings.ac.ug/start');
-    expect(config.externalSignInDomains.get('gayaza.ug')).toBe('https://id.gayaza.ug');
-    expect(() => loadConfig({ DATA_DIR: fresh(), EXTERNAL_SIGNIN_DOMAINS: 'kings.ac.ug' })).toThrow(ConfigError);
+  it('seals secrets with SECRETS_KEY (at least 32 bytes), else with a key generated once into the data directory', () => {
+    expect(() => loadConfig({ DATA_DIR: fresh(), SECRETS_KEY: 'short-key' })).toThrow(/SECRETS_KEY must be at least 32 bytes/);
+    const given = loadConfig({ DATA_DIR: fresh(), SECRETS_KEY: 'k'.repeat(40) });
+    expect(Buffer.from(given.secretsKey).toString()).toBe('k'.repeat(40));
+    const dir = fresh();
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(Buffer.from(second.secretsKey).equals(Buffer.from(first.secretsKey))).toBe(true);
+    expect(Buffer.from(first.secretsKey).equals(Buffer.from(first.jwtSecret))).toBe(false);
+    expect(statSync(path.join(dir, 'secrets-key')).mode & 0o077).toBe(0);
+  });
+
+  it('no longer reads EXTERNAL_SIGNIN_DOMAINS: the domains are in the database (issue 29 point 6)', () => {
+    expect(Object.keys(loadConfig({ DATA_DIR: fresh(), EXTERNAL_SIGNIN_DOMAINS: 'kings.ac.ug=https://sso.kings.ac.ug' }))).not.toContain(
+      'externalSignInDomains',
+    );
   });
 
   it('names every invalid variable', () => {

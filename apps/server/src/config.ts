@@ -21,6 +21,7 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().optional(),
   DATABASE_MIGRATE_URL: z.string().optional(),
   JWT_SECRET: z.string().optional(),
+  SECRETS_KEY: z.string().optional(),
   SESSION_TTL_HOURS: z.coerce
     .number()
     .positive()
@@ -64,6 +65,11 @@ export interface Config {
   /** PostgreSQL connection that owns the schema and runs migrations (PostgreSQL only). */
   databaseMigrateUrl: string | undefined;
   jwtSecret: Uint8Array;
+  /**
+   * The key the secrets Mustard keeps for others are sealed with (an external sign-in provider's
+   * client secret): SECRETS_KEY, else one generated on first start into the data directory.
+   */
+  secretsKey: Uint8Array;
   sessionTtlSeconds: number;
   demoPassword: string;
   /**
@@ -71,8 +77,6 @@ export interface Config {
    * production (NODE_ENV=production), where its published password must be asked for explicitly.
    */
   seedDemo: boolean;
-  /** Email domain -> the external sign-in URL for users of that domain (lower-case domains). */
-  externalSignInDomains: Map<string, string>;
   authRateLimitPerMinute: number;
   authMaxFailures: number;
   /** Seconds sign-in state may be cached in memory; unset: 60 (exact on both databases, see AuthCache). */
@@ -108,36 +112,28 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-export function parseSignInDomains(text: string): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const entry of text
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)) {
-    const at = entry.indexOf('=');
-    const domain = entry.slice(0, at).trim().toLowerCase();
-    const url = entry.slice(at + 1).trim();
-    if (at < 1 || !/^https?:\/\//.test(url)) {
-      throw new ConfigError(`EXTERNAL_SIGNIN_DOMAINS: "${entry}" is not domain=https://url`);
-    }
-    map.set(domain, url);
-  }
-  return map;
-}
-
 /**
  * The JWT secret: JWT_SECRET when set (at least 32 bytes), otherwise a random one generated
  * on first start and kept in the data directory so sessions survive restarts.
  */
 export function resolveJwtSecret(fromEnv: string | undefined, dataDir: string): Uint8Array {
+  return resolveStoredSecret('JWT_SECRET', fromEnv, dataDir, 'jwt-secret');
+}
+
+/**
+ * A secret of at least 32 bytes: the environment's when set, otherwise a random one generated on
+ * first start into `fileName` in the data directory (readable by its owner alone), kept there so
+ * what it protects survives restarts.
+ */
+export function resolveStoredSecret(variable: string, fromEnv: string | undefined, dataDir: string, fileName: string): Uint8Array {
   if (fromEnv !== undefined) {
     const bytes = Buffer.from(fromEnv, 'utf8');
     if (bytes.length < MIN_SECRET_BYTES) {
-      throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes; it is ${bytes.length}.`);
+      throw new ConfigError(`${variable} must be at least ${MIN_SECRET_BYTES} bytes; it is ${bytes.length}.`);
     }
     return new Uint8Array(bytes);
   }
-  const file = path.join(dataDir, 'jwt-secret');
+  const file = path.join(dataDir, fileName);
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
@@ -167,10 +163,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL || undefined,
     databaseMigrateUrl: e.DATABASE_MIGRATE_URL || undefined,
     jwtSecret: resolveJwtSecret(e.JWT_SECRET, dataDir),
+    secretsKey: resolveStoredSecret('SECRETS_KEY', e.SECRETS_KEY, dataDir, 'secrets-key'),
     sessionTtlSeconds: Math.round(e.SESSION_TTL_HOURS * 3600),
     demoPassword: e.MUSTARD_DEMO_PASSWORD,
     seedDemo: e.SEED_DEMO ?? (!e.DATABASE_URL && e.NODE_ENV !== 'production'),
-    externalSignInDomains: parseSignInDomains(e.EXTERNAL_SIGNIN_DOMAINS),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     authMaxFailures: e.AUTH_MAX_FAILURES,
     authCacheSeconds: e.AUTH_CACHE_SECONDS,

@@ -36,6 +36,18 @@ export const LOGIN_MESSAGES = {
   /** Coming Soon's notify-by-email: the same answer whether the address was new or known. */
   notifyNoted: 'Thank you. We will write to you when it opens.',
   loggedOut: 'You are Logged Out',
+  /** `/auth/type` for a domain whose OpenID provider does not answer (issue 29 point 6). */
+  externalUnreachable: 'Your organisation’s sign-in service cannot be reached. Please try again later.',
+} as const;
+
+/** A platform administrator's external sign-in domains (issue 29 point 6). */
+export const SIGNIN_DOMAIN_MESSAGES = {
+  issuerRequired: 'Please enter the issuer',
+  issuerInvalid: 'Enter the issuer as https://…',
+  issuerUnreachable: 'No OpenID provider answers at this issuer',
+  clientIdRequired: 'Please enter the client ID',
+  secretRequired: 'Please enter the client secret',
+  removed: 'This domain signs in with passwords again',
 } as const;
 
 export const TENANT_MESSAGES = {
@@ -325,6 +337,7 @@ export const MESSAGE_CATALOGUES = {
   errors: ERROR_MESSAGES,
   input: INPUT_MESSAGES,
   login: LOGIN_MESSAGES,
+  signinDomains: SIGNIN_DOMAIN_MESSAGES,
   tenant: TENANT_MESSAGES,
   user: USER_MESSAGES,
   register: REGISTER_MESSAGES,

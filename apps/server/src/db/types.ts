@@ -279,6 +279,28 @@ export interface MailOutboxAttachmentsTable {
   content: Uint8Array;
 }
 
+/** External sign-in (migration 0025, auth/external-signin.repository.ts): a domain's OpenID provider. */
+export interface ExternalSigninProvidersTable {
+  domain: string;
+  issuer: string;
+  client_id: string;
+  /** AES-256-GCM under the secrets key (auth/secret-box.ts), never the secret itself. */
+  client_secret_sealed: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** A sign-in under way at a provider: found by its state's hash, used once, ten minutes at most. */
+export interface ExternalSigninAttemptsTable {
+  state_hash: string;
+  domain: string;
+  nonce: string;
+  code_verifier: string;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Generated<Date>;
+}
+
 export interface TermDatesTable {
   tenant_id: string;
   year: number;
@@ -622,6 +644,8 @@ export interface DB {
   comment_history: CommentHistoryTable;
   upload_mappings: UploadMappingsTable;
   document_progress: DocumentProgressTable;
+  external_signin_providers: ExternalSigninProvidersTable;
+  external_signin_attempts: ExternalSigninAttemptsTable;
   mail_outbox: MailOutboxTable;
   mail_outbox_attachments: MailOutboxAttachmentsTable;
 }
@@ -639,6 +663,8 @@ export const GLOBAL_TABLES = [
   'launch_notifications',
   'mail_outbox',
   'mail_outbox_attachments',
+  'external_signin_providers',
+  'external_signin_attempts',
 ] as const;
 
 export type TenantRow = Selectable<TenantsTable>;

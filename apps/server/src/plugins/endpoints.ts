@@ -40,6 +40,14 @@ export class FileAnswer {
 
 export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
+/**
+ * Sends the browser to another page of this site: the answer of a route a browser is sent to
+ * rather than one the web app calls (the OpenID provider's return), whose contract answers 'file'.
+ */
+export class RedirectAnswer {
+  constructor(readonly location: string) {}
+}
+
 /** A spreadsheet download named `fileName`. */
 export const spreadsheetAnswer = (fileName: string, body: Buffer) => new FileAnswer(fileName, XLSX, body);
 
@@ -48,7 +56,7 @@ type JsonAnswer<E extends Endpoint> = E['response'] extends z.ZodType ? z.input<
 export type Answer<E extends Endpoint> =
   | JsonAnswer<E>
   | (E['response'] extends 'file'
-      ? FileAnswer
+      ? FileAnswer | RedirectAnswer
       : E['spreadsheet'] extends true
         ? FileAnswer
         : E['download'] extends true
@@ -114,6 +122,7 @@ export function endpointRoute<E extends Endpoint>(
       const { body, file } = upload ? await readUpload(request, endpoint, upload) : { body: request.body, file: undefined };
       const input = { params: request.params, query: request.query, body, file } as EndpointRequestInput<E>;
       const answer = await handler(input, request, reply);
+      if (answer instanceof RedirectAnswer) return reply.redirect(answer.location, 302);
       if (!(answer instanceof FileAnswer)) return answer;
       reply.header('content-type', answer.contentType);
       if (answer.fileName) reply.header('content-disposition', `attachment; filename="${answer.fileName}"`);

@@ -161,6 +161,8 @@ describe('deny by default: the route table (item 14)', () => {
           'POST /auth/type',
           'POST /auth/login',
           'POST /auth/redeemcode',
+          'GET /auth/external/callback',
+          'HEAD /auth/external/callback',
           'POST /auth/password/reset',
           'POST /auth/password/reset/confirm',
           'POST /auth/notify',

@@ -41,6 +41,7 @@ const EXEMPT: Record<string, string> = {
   'POST /auth/type': 'sign-in step before a tenant is chosen (public)',
   'POST /auth/login': 'sign-in: before a tenant is chosen; lists only the person’s own memberships',
   'POST /auth/redeemcode': 'sign-in with a one-time code: before a tenant is chosen (public)',
+  'GET /auth/external/callback': 'the OpenID provider’s return: before a tenant is chosen (public); external-signin.test.ts',
   'POST /auth/notify': 'the public launch-notification form: a global table',
   'POST /auth/logout': 'ends the caller’s own session: no tenant record',
   'POST /auth/password': 'changes the caller’s own password: no tenant record',
@@ -623,6 +624,8 @@ interface ListFixture {
   foreignFilters?(): string[];
   /** Checks of their own (an answer that is not a list, a query naming a record). */
   check?(mode: Mode): Promise<void>;
+  /** The platform's, not a school's: A's caller, a school's administrator, is refused (403). */
+  platformOnly?: true;
 }
 
 const resourceList = (path: string, key: keyof Ids, filters: Array<[field: string, key: keyof Ids]> = []): ListFixture => ({
@@ -709,7 +712,20 @@ const ncCommentsList = (path: string): ListFixture => ({
     }),
 });
 
+/**
+ * The platform's external sign-in domains (issue 29 point 6) belong to no school: a school's own
+ * administrator (A's caller) is refused them, and nothing is written (external-signin.test.ts has
+ * the platform administrator's side).
+ */
+async function platformDomainsRefused(method: string, url: string, payload?: unknown) {
+  const before = await t.database.db.selectFrom('external_signin_providers').selectAll().execute();
+  const response = await send(A, method, url, payload);
+  expect(response.statusCode, response.body).toBe(403);
+  expect(await t.database.db.selectFrom('external_signin_providers').selectAll().execute()).toEqual(before);
+}
+
 const LISTS: Record<string, ListFixture> = {
+  '/api/admin/signin-domains': { platformOnly: true },
   '/api/school/subjectteachers': resourceList('/api/school/subjectteachers', 'subjectteacher', [['subject_id', 'subject']]),
   '/api/school/classteachers': resourceList('/api/school/classteachers', 'classteacher'),
   '/api/school/deputies': resourceList('/api/school/deputies', 'deputy', [['user_id', 'user']]),
@@ -1116,6 +1132,7 @@ const LISTS: Record<string, ListFixture> = {
 async function checkListRoute(route: AppRoute, mode: Mode) {
   const fixture = LISTS[route.url];
   if (!fixture) throw new Error(`${route.key}: not in the matrix. Add its path to LISTS (or EXEMPT with a reason).`);
+  if (fixture.platformOnly) return platformDomainsRefused(route.method, route.url);
   const urls = (await fixture.urls?.()) ?? [route.url];
   if (route.method === 'HEAD') {
     // The GET's handler without the body (the GET checks the answer itself).
@@ -1285,6 +1302,14 @@ const scoreSave = (side: Side, student: string) => ({
 const PROJECT_SCORE_TABLES = ['project_scores', 'mark_saves'];
 
 const WRITES: Record<string, (mode: Mode) => Promise<void>> = {
+  'PUT /api/admin/signin-domains': () =>
+    platformDomainsRefused('PUT', '/api/admin/signin-domains', {
+      domain: 'alpha.ug',
+      issuer: 'https://login.alpha.ug',
+      client_id: 'a',
+      client_secret: 's',
+    }),
+  'DELETE /api/admin/signin-domains': () => platformDomainsRefused('DELETE', '/api/admin/signin-domains?domain=alpha.ug'),
   'POST /api/school/markcomments': commentWrite('/api/school/markcomments'),
   'POST /api/school/genericcomments': commentWrite('/api/school/genericcomments'),
   'POST /api/school/nccomments': () => asNewCurriculum(commentWrite('/api/school/nccomments')),

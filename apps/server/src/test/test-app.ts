@@ -34,7 +34,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sessionTtlSeconds: 3600,
     demoPassword: DEMO_TEST_PASSWORD,
     seedDemo: false,
-    externalSignInDomains: new Map(),
+    secretsKey: new Uint8Array(randomBytes(32)),
     authRateLimitPerMinute: 10_000,
     authMaxFailures: 10,
     authCacheSeconds: undefined,

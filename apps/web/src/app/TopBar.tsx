@@ -1,6 +1,6 @@
 import { ActionIcon, Avatar, Badge, Burger, Group, Menu, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { LANGUAGES, type Language } from '@mustard/shared';
-import { IconBell, IconBuildingStore, IconLanguage, IconLogout, IconSchool, IconSettings } from '@tabler/icons-react';
+import { IconBell, IconBuildingStore, IconKey, IconLanguage, IconLogout, IconSchool, IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../lib/access.js';
@@ -124,6 +124,12 @@ export function TopBar({ navOpened, onToggleNav }: { navOpened?: boolean; onTogg
               // The platform's businesses: the administrator's, not a school's setting (issue 24 point 7).
               <Menu.Item component={Link} to={PAGES.businesses.path} leftSection={<IconBuildingStore size={16} />}>
                 {t('nav.businesses')}
+              </Menu.Item>
+            )}
+            {user && isProfile(user) && user.platform_admin && (
+              // Which e-mail domains sign in at their own provider: the platform's, not a school's (issue 29 point 6).
+              <Menu.Item component={Link} to={PAGES.signinDomains.path} leftSection={<IconKey size={16} />}>
+                {t('pages.signinDomains')}
               </Menu.Item>
             )}
             <Menu.Item component={Link} to="/logout" leftSection={<IconLogout size={16} />}>

@@ -45,6 +45,7 @@ export const PUBLIC_PAGES: Record<string, ComponentType> = {
 /** Signed-in pages that exist now; every other protected route shows its title until its issue lands. */
 const home = () => import('../features/dashboard/HomePage.js');
 const settings = () => import('../features/settings/pages.js');
+const signinDomains = () => import('../features/signin-domains/SigninDomainsPage.js');
 const grades = () => import('../features/settings/grades.js');
 const learners = () => import('../features/students/pages.js');
 const people = () => import('../features/people/screens.js');
@@ -82,6 +83,7 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   subjects: screen(settings, (m) => m.SubjectsPage),
   stockLocations: screen(settings, (m) => m.LocationsPage),
   businesses: screen(settings, (m) => m.TenantsPage),
+  signinDomains: screen(signinDomains, (m) => m.SigninDomainsPage),
   users: screen(people, (m) => m.UsersPage),
   createMarks: screen(marks, (m) => m.MarksEntryPage),
   marks: screen(marksLists, (m) => m.MarksPage),

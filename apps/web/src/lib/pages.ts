@@ -22,6 +22,8 @@ const manage = (subject: SubjectClass) => ({ action: 'manage' as const, subject 
 export const PAGES = {
   dashboard: { path: '/dashboard', title: 'pages.dashboard' },
   businesses: { path: '/businesses', title: 'pages.businesses', ability: { action: 'read', subject: 'tenant' } },
+  /** The platform's external sign-in domains: its administrator's (the API refuses everyone else). */
+  signinDomains: { path: '/signin-domains', title: 'pages.signinDomains' },
   users: { path: '/users', title: 'pages.users', ability: { action: 'read', subject: 'user' } },
   stockLocations: { path: '/inventory/stock/locations', title: 'pages.stockLocations' },
   subjects: { path: '/subjects/list', title: 'pages.subjects' },
@@ -92,7 +94,13 @@ export function pathTo(page: RouteDefinition, params: Record<string, string>): s
  * The pages a business opens: its dashboard, what it keeps, its tenants and its people. Every
  * other page is a school's (classes, marks, reports) and says so to a business that types it.
  */
-export const BUSINESS_PAGES: ReadonlyArray<RouteDefinition> = [PAGES.dashboard, PAGES.stockLocations, PAGES.businesses, PAGES.users];
+export const BUSINESS_PAGES: ReadonlyArray<RouteDefinition> = [
+  PAGES.dashboard,
+  PAGES.stockLocations,
+  PAGES.businesses,
+  PAGES.users,
+  PAGES.signinDomains,
+];
 
 /**
  * Whether the page shows one record (its route has an id), which another school cannot show.

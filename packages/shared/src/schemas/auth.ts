@@ -66,6 +66,8 @@ export const ProfileQuerySchema = z.object({
 /** The session user of spec §3: the login fields plus roles and permissions in the tenant. */
 export const ProfileResponseSchema = LoginResponseSchema.extend({
   is_admin: z.boolean(),
+  /** The platform's administrator (users.is_admin), who keeps what is no school's; `is_admin` is a school's superadmin too. */
+  platform_admin: z.boolean(),
   roles: z.array(RoleWithPermissionsSchema),
   permissions: z.record(z.string(), z.array(z.string())),
   tenant: TenantSummarySchema,

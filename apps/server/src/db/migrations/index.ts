@@ -21,6 +21,7 @@ import * as projectScores from './2026_11_26_0019_project_scores.js';
 import * as classCurricula from './2026_11_26_0020_class_curricula.js';
 import * as mailOutbox from './2026_11_26_0021_mail_outbox.js';
 import * as guardianEmail from './2026_11_26_0024_guardian_email.js';
+import * as externalSignin from './2026_11_26_0025_external_signin.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0020_class_curricula': classCurricula,
   '2026_11_26_0021_mail_outbox': mailOutbox,
   '2026_11_26_0024_guardian_email': guardianEmail,
+  '2026_11_26_0025_external_signin': externalSignin,
 };

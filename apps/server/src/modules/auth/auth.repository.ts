@@ -46,6 +46,8 @@ export type AuthEventKind =
   | 'code_failed'
   | 'logout'
   | 'password_changed'
+  | 'external_signin'
+  | 'external_failed'
   | 'password_reset_requested'
   | 'password_reset';
 

@@ -9,7 +9,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../plugins/access.js';
 import { endpointRoute } from '../../plugins/endpoints.js';
-import { authType, changePassword, loginWithPassword, logout, noteLaunchInterest, redeemSignInCode } from './auth.service.js';
+import { changePassword, loginWithPassword, logout, noteLaunchInterest, redeemSignInCode } from './auth.service.js';
+import { authType } from './external-signin.service.js';
 import { authDeps, guessLimit, sendSignedIn } from './routing.js';
 
 /** Signing in and out, and the password (contracts in shared endpoints/auth.ts). */

@@ -1,13 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type AuthTypeResponse,
-  type ChangePasswordBody,
-  LOGIN_MESSAGES,
-  type LoginResponse,
-  type Profile,
-  permissionsMap,
-  USER_MESSAGES,
-} from '@mustard/shared';
+import { type ChangePasswordBody, LOGIN_MESSAGES, type LoginResponse, type Profile, permissionsMap, USER_MESSAGES } from '@mustard/shared';
 import type { Kysely } from 'kysely';
 import { tenantsOfUser, toTenantSummary } from '../../access/membership.repository.js';
 import { createSession, revokeSession, revokeUserSessions } from '../../access/sessions.repository.js';
@@ -26,6 +18,7 @@ import {
   recordAuthEvent,
   setPasswordHash,
 } from './auth.repository.js';
+import type { ExternalSignInKeys } from './external-signin.service.js';
 import type { FailureLimiter } from './failure-limiter.js';
 import { hashPassword, verifyPassword } from './password.js';
 
@@ -52,8 +45,8 @@ export interface AuthDeps {
   session: SessionKeys;
   /** Password guesses per account: sign-in, the password change and invitation codes share it. */
   limiter: FailureLimiter;
-  /** E-mail domains that sign in elsewhere, and where. */
-  externalSignInDomains: ReadonlyMap<string, string>;
+  /** External sign-in's secrets key and this server's address (external-signin.service.ts). */
+  externalSignIn: ExternalSignInKeys;
 }
 
 export interface SignedIn<Response = LoginResponse> {
@@ -110,7 +103,11 @@ export async function redeemSignInCode(deps: Pick<AuthDeps, 'db' | 'session'>, i
  * Issues a one-time sign-in code for a user (the external sign-in flow hands it to the browser
  * as /login?code=...). Only its hash is stored.
  */
-export async function issueSignInCode(database: Database, userId: string, ttlSeconds = SIGN_IN_CODE_TTL_SECONDS): Promise<string> {
+export async function issueSignInCode(
+  database: Pick<Database, 'db'>,
+  userId: string,
+  ttlSeconds = SIGN_IN_CODE_TTL_SECONDS,
+): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   await insertCode(
     database.db,
@@ -153,13 +150,6 @@ export async function logout(db: Kysely<DB>, input: { userId: string; sessionId?
   return { message: LOGIN_MESSAGES.loggedOut };
 }
 
-/** Whether the e-mail signs in here with a password, or elsewhere (spec §4). */
-export function authType(deps: Pick<AuthDeps, 'externalSignInDomains'>, input: { email: string }): AuthTypeResponse {
-  const domain = input.email.trim().toLowerCase().split('@').pop() ?? '';
-  const url = deps.externalSignInDomains.get(domain);
-  return url ? { type: 'redirect', url } : { type: 'password', url: '' };
-}
-
 /**
  * Coming Soon's "notify me": the address is kept once, whatever its case; the answer is the
  * same for a new and a known address, so it tells nobody who asked before.
@@ -181,6 +171,7 @@ export function buildProfile(user: SignedInUser, context: TenantContext): Profil
     isadmin: admin,
     admin,
     is_admin: admin,
+    platform_admin: user.is_admin,
     roles: context.roles,
     permissions: permissionsMap(context.roles),
     tenants: context.tenants,

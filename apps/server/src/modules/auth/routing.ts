@@ -12,7 +12,7 @@ export function authDeps(app: FastifyInstance): AuthDeps {
     db: app.database.db,
     session: { jwtSecret: app.config.jwtSecret, ttlSeconds: app.config.sessionTtlSeconds },
     limiter: app.failureLimiter,
-    externalSignInDomains: app.config.externalSignInDomains,
+    externalSignIn: { secretsKey: app.config.secretsKey, publicUrl: app.config.publicUrl },
   };
 }
 

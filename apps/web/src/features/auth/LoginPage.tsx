@@ -7,6 +7,7 @@ import { ApiError, callRoute } from '../../lib/api.js';
 import { useAuth } from '../../lib/auth.js';
 import { PAGES } from '../../lib/pages.js';
 import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
+import { externalSignInFailure } from '../signin-domains/external-failure.js';
 
 /** Where to go after signing in: the page first asked for, else the dashboard. */
 function destination(state: unknown): string {
@@ -37,6 +38,7 @@ export function LoginPage() {
   const [emailError, setEmailError] = useState<string | null>(null);
   const redeemed = useRef(false);
   const code = params.get('code');
+  const external = params.get('external');
 
   const finish = async (response: { data: LoginResponse; headers: Headers }) => {
     await completeSignIn(tokenFrom(response.headers), response.data);
@@ -52,6 +54,12 @@ export function LoginPage() {
           : (error as Error).message,
     );
   };
+
+  const explainExternal = (reason: string) => externalSignInFailure(reason).then(setAlert);
+
+  useEffect(() => {
+    if (external) void explainExternal(external);
+  }, [external]);
 
   useEffect(() => {
     if (!code || session || redeemed.current) return;
@@ -80,9 +88,8 @@ export function LoginPage() {
       if (stage === 'email') {
         const { data } = await callRoute(authTypeRoute, { body: { email: trimmed } });
         if (data.type === 'redirect') {
-          const back = `${window.location.origin}/login`;
-          const separator = data.url.includes('?') ? '&' : '?';
-          window.location.assign(`${data.url}${separator}redirect=${encodeURIComponent(back)}`);
+          // The organisation's provider, which sends the browser back to /login with a code.
+          window.location.assign(data.url);
           return;
         }
         setStage('password');
@@ -90,7 +97,8 @@ export function LoginPage() {
         await finish(await callRoute(loginRoute, { body: { user: { email: trimmed, password } } }));
       }
     } catch (error) {
-      fail(error, t('auth.invalidCredentials'));
+      if (error instanceof ApiError && error.status === 502) await explainExternal('unreachable');
+      else fail(error, t('auth.invalidCredentials'));
     } finally {
       setBusy(false);
     }
