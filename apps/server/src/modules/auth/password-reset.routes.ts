@@ -16,7 +16,17 @@ export const passwordResetRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = { db: app.database.db, publicUrl: app.config.publicUrl };
   const limit = guessLimit(app);
 
-  endpointRoute(app, passwordResetEndpoint, ({ body }, request) => requestPasswordReset(deps, { ...body, ip: request.ip }), limit);
+  endpointRoute(
+    app,
+    passwordResetEndpoint,
+    async ({ body }, request) => {
+      const answer = await requestPasswordReset(deps, { ...body, ip: request.ip });
+      // Woken for every address alike (it only hints the sender): an account's message goes now.
+      app.mail.wake();
+      return answer;
+    },
+    limit,
+  );
 
   endpointRoute(app, passwordResetConfirmEndpoint, ({ body }, request) => confirmPasswordReset(deps, { ...body, ip: request.ip }), limit);
 };

@@ -5,6 +5,7 @@ import { newId } from '../../db/ids.js';
 import type { TenantTx, Trx } from '../../db/tenant.js';
 import { bindTenant } from '../../db/tenant.js';
 import { inTenant } from '../../db/tenant-filter.js';
+import { enqueueMail, type OutgoingMail } from '../../mail/outbox.js';
 import { rolesColumn } from './users.repository.js';
 
 /*
@@ -280,4 +281,9 @@ export async function passwordHashOf(trx: Trx, userId: string): Promise<string |
 /** Makes the transaction act as this user (`app.user_id`, local to the transaction): the invited account joining. */
 export async function actAsUser(trx: Trx, userId: string): Promise<void> {
   await sql`SELECT set_config('app.user_id', ${userId}, true)`.execute(trx);
+}
+
+/** Writes the invitation's message to the outbox, as the school's, in the invitation's transaction. */
+export function enqueueInvitationMail(tx: TenantTx, mail: Pick<OutgoingMail, 'to' | 'locale' | 'values'>): Promise<boolean> {
+  return enqueueMail(tx.trx, { ...mail, template: 'invitation', tenantId: tx.tenantId });
 }

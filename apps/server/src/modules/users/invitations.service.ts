@@ -20,7 +20,6 @@ import { recordAudit } from '../../audit/audit.repository.js';
 import { bindTenant, type Trx, withUser } from '../../db/tenant.js';
 import type { DB } from '../../db/types.js';
 import { AppError, invalid, notFound } from '../../errors.js';
-import { enqueueMail } from '../../mail/outbox.js';
 import type { ActionContext } from '../../plugins/endpoints.js';
 import { hashCode } from '../auth/auth.repository.js';
 import { type AuthDeps, openSession, type SignedIn } from '../auth/auth.service.js';
@@ -31,6 +30,7 @@ import {
   accountOfInvitedEmail,
   actAsUser,
   deleteInvitation,
+  enqueueInvitationMail,
   findInvitation,
   findInvitationByCode,
   findInvitedAccount,
@@ -130,12 +130,10 @@ export async function inviteMember(
   const invitation = toInvitation((await findInvitation(tx, id)) as NonNullable<Awaited<ReturnType<typeof findInvitation>>>);
   await recordAudit(tx, { userId: invitedBy, action: 'invite', entity: 'user', entityId: id, after: invitation });
   const shownCode = formatInvitationCode(code);
-  await enqueueMail(tx.trx, {
+  await enqueueInvitationMail(tx, {
     to: input.email,
-    template: 'invitation',
     locale: input.locale,
     values: { inviter: member.name, organisation: school.name, link: joinLink(mail.publicUrl, shownCode), code: shownCode },
-    tenantId: school.id,
   });
   return { ...invitation, code: shownCode, expires_at: iso(expiresAt) };
 }

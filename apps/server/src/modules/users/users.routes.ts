@@ -12,7 +12,7 @@ import {
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentTenant, currentUser, loadMemberContext } from '../../plugins/access.js';
-import { actionRoute, endpointRoute } from '../../plugins/endpoints.js';
+import { actionRoute, endpointRoute, withAction } from '../../plugins/endpoints.js';
 import { buildProfile } from '../auth/auth.service.js';
 import { listInvitations } from './invitations.repository.js';
 import { inviteMember, withdrawInvitation } from './invitations.service.js';
@@ -36,7 +36,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   actionRoute(app, userEndpoint, (context, { params }) => getUser(context, params));
 
-  actionRoute(app, inviteUserEndpoint, (context, { body }) => inviteMember(context, body, { publicUrl: app.config.publicUrl }));
+  endpointRoute(app, inviteUserEndpoint, async ({ body }, request) => {
+    const invitation = await withAction(app, request, (context) => inviteMember(context, body, { publicUrl: app.config.publicUrl }));
+    // The message was committed with the invitation: it goes now, not at the sender's next poll.
+    app.mail.wake();
+    return invitation;
+  });
 
   actionRoute(app, invitationsEndpoint, ({ tx }, { query }) => listInvitations(tx, { page: query.page, perPage: query.per_page }));
 
