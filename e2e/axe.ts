@@ -35,6 +35,8 @@ export const PUBLIC_PATHS = [
   '/signup',
   '/register/business',
   '/register/business/products',
+  '/register/check-email',
+  '/register/verify',
   '/coming-soon',
   '/maintenance',
   '/error-403-basic',

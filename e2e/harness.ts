@@ -7,6 +7,7 @@ import { type Browser, type BrowserContext, chromium, type Locator, type Page } 
 import { buildApp } from '../apps/server/src/app.js';
 import { type Database, openDatabase } from '../apps/server/src/db/connect.js';
 import { seedDemo } from '../apps/server/src/seed/demo.js';
+import { startTestSmtp, type TestSmtp } from '../apps/server/src/test/smtp.js';
 import { testConfig } from '../apps/server/src/test/test-app.js';
 
 /**
@@ -56,6 +57,8 @@ export interface SignedInOptions {
 
 export interface Harness {
   url: string;
+  /** The run's mail server: every message the server sends (a sign-up's link, say) arrives here, parsed. */
+  smtp: TestSmtp;
   app: FastifyInstance;
   database: Database;
   browser: Browser;
@@ -76,7 +79,13 @@ type StoredSession = Array<{ name: string; value: string }>;
 /** A harness of its own: the benchmark's. Tests share one through useHarness. */
 export async function startHarness(): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mustard-e2e-'));
-  const config = testConfig({ dataDir, webDist: path.join(ROOT, 'apps', 'web', 'dist'), authRateLimitPerMinute: 1000 });
+  const smtp = await startTestSmtp();
+  const config = testConfig({
+    dataDir,
+    webDist: path.join(ROOT, 'apps', 'web', 'dist'),
+    authRateLimitPerMinute: 1000,
+    smtpUrl: smtp.url,
+  });
   const database = await openDatabase(config, { migrate: true });
   await seedDemo(database, DEMO_PASSWORD);
   const app = await buildApp(config, database, { logger: false });
@@ -131,6 +140,7 @@ export async function startHarness(): Promise<Harness> {
 
   return {
     url,
+    smtp,
     app,
     database,
     browser,
@@ -152,6 +162,7 @@ export async function startHarness(): Promise<Harness> {
       await browser.close();
       await app.close();
       await database.close();
+      await smtp.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

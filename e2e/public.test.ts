@@ -75,6 +75,8 @@ describe('registration', () => {
     await page.getByRole('textbox', { name: 'Business name' }).fill('St. Mary’s Primary School');
     await page.getByRole('combobox', { name: 'Category' }).click();
     await page.getByRole('option', { name: 'School', exact: true }).click();
+    // A school says its type, primary by default (spec §9).
+    expect(await page.getByRole('radio', { name: 'Primary' }).isChecked()).toBe(true);
     // About two hundred countries, searchable.
     await page.getByRole('combobox', { name: 'Country' }).click();
     expect(await page.getByRole('option').count()).toBeGreaterThan(190);
@@ -83,21 +85,27 @@ describe('registration', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
 
     await page.waitForURL('**/register/business/products');
+    // A school reads the defaults it starts with (primary unless said).
+    await page.getByText('St. Mary’s Primary School starts ready for its class lists.').waitFor();
+    await page.getByTestId('school-defaults').getByText('As a Ugandan primary school', { exact: false }).waitFor();
+    // Back a step, the form is as it was left; a shop chooses starter products instead.
+    await page.goBack();
+    await page.waitForURL('**/register/business');
+    expect(await page.getByRole('textbox', { name: 'Business name' }).inputValue()).toBe('St. Mary’s Primary School');
+    await page.getByRole('combobox', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Retail', exact: true }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL('**/register/business/products');
     await page.getByText('Choose a few products for St. Mary’s Primary School now; you can add more later.').waitFor();
-    await page.getByRole('checkbox', { name: 'Exercise books' }).check();
-    await page.getByRole('checkbox', { name: 'Uniforms' }).check();
+    await page.getByRole('checkbox', { name: 'Sugar' }).check();
+    await page.getByRole('checkbox', { name: 'Soap' }).check();
     await page.getByText('Chosen: 2').waitFor();
-    await page.getByRole('button', { name: 'Finish' }).click();
-    // Saving is the onboarding release's work: the page says so rather than pretending.
-    await expect(page.getByTestId('registration-not-open').textContent()).resolves.toContain('nothing has been saved');
     await page.context().close();
   });
 
   it('/signup shows the same form in the cover frame', async () => {
     const page = await visit('/signup');
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-    // Said on the first page, before anyone fills three forms.
-    await page.getByTestId('registration-not-open-notice').getByText('Self-service sign-up is not open yet').waitFor();
     await page.getByRole('button', { name: 'Continue' }).click();
     expect(await fieldError(page, 'Name')).toBe('Please enter your name');
     await page.context().close();
@@ -111,7 +119,12 @@ describe('registration', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByText('Please enter your name').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    await page.goto('/register/business');
+    // The second step opens only after the first (its answers are kept in memory, not sent yet).
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Grace Namukasa');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('grace@stmarys.ug');
+    await page.getByRole('textbox', { name: 'Telephone', exact: true }).fill('+256 772 123456');
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Kampala#2026');
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Your school or business' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.context().close();

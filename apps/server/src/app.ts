@@ -26,6 +26,7 @@ import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
 import { studentRoutes } from './modules/students/students.routes.js';
 import { studentUploadRoutes } from './modules/students/upload.routes.js';
+import { registrationRoutes } from './modules/tenants/registration.routes.js';
 import { tenantRoutes } from './modules/tenants/tenants.routes.js';
 import { invitationRoutes } from './modules/users/invitations.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
@@ -144,6 +145,7 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(userRoutes);
   await app.register(invitationRoutes);
   await app.register(tenantRoutes);
+  await app.register(registrationRoutes);
   await app.register(homeRoutes);
   await app.register(settingsRoutes);
   await app.register(calendarRoutes);

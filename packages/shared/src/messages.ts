@@ -100,6 +100,9 @@ export const REGISTER_MESSAGES = {
   businessNameRequired: 'Please enter your business name',
   businessEmailRequired: 'Please enter your business email address',
   businessTelephoneRequired: 'Please enter your business telephone',
+  /** The one answer of a registration, whether or not the address has an account (issue 29: no enumeration). */
+  checkEmail: 'Check your e-mail: we sent a link to confirm your address',
+  linkInvalid: 'This link cannot be used: it was used already, it has expired, or it is not one we sent',
 } as const;
 
 /** A forgotten password (issue 29 point 3): the request's one answer, a link's fault, the change done. */

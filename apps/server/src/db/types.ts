@@ -245,6 +245,34 @@ export interface AutoReportCommentsTable extends TenantOwned {
   comment: string;
 }
 
+/** A sign-up waiting for its address to be verified (migration 0022, issue 29 point 2). Global: no tenant yet. */
+export interface RegistrationsTable {
+  id: string;
+  email: string;
+  name: string;
+  telephone: string;
+  password_hash: string;
+  /** The organisation as the form sent it (shared `BusinessSchema`'s output). */
+  organisation: unknown;
+  /** Starter product codes. */
+  products: unknown;
+  locale: string;
+  token_hash: string;
+  expires_at: Date;
+  verified_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+/** What a business sells (migration 0022): the sign-up's starter products; the business screens extend it. */
+export interface ProductsTable extends TenantOwned {
+  code: string;
+  name: string;
+  kind: 'goods' | 'service';
+  unit: string;
+  active: Generated<boolean>;
+  created_at: Generated<Timestamp>;
+}
+
 export interface LaunchNotificationsTable {
   email: string;
   created_at: Generated<Date>;
@@ -619,6 +647,8 @@ export interface DB {
   auto_report_comments: AutoReportCommentsTable;
   term_dates: TermDatesTable;
   launch_notifications: LaunchNotificationsTable;
+  registrations: RegistrationsTable;
+  products: ProductsTable;
   student_class_history: StudentClassHistoryTable;
   fee_journals: FeeJournalsTable;
   statement_lines: StatementLinesTable;
@@ -661,6 +691,7 @@ export const GLOBAL_TABLES = [
   'one_time_codes',
   'auth_events',
   'launch_notifications',
+  'registrations',
   'mail_outbox',
   'mail_outbox_attachments',
   'external_signin_providers',

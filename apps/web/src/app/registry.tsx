@@ -34,10 +34,13 @@ export const PUBLIC_PAGES: Record<string, ComponentType> = {
   // Its texts are the screens' part of the locale files: none of them weighs on /login.
   '/auth/password/reset': screen(passwordReset, (m) => m.PasswordResetPage),
   '/join': page(join, (m) => m.JoinPage),
-  '/register': page(register, (m) => m.RegisterPage),
-  '/signup': page(register, (m) => m.SignupPage),
-  '/register/business': page(register, (m) => m.BusinessPage),
-  '/register/business/products': page(register, (m) => m.ProductsPage),
+  // The sign-up's texts are the screens' part of the locale files: none of them weighs on /login.
+  '/register': screen(register, (m) => m.RegisterPage),
+  '/signup': screen(register, (m) => m.SignupPage),
+  '/register/business': screen(register, (m) => m.BusinessPage),
+  '/register/business/products': screen(register, (m) => m.ProductsPage),
+  '/register/check-email': screen(register, (m) => m.CheckEmailPage),
+  '/register/verify': screen(register, (m) => m.VerifyPage),
   '/coming-soon': page(status, (m) => m.ComingSoonPage),
   '/maintenance': page(status, (m) => m.MaintenancePage),
 };

@@ -7,17 +7,11 @@ import { localePart, SCREEN_TEXTS } from './locale-parts.js';
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const en = JSON.parse(readFileSync(path.join(SRC, 'locales', 'en.json'), 'utf8')) as Record<string, unknown>;
 
-/** What the first paint shows (sign-in, the frame, the dashboard): it has only the first part's texts. */
-const FIRST_PAINT = [
-  'app',
-  'lib',
-  'components',
-  'features/auth',
-  'features/register',
-  'features/public',
-  'features/errors',
-  'features/dashboard',
-];
+/**
+ * What the first paint shows (sign-in, the frame, the dashboard): it has only the first part's texts.
+ * The sign-up's pages load the screens' part with their code (app/registry.tsx).
+ */
+const FIRST_PAINT = ['app', 'lib', 'components', 'features/auth', 'features/public', 'features/errors', 'features/dashboard'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

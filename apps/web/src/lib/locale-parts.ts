@@ -24,6 +24,7 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'ncTerminalReport',
   'people',
   'progressReport',
+  'register',
   'reportComments',
   'reportEmail',
   'reportFilter',

@@ -50,6 +50,13 @@ describe('spec §5 rules', () => {
     expect(errorsOf({ ...valid, ...change })[field]).toBe(message);
   });
 
+  it('register: a name or an address with a line break is refused (it goes into a mail); every field is bounded', () => {
+    expect(errorsOf({ ...valid, name: 'Grace\nBcc: all@example.com' }).name).toBe('This text contains characters that cannot be saved');
+    expect(errorsOf({ ...valid, email: 'grace@kps.ug\r\nBcc: all@example.com' }).email).toBe('Invalid email');
+    expect(errorsOf({ ...valid, name: 'G'.repeat(101) }).name).toBe('The name is too long');
+    expect(errorsOf({ ...valid, password: `Aa1!${'x'.repeat(125)}` }).password).toBe('The password is too long');
+  });
+
   it('register: local and international telephone numbers are accepted', () => {
     for (const telephone of ['0772123456', '0772 123 456', '+256772123456', '0414-123456']) {
       expect(errorsOf({ ...valid, telephone }).telephone).toBeUndefined();
@@ -84,5 +91,11 @@ describe('spec §5 rules', () => {
       category: 'school',
     });
     expect(result.country).toBe('Uganda');
+    expect(result.schooltype).toBe('primary');
+  });
+
+  it('business: a name is a tenant name, at most 25 characters', () => {
+    const result = BusinessSchema.safeParse({ name: 'x'.repeat(26), email: 'a@b.ug', telephone: '0772123456', category: 'retail' });
+    expect(result.error && firstErrors(result.error).name).toBe('The name is too long');
   });
 });

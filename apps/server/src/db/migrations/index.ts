@@ -20,6 +20,7 @@ import * as projects from './2026_11_26_0018_projects.js';
 import * as projectScores from './2026_11_26_0019_project_scores.js';
 import * as classCurricula from './2026_11_26_0020_class_curricula.js';
 import * as mailOutbox from './2026_11_26_0021_mail_outbox.js';
+import * as registrations from './2026_11_26_0022_registrations.js';
 import * as guardianEmail from './2026_11_26_0024_guardian_email.js';
 import * as externalSignin from './2026_11_26_0025_external_signin.js';
 
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0019_project_scores': projectScores,
   '2026_11_26_0020_class_curricula': classCurricula,
   '2026_11_26_0021_mail_outbox': mailOutbox,
+  '2026_11_26_0022_registrations': registrations,
   '2026_11_26_0024_guardian_email': guardianEmail,
   '2026_11_26_0025_external_signin': externalSignin,
 };

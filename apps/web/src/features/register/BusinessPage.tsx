@@ -1,34 +1,53 @@
-import { Button, Select, Stack, TextInput } from '@mantine/core';
-import { type Business, BusinessSchema, DEFAULT_COUNTRY, type Language, REGISTRATION_CATEGORIES } from '@mustard/shared';
+import { Button, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  type Business,
+  BusinessSchema,
+  DEFAULT_COUNTRY,
+  DEFAULT_SCHOOL_TYPE,
+  type Language,
+  REGISTRATION_CATEGORIES,
+  SCHOOL_TYPES,
+  type SchoolType,
+} from '@mustard/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { countryGroups } from '../../lib/countries.js';
 import { useSchemaForm } from '../../lib/forms.js';
 import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
-import type { RegistrationOwner } from './RegisterPage.js';
+import { draft } from './draft.js';
 
 type BusinessForm = Omit<Business, 'category'> & { category: string };
 
-/** Sign-up, step two (spec §2 /register/business): the school or business itself. */
+/** Sign-up, step two (spec §2 /register/business): the school or business itself; a school's type. */
 export function BusinessPage() {
+  const person = draft.person;
+  return person ? <BusinessForm contact={person} /> : <Navigate to="/register" replace />;
+}
+
+function BusinessForm({ contact }: { contact: { email: string; telephone: string } }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const owner = (useLocation().state as { owner?: RegistrationOwner } | null)?.owner;
-  const { form, field } = useSchemaForm<BusinessForm>(BusinessSchema, {
-    name: '',
-    email: owner?.email ?? '',
-    telephone: owner?.telephone ?? '',
-    category: '',
-    country: DEFAULT_COUNTRY,
-    address: '',
-    tin: '',
-  });
+  const { form, field } = useSchemaForm<BusinessForm>(
+    BusinessSchema,
+    draft.organisation ?? {
+      name: '',
+      email: contact.email,
+      telephone: contact.telephone,
+      category: '',
+      country: DEFAULT_COUNTRY,
+      address: '',
+      tin: '',
+      schooltype: DEFAULT_SCHOOL_TYPE,
+    },
+  );
   const countries = useMemo(() => countryGroups(i18n.language as Language), [i18n.language]);
   const categories = REGISTRATION_CATEGORIES.map((category) => ({ value: category, label: t(`register.categories.${category}`) }));
+  const isSchool = form.getValues().category === 'school';
 
   const next = (values: BusinessForm) => {
-    navigate('/register/business/products', { state: { owner, business: BusinessSchema.parse(values) } });
+    draft.organisation = BusinessSchema.parse(values);
+    navigate('/register/business/products');
   };
 
   return (
@@ -38,6 +57,19 @@ export function BusinessPage() {
           <PublicHeading title={t('register.businessTitle')} text={t('register.businessText')} />
           <TextInput label={t('register.businessName')} autoComplete="organization" withAsterisk {...field('name')} />
           <Select label={t('register.category')} data={categories} withAsterisk allowDeselect={false} {...field('category')} />
+          {isSchool && (
+            <Stack gap={4}>
+              <Text size="sm" fw={500} id="school-type-label">
+                {t('register.schoolType')}
+              </Text>
+              <SegmentedControl
+                aria-labelledby="school-type-label"
+                data={SCHOOL_TYPES.map((type) => ({ value: type, label: t(`register.schoolTypes.${type}`) }))}
+                value={form.getValues().schooltype}
+                onChange={(type) => form.setFieldValue('schooltype', type as SchoolType)}
+              />
+            </Stack>
+          )}
           <TextInput label={t('register.businessEmail')} type="email" autoComplete="email" withAsterisk {...field('email')} />
           <TextInput label={t('register.businessTelephone')} type="tel" autoComplete="tel" withAsterisk {...field('telephone')} />
           <Select

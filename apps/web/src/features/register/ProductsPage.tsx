@@ -1,87 +1,89 @@
-import { Alert, Anchor, Button, Checkbox, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { Business, RegistrationCategory } from '@mustard/shared';
+import { Alert, Button, Checkbox, SimpleGrid, Stack, Text } from '@mantine/core';
+import { type Language, registerEndpoint, STARTER_FAMILY, starterProductsOf } from '@mustard/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
+import { call } from '../../lib/api.js';
 import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
-
-/** Starter products a new business may pick, by the kind of business it is. */
-const STARTER_PRODUCTS = {
-  school: ['exerciseBooks', 'pens', 'uniforms', 'textbooks', 'mathSets', 'schoolBags'],
-  shop: ['sugar', 'soap', 'cookingOil', 'rice', 'salt', 'sodas'],
-  farm: ['maizeSeed', 'fertiliser', 'animalFeed', 'milk', 'eggs', 'coffee'],
-  hospitality: ['rooms', 'breakfast', 'lunch', 'dinner', 'softDrinks', 'tea'],
-  health: ['consultation', 'laboratoryTest', 'paracetamol', 'bandages', 'admission', 'malariaTest'],
-  services: ['serviceFee', 'monthlyRent', 'loanApplicationFee', 'transport', 'maintenance', 'training'],
-} as const;
-
-const FAMILY: Record<RegistrationCategory, keyof typeof STARTER_PRODUCTS> = {
-  school: 'school',
-  retail: 'shop',
-  products: 'shop',
-  stock: 'shop',
-  farm: 'farm',
-  hotel: 'hospitality',
-  restaurant: 'hospitality',
-  hospital: 'health',
-  microfinance: 'services',
-  'property management': 'services',
-  services: 'services',
-};
+import { draft } from './draft.js';
+import { explainFailure } from './explain.js';
 
 /**
- * Sign-up, step three (spec §2 /register/business/products): a few starter products, more
- * later. Creating the account and business is the onboarding release's work; until then the
- * page says plainly that nothing was saved.
+ * Sign-up, step three (spec §2 /register/business/products): a business picks a few starter
+ * products from Mustard's own list, more later; a school reads the Ugandan defaults it starts
+ * with. Then the three steps go together (`POST /auth/register`) and the person is asked to
+ * confirm their address.
  */
 export function ProductsPage() {
-  const { t } = useTranslation();
-  const business = (useLocation().state as { business?: Business } | null)?.business;
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
   const [chosen, setChosen] = useState<string[]>([]);
-  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [alert, setAlert] = useState<string | null>(null);
+  const { person, organisation } = draft;
+  if (!person) return <Navigate to="/register" replace />;
+  if (!organisation) return <Navigate to="/register/business" replace />;
 
-  if (!business) {
-    return (
-      <PublicFrame>
-        <Stack>
-          <PublicHeading title={t('register.productsTitle')} text={t('register.startFirst')} />
-          <Anchor component={Link} to="/register">
-            {t('register.startRegistration')}
-          </Anchor>
-        </Stack>
-      </PublicFrame>
-    );
-  }
+  const isSchool = organisation.category === 'school';
+  const family = STARTER_FAMILY[organisation.category];
 
-  const family = FAMILY[business.category];
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setSubmitted(true);
+    setAlert(null);
+    setBusy(true);
+    try {
+      await call(registerEndpoint, {
+        body: { person, organisation, products: isSchool ? [] : chosen, locale: i18n.language as Language },
+      });
+      delete draft.person;
+      delete draft.organisation;
+      navigate('/register/check-email', { state: { email: person.email } });
+    } catch (error) {
+      setAlert(explainFailure(error, t));
+      setBusy(false);
+    }
   };
 
   return (
     <PublicFrame width={560}>
       <form onSubmit={submit}>
         <Stack>
-          <PublicHeading title={t('register.productsTitle')} text={t('register.productsText', { business: business.name })} />
-          <Checkbox.Group label={t('register.starterProducts')} value={chosen} onChange={setChosen}>
-            <SimpleGrid cols={{ base: 1, xs: 2 }} mt="xs">
-              {STARTER_PRODUCTS[family].map((product) => (
-                <Checkbox key={product} value={product} label={t(`register.products.${family}.${product}`)} />
-              ))}
-            </SimpleGrid>
-          </Checkbox.Group>
-          <Text size="sm" c="dimmed">
-            {t('register.chosenCount', { count: chosen.length })}
-          </Text>
-          {submitted && (
-            <Alert color="blue" role="status" data-testid="registration-not-open">
-              {t('register.notOpenYet')}
+          {isSchool ? (
+            <>
+              <PublicHeading title={t('register.defaultsTitle')} text={t('register.defaultsText', { school: organisation.name })} />
+              <Text data-testid="school-defaults">{t(`register.defaults.${organisation.schooltype}`)}</Text>
+              <Text size="sm" c="dimmed">
+                {t('register.defaultsLater')}
+              </Text>
+            </>
+          ) : (
+            <>
+              <PublicHeading title={t('register.productsTitle')} text={t('register.productsText', { business: organisation.name })} />
+              <Checkbox.Group label={t('register.starterProducts')} value={chosen} onChange={setChosen}>
+                <SimpleGrid cols={{ base: 1, xs: 2 }} mt="xs">
+                  {starterProductsOf(organisation.category).map((product) => (
+                    <Checkbox key={product.code} value={product.code} label={t(`register.products.${family}.${product.code}`)} />
+                  ))}
+                </SimpleGrid>
+              </Checkbox.Group>
+              <Text size="sm" c="dimmed">
+                {t('register.chosenCount', { count: chosen.length })}
+              </Text>
+            </>
+          )}
+          {alert && (
+            <Alert color="red" role="alert">
+              {alert}
             </Alert>
           )}
-          <Button type="submit" fullWidth disabled={submitted}>
+          <Button type="submit" fullWidth loading={busy}>
             {t('register.finish')}
           </Button>
+          {busy && (
+            <Text size="sm" ta="center" role="status">
+              {isSchool ? t('register.creatingSchool') : t('register.addingProducts')}
+            </Text>
+          )}
         </Stack>
       </form>
     </PublicFrame>

@@ -1,16 +1,10 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type Register, RegisterSchema } from '@mustard/shared';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useSchemaForm } from '../../lib/forms.js';
 import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
-
-/** What the first step hands to the next: the owner, without the password. */
-export interface RegistrationOwner {
-  name: string;
-  email: string;
-  telephone: string;
-}
+import { draft } from './draft.js';
 
 /**
  * Sign-up, step one (spec §2 /register, rules of §5): the person who will run the school or
@@ -19,11 +13,11 @@ export interface RegistrationOwner {
 export function RegisterPage({ cover = false }: { cover?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { form, field } = useSchemaForm<Register>(RegisterSchema, { name: '', email: '', telephone: '', password: '' });
+  const { form, field } = useSchemaForm<Register>(RegisterSchema, draft.person ?? { name: '', email: '', telephone: '', password: '' });
 
   const next = (values: Register) => {
-    const owner: RegistrationOwner = { name: values.name.trim(), email: values.email.trim(), telephone: values.telephone.trim() };
-    navigate('/register/business', { state: { owner } });
+    draft.person = RegisterSchema.parse(values);
+    navigate('/register/business');
   };
 
   return (
@@ -31,10 +25,6 @@ export function RegisterPage({ cover = false }: { cover?: boolean }) {
       <form onSubmit={form.onSubmit(next)} noValidate>
         <Stack>
           <PublicHeading title={t('register.title')} text={t('register.text')} />
-          {/* Said before anyone types, not after three forms (issue 10 point 15). */}
-          <Alert color="blue" data-testid="registration-not-open-notice">
-            {t('register.notOpenNotice')}
-          </Alert>
           <TextInput label={t('register.name')} autoComplete="name" withAsterisk {...field('name')} />
           <TextInput label={t('register.email')} type="email" autoComplete="email" withAsterisk {...field('email')} />
           <TextInput

@@ -1,0 +1,49 @@
+import { registerEndpoint, resendRegistrationEndpoint, verifyRegistrationEndpoint } from '@mustard/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpointRoute } from '../../plugins/endpoints.js';
+import { FailureLimiter } from '../auth/failure-limiter.js';
+import { authDeps, guessLimit, sendSignedIn } from '../auth/routing.js';
+import {
+  REGISTRATIONS_PER_ADDRESS,
+  REGISTRATIONS_PER_IP,
+  type RegistrationDeps,
+  register,
+  resendVerification,
+  verifyRegistration,
+} from './registration.service.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Signing up (contracts in shared endpoints/registration.ts); the mail goes as soon as the action commits. */
+export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const auth = authDeps(app);
+  const deps: RegistrationDeps = {
+    db: app.database.db,
+    publicUrl: app.config.publicUrl,
+    limits: {
+      perAddress: new FailureLimiter(REGISTRATIONS_PER_ADDRESS, HOUR_MS),
+      perIp: new FailureLimiter(REGISTRATIONS_PER_IP, HOUR_MS),
+    },
+  };
+  const limit = guessLimit(app);
+  const sent = <T>(answer: T) => {
+    app.mail.wake();
+    return answer;
+  };
+
+  endpointRoute(app, registerEndpoint, async ({ body }, request) => sent(await register(deps, { ...body, ip: request.ip })), limit);
+
+  endpointRoute(
+    app,
+    resendRegistrationEndpoint,
+    async ({ body }, request) => sent(await resendVerification(deps, { ...body, ip: request.ip })),
+    limit,
+  );
+
+  endpointRoute(
+    app,
+    verifyRegistrationEndpoint,
+    async ({ body }, request, reply) => sendSignedIn(reply, await verifyRegistration(auth, { token: body.token, ip: request.ip })),
+    limit,
+  );
+};
