@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../apps/server/src/db/ids.js';
+import { withTenant } from '../apps/server/src/db/tenant.js';
 import { ADMIN, type Harness, pickOption, useHarness } from './harness.js';
 
 /*
@@ -7,7 +9,7 @@ import { ADMIN, type Harness, pickOption, useHarness } from './harness.js';
  * (most of its learners have a guardian's address on the demo's own domain; without SMTP_URL the
  * messages wait in the outbox) with Email ticked: the cards drawn are followed, then the summary
  * counts the cards sent and names the learners without an address; the same Next again sends
- * nothing twice.
+ * nothing twice. And the guardian's address changed on the learner's page.
  */
 
 let h: Harness;
@@ -55,5 +57,32 @@ describe('Terminal Reports by e-mail', () => {
       .getByRole('form', { name: 'New curriculum terminal report filter' })
       .getByRole('checkbox', { name: 'Email', exact: true })
       .waitFor();
+  });
+
+  it('the guardian’s email is changed on the learner’s page, checked as the form checks it', async () => {
+    const db = h.database.db;
+    const school = await db.selectFrom('tenants').select('id').where('tenantcode', '=', 'demo-primary').executeTakeFirstOrThrow();
+    const id = newId();
+    await withTenant(db, { tenantId: school.id }, (trx) =>
+      trx
+        .insertInto('students')
+        .values({ tenant_id: school.id, id, studentid: 'MPS/MAIL/1', firstname: 'Ruth', lastname: 'Nabirye', form: 'P5', status: 'active' })
+        .execute(),
+    );
+    const page = await h.signedIn(ADMIN, { school: 'demo-primary', path: `/students/${id}` });
+    const facts = page.getByTestId('student-facts');
+    await facts.getByText("Guardian's email").waitFor();
+    await facts.getByRole('button', { name: 'Edit' }).click();
+    const address = facts.getByRole('textbox', { name: "Guardian's email" });
+    await address.fill('ruth.guardian@example.org, thief@example.org');
+    await facts.getByRole('button', { name: 'Save' }).click();
+    await facts.getByText('Invalid email').waitFor();
+    await address.fill('ruth.guardian@example.org');
+    await facts.getByRole('button', { name: 'Save' }).click();
+    await facts.getByText('ruth.guardian@example.org').waitFor();
+    const stored = await withTenant(db, { tenantId: school.id }, (trx) =>
+      trx.selectFrom('students').select('guardian_email').where('id', '=', id).executeTakeFirstOrThrow(),
+    );
+    expect(stored.guardian_email).toBe('ruth.guardian@example.org');
   });
 });

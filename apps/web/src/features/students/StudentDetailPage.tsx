@@ -1,4 +1,4 @@
-import { Avatar, Button, Card, Flex, Grid, Modal, NavLink, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Avatar, Button, Card, Flex, Grid, Group, Modal, NavLink, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import {
   ABSENT,
   type StatementLine,
@@ -9,6 +9,7 @@ import {
   studentEndpoint,
   studentPhotoEndpoint,
   studentResultsEndpoint,
+  updateStudentEndpoint,
 } from '@mustard/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -17,7 +18,8 @@ import { useParams } from 'react-router';
 import { PageLoading } from '../../components/PageLoading.js';
 import { RecordUnavailable } from '../../components/RecordUnavailable.js';
 import { useAccess } from '../../lib/access.js';
-import { call } from '../../lib/api.js';
+import { ApiError, call } from '../../lib/api.js';
+import { translateMessage } from '../../lib/messages.js';
 import { errorText } from '../../lib/notify.js';
 import { PAGES } from '../../lib/pages.js';
 
@@ -38,6 +40,65 @@ export function shortDate(date: string): string {
 function dayMonthYear(date: string | null): string | null {
   const [year, month, day] = date?.slice(0, 10).split('-') ?? [];
   return year && month && day ? `${day}/${month}/${year}` : null;
+}
+
+/**
+ * The guardian's e-mail (where the report cards are e-mailed), changed here by those who may
+ * change a learner: the learner's record saved with that one field changed, checked as the form is.
+ */
+function GuardianEmail({ learner, onSaved }: { learner: Student; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const { can } = useAccess();
+  const [draft, setDraft] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const { access } = updateStudentEndpoint;
+  const save = async () => {
+    setSaving(true);
+    setError(null);
+    const { id, fullname: _name, studentcategory: _category, photo_path: _photo, ...fields } = learner;
+    try {
+      await call(updateStudentEndpoint, { params: { id }, body: { ...fields, guardian_email: draft?.trim() || null } });
+      setDraft(null);
+      onSaved();
+    } catch (failure) {
+      const named = failure instanceof ApiError ? failure.data?.errors?.guardian_email?.[0] : undefined;
+      setError(named ? translateMessage(named) : errorText(failure));
+    } finally {
+      setSaving(false);
+    }
+  };
+  if (draft === null)
+    return (
+      <Group gap="xs" align="flex-end" wrap="nowrap" style={{ minWidth: 0 }}>
+        <Fact label={t('students.guardianEmail')} value={learner.guardian_email} />
+        {typeof access === 'object' && can(access.action, access.subject) && (
+          <Button variant="subtle" size="compact-sm" onClick={() => setDraft(learner.guardian_email ?? '')}>
+            {t('list.edit')}
+          </Button>
+        )}
+      </Group>
+    );
+  return (
+    <Stack gap={4}>
+      <TextInput
+        label={t('students.guardianEmail')}
+        description={t('students.guardianEmailHint')}
+        type="email"
+        value={draft}
+        error={error}
+        onChange={(event) => setDraft(event.currentTarget.value)}
+      />
+      <Group gap="xs">
+        <Button size="compact-sm" loading={saving} onClick={() => void save()}>
+          {t('list.save')}
+        </Button>
+        <Button size="compact-sm" variant="default" onClick={() => setDraft(null)}>
+          {t('list.cancel')}
+        </Button>
+      </Group>
+    </Stack>
+  );
 }
 
 function Fact({ label, value }: { label: string; value: string | null | undefined }) {
@@ -375,7 +436,7 @@ export function StudentDetailPage() {
               <Fact label={t('fields.gender')} value={learner.gender ? t(`students.gender${learner.gender}`) : null} />
               <Fact label={t('fields.dob')} value={dayMonthYear(learner.dob)} />
               <Fact label={t('fields.lin')} value={learner.lin} />
-              <Fact label={t('students.guardianEmail')} value={learner.guardian_email} />
+              <GuardianEmail learner={learner} onSaved={() => void student.refetch()} />
             </SimpleGrid>
           </Stack>
         </Flex>
