@@ -1,30 +1,24 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LOGIN_MESSAGES, SIGNIN_DOMAIN_MESSAGES } from '@mustard/shared';
 import { sql } from 'kysely';
-import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTenant, makeUser } from '../../test/factories.js';
+import { startOpenIdProvider, type TestOpenIdProvider } from '../../test/openid-provider.js';
 import { buildTestApp, type Caller, caller, login, type TestApp, tokenOf } from '../../test/test-app.js';
 import { upsertProvider } from './external-signin.repository.js';
 
 /*
- * External sign-in over OpenID Connect (issue 29 point 6) against a real OpenID provider
- * (oidc-provider) started here on a free port: one client (secret sent in the body, PKCE), and
- * accounts whose claims each test sets (email, email_verified). The person's part at the provider
- * is its development login form, posted as a browser would, cookies kept.
+ * External sign-in over OpenID Connect (issue 29 point 6) against a real OpenID provider started
+ * here (test/openid-provider.ts): one client, and accounts whose claims each test sets (email,
+ * email_verified). The person's part at the provider is its login form, posted as a browser would.
  */
 
 const DOMAIN = 'sso-school.ug';
-const CLIENT_ID = 'mustard-kps';
-const CLIENT_SECRET = 'provider-client-secret-0123456789abcdef';
 const PUBLIC_URL = 'http://mustard.test';
 const CALLBACK = `${PUBLIC_URL}/auth/external/callback`;
 
-/** The provider's accounts by account id: the claims its ID token carries. */
-const accounts = new Map<string, { email: string; email_verified: boolean }>();
-
-let server: Server;
+let provider: TestOpenIdProvider;
 let issuer: string;
 let t: TestApp;
 let platformAdmin: Caller;
@@ -32,78 +26,9 @@ let headteacher: Caller;
 let school: { id: string; tenantcode: string };
 let teacher: { id: string; email: string };
 
-async function startProvider(): Promise<void> {
-  let handle: (request: IncomingMessage, response: ServerResponse) => void = () => {};
-  server = createServer((request, response) => handle(request, response));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
-        redirect_uris: [CALLBACK],
-        token_endpoint_auth_method: 'client_secret_post',
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-    ],
-    pkce: { required: () => true },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-    // The e-mail in the ID token itself, as Google and Microsoft put it there.
-    conformIdTokenClaims: false,
-    findAccount: async (_context, sub) => ({ accountId: sub, claims: async () => ({ sub, ...accounts.get(sub) }) }),
-    // Consent is taken as given: the person's one step at the provider is signing in.
-    loadExistingGrant: async (context: KoaContextWithOIDC) => {
-      const grant = new context.oidc.provider.Grant({
-        clientId: context.oidc.client?.clientId,
-        accountId: context.oidc.session?.accountId,
-      });
-      grant.addOIDCScope('openid email');
-      await grant.save();
-      return grant;
-    },
-    cookies: { keys: ['oidc-test-cookie-key-0123456789'] },
-    ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
-  });
-  handle = provider.callback();
-}
-
-/** Cookies a browser would keep for the provider (one origin, so every cookie goes everywhere). */
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-  keep(response: Response) {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-  }
-  get header() {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-}
-
-/**
- * Signs `accountId` in at the provider from the authorization URL and answers the callback's
- * query (`?code=…&state=…&iss=…`), as the provider sends the browser back with it.
- */
+/** Signs `accountId` in at the provider and answers the callback's query (`?code=…&state=…&iss=…`). */
 async function signInAtProvider(authorizationUrl: string, accountId: string): Promise<string> {
-  const jar = new CookieJar();
-  const step = async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(new URL(url, issuer), { ...init, redirect: 'manual', headers: { ...init.headers, cookie: jar.header } });
-    jar.keep(response);
-    const location = response.headers.get('location');
-    if (!location) throw new Error(`the provider answered ${response.status} at ${url}: ${await response.text()}`);
-    return location;
-  };
-  const interaction = await step(authorizationUrl);
-  const resume = await step(interaction, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ prompt: 'login', login: accountId, password: 'any' }).toString(),
-  });
-  const back = await step(resume);
+  const back = await provider.signIn(authorizationUrl, accountId);
   expect(back.startsWith(`${CALLBACK}?`)).toBe(true);
   return back.slice(CALLBACK.length);
 }
@@ -124,12 +49,13 @@ async function callback(query: string) {
 
 /** The whole round: /auth/type, the provider's sign-in as `accountId`, the callback; answers where it sent the browser. */
 async function signInAs(accountId: string, claims: { email: string; email_verified: boolean }, typed = claims.email) {
-  accounts.set(accountId, claims);
+  provider.accounts.set(accountId, claims);
   return callback(await signInAtProvider(await startSignIn(typed), accountId));
 }
 
 beforeAll(async () => {
-  await startProvider();
+  provider = await startOpenIdProvider(CALLBACK);
+  issuer = provider.issuer;
   t = await buildTestApp({ publicUrl: PUBLIC_URL });
   school = await makeTenant(t.database, { name: 'Kampala Parents School' });
   teacher = await makeUser(t.database, {
@@ -144,15 +70,15 @@ beforeAll(async () => {
   const saved = await platformAdmin.put('/api/admin/signin-domains', {
     domain: DOMAIN.toUpperCase(),
     issuer,
-    client_id: CLIENT_ID,
-    client_secret: CLIENT_SECRET,
+    client_id: provider.clientId,
+    client_secret: provider.clientSecret,
   });
   expect(saved.statusCode, saved.body).toBe(200);
 });
 
 afterAll(async () => {
   await t?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await provider?.close();
 });
 
 describe('the platform administrator’s sign-in domains', () => {
@@ -162,18 +88,23 @@ describe('the platform administrator’s sign-in domains', () => {
       .selectAll()
       .where('domain', '=', DOMAIN)
       .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ domain: DOMAIN, issuer, client_id: CLIENT_ID });
-    expect(row.client_secret_sealed).not.toContain(CLIENT_SECRET);
-    expect(row.client_secret_sealed).not.toContain(Buffer.from(CLIENT_SECRET).toString('base64url').slice(0, 12));
+    expect(row).toMatchObject({ domain: DOMAIN, issuer, client_id: provider.clientId });
+    expect(row.client_secret_sealed).not.toContain(provider.clientSecret);
+    expect(row.client_secret_sealed).not.toContain(Buffer.from(provider.clientSecret).toString('base64url').slice(0, 12));
     const list = await platformAdmin.get('/api/admin/signin-domains');
     expect(list.statusCode).toBe(200);
-    expect(list.json().domains).toEqual([{ domain: DOMAIN, issuer, client_id: CLIENT_ID, updated_at: expect.any(String) }]);
-    expect(list.body).not.toContain(CLIENT_SECRET);
+    expect(list.json().domains).toEqual([{ domain: DOMAIN, issuer, client_id: provider.clientId, updated_at: expect.any(String) }]);
+    expect(list.body).not.toContain(provider.clientSecret);
     expect(list.body).not.toContain(row.client_secret_sealed);
     // Saved again without a secret: the issuer and client id change, the sealed secret stays.
-    const again = await platformAdmin.put('/api/admin/signin-domains', { domain: DOMAIN, issuer, client_id: CLIENT_ID, client_secret: '' });
+    const again = await platformAdmin.put('/api/admin/signin-domains', {
+      domain: DOMAIN,
+      issuer,
+      client_id: provider.clientId,
+      client_secret: '',
+    });
     expect(again.statusCode).toBe(200);
-    expect(again.body).not.toContain(CLIENT_SECRET);
+    expect(again.body).not.toContain(provider.clientSecret);
     const after = await t.database.db
       .selectFrom('external_signin_providers')
       .select('client_secret_sealed')
@@ -238,7 +169,7 @@ describe('POST /auth/type', () => {
     for (const url of [known, unknown]) {
       expect(url.origin).toBe(issuer);
       expect(Object.fromEntries(url.searchParams)).toMatchObject({
-        client_id: CLIENT_ID,
+        client_id: provider.clientId,
         response_type: 'code',
         redirect_uri: CALLBACK,
         code_challenge_method: 'S256',
@@ -289,7 +220,7 @@ describe('GET /auth/external/callback', () => {
   });
 
   it('refuses a state it did not give out, and a callback replayed', async () => {
-    accounts.set('grace', { email: teacher.email, email_verified: true });
+    provider.accounts.set('grace', { email: teacher.email, email_verified: true });
     const query = await signInAtProvider(await startSignIn(teacher.email), 'grace');
     const forged = new URLSearchParams(query.slice(1));
     forged.set('state', 'a-state-mustard-never-gave-out-0123456789abc');
@@ -300,7 +231,7 @@ describe('GET /auth/external/callback', () => {
   });
 
   it('refuses a code used once already, brought back with a new sign-in’s state (the provider refuses it)', async () => {
-    accounts.set('grace', { email: teacher.email, email_verified: true });
+    provider.accounts.set('grace', { email: teacher.email, email_verified: true });
     const first = new URLSearchParams((await signInAtProvider(await startSignIn(teacher.email), 'grace')).slice(1));
     expect(await callback(`?${first}`)).toMatch(/^\/login\?code=/);
     const fresh = new URL(await startSignIn(teacher.email));
@@ -310,7 +241,7 @@ describe('GET /auth/external/callback', () => {
   });
 
   it('refuses a sign-in that took longer than ten minutes', async () => {
-    accounts.set('grace', { email: teacher.email, email_verified: true });
+    provider.accounts.set('grace', { email: teacher.email, email_verified: true });
     const query = await signInAtProvider(await startSignIn(teacher.email), 'grace');
     await t.database.db
       .updateTable('external_signin_attempts')
@@ -342,7 +273,7 @@ describe('GET /auth/external/callback', () => {
   });
 
   it('ends the domain’s sign-ins under way when the domain is removed', async () => {
-    accounts.set('grace', { email: teacher.email, email_verified: true });
+    provider.accounts.set('grace', { email: teacher.email, email_verified: true });
     const query = await signInAtProvider(await startSignIn(teacher.email), 'grace');
     const removed = await platformAdmin.delete(`/api/admin/signin-domains?domain=${DOMAIN}`);
     expect(removed.statusCode).toBe(200);
