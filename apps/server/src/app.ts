@@ -18,6 +18,7 @@ import { feeRoutes } from './modules/fees/fees.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { homeRoutes } from './modules/home/home.routes.js';
 import { marksRoutes } from './modules/marks/marks.routes.js';
+import { outboxRoutes } from './modules/outbox/outbox.routes.js';
 import { reportSettingsRoutes } from './modules/report-settings/report-settings.routes.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
 import { calendarRoutes } from './modules/settings/calendar.routes.js';
@@ -145,6 +146,7 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(userRoutes);
   await app.register(invitationRoutes);
   await app.register(tenantRoutes);
+  await app.register(outboxRoutes);
   await app.register(registrationRoutes);
   await app.register(homeRoutes);
   await app.register(settingsRoutes);

@@ -16,6 +16,7 @@ export * from './endpoints/external-signin.js';
 export * from './endpoints/fees.js';
 export { type IdParams, IdParamsSchema, lowerId, shownMarkTypeIds } from './endpoints/fields.js';
 export * from './endpoints/home.js';
+export * from './endpoints/mail-outbox.js';
 export * from './endpoints/mark-comments.js';
 export * from './endpoints/marks.js';
 export * from './endpoints/marksheet.js';

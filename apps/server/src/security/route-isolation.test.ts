@@ -726,6 +726,8 @@ async function platformDomainsRefused(method: string, url: string, payload?: unk
 
 const LISTS: Record<string, ListFixture> = {
   '/api/admin/signin-domains': { platformOnly: true },
+  // The platform's mail outbox (issue 29 point 1): every school's messages, a platform administrator's alone (outbox.test.ts).
+  '/api/admin/outbox': { platformOnly: true },
   '/api/school/subjectteachers': resourceList('/api/school/subjectteachers', 'subjectteacher', [['subject_id', 'subject']]),
   '/api/school/classteachers': resourceList('/api/school/classteachers', 'classteacher'),
   '/api/school/deputies': resourceList('/api/school/deputies', 'deputy', [['user_id', 'user']]),

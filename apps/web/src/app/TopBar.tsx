@@ -1,6 +1,6 @@
 import { ActionIcon, Avatar, Badge, Burger, Group, Menu, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { LANGUAGES, type Language } from '@mustard/shared';
-import { IconBell, IconBuildingStore, IconKey, IconLanguage, IconLogout, IconSchool, IconSettings } from '@tabler/icons-react';
+import { IconBell, IconBuildingStore, IconKey, IconLanguage, IconLogout, IconMail, IconSchool, IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../lib/access.js';
@@ -130,6 +130,12 @@ export function TopBar({ navOpened, onToggleNav }: { navOpened?: boolean; onTogg
               // Which e-mail domains sign in at their own provider: the platform's, not a school's (issue 29 point 6).
               <Menu.Item component={Link} to={PAGES.signinDomains.path} leftSection={<IconKey size={16} />}>
                 {t('pages.signinDomains')}
+              </Menu.Item>
+            )}
+            {user && isProfile(user) && user.platform_admin && (
+              // The mail Mustard writes, sent or waiting (without SMTP_URL): the platform's (issue 29 point 1).
+              <Menu.Item component={Link} to={PAGES.mailOutbox.path} leftSection={<IconMail size={16} />}>
+                {t('pages.mailOutbox')}
               </Menu.Item>
             )}
             <Menu.Item component={Link} to="/logout" leftSection={<IconLogout size={16} />}>

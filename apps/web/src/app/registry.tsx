@@ -47,6 +47,7 @@ export const PUBLIC_PAGES: Record<string, ComponentType> = {
 
 /** Signed-in pages that exist now; every other protected route shows its title until its issue lands. */
 const home = () => import('../features/dashboard/HomePage.js');
+const mailOutbox = () => import('../features/mail-outbox/MailOutboxPage.js');
 const settings = () => import('../features/settings/pages.js');
 const signinDomains = () => import('../features/signin-domains/SigninDomainsPage.js');
 const grades = () => import('../features/settings/grades.js');
@@ -86,6 +87,7 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   subjects: screen(settings, (m) => m.SubjectsPage),
   stockLocations: screen(settings, (m) => m.LocationsPage),
   businesses: screen(settings, (m) => m.TenantsPage),
+  mailOutbox: screen(mailOutbox, (m) => m.MailOutboxPage),
   signinDomains: screen(signinDomains, (m) => m.SigninDomainsPage),
   users: screen(people, (m) => m.UsersPage),
   createMarks: screen(marks, (m) => m.MarksEntryPage),

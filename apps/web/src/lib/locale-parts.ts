@@ -19,6 +19,7 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'externalSignIn',
   'gradingRules',
   'grades',
+  'mailOutbox',
   'marksheet',
   'ncMarksheet',
   'ncTerminalReport',

@@ -21,6 +21,8 @@ const manage = (subject: SubjectClass) => ({ action: 'manage' as const, subject 
  */
 export const PAGES = {
   dashboard: { path: '/dashboard', title: 'pages.dashboard' },
+  /** The platform's mail outbox: its administrator's (the API refuses everyone else). */
+  mailOutbox: { path: '/mail-outbox', title: 'pages.mailOutbox' },
   businesses: { path: '/businesses', title: 'pages.businesses', ability: { action: 'read', subject: 'tenant' } },
   /** The platform's external sign-in domains: its administrator's (the API refuses everyone else). */
   signinDomains: { path: '/signin-domains', title: 'pages.signinDomains' },
@@ -98,6 +100,7 @@ export const BUSINESS_PAGES: ReadonlyArray<RouteDefinition> = [
   PAGES.dashboard,
   PAGES.stockLocations,
   PAGES.businesses,
+  PAGES.mailOutbox,
   PAGES.users,
   PAGES.signinDomains,
 ];
