@@ -1,7 +1,8 @@
 import { passwordResetConfirmEndpoint, passwordResetEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpointRoute } from '../../plugins/endpoints.js';
-import { confirmPasswordReset, requestPasswordReset } from './password-reset.service.js';
+import { FailureLimiter } from './failure-limiter.js';
+import { confirmPasswordReset, RESET_MAILS_PER_ADDRESS, requestPasswordReset } from './password-reset.service.js';
 import { guessLimit } from './routing.js';
 
 /**
@@ -13,7 +14,11 @@ import { guessLimit } from './routing.js';
  * POST /auth/password/reset/confirm  {token, password} the new password; every session of the account ends
  */
 export const passwordResetRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps = { db: app.database.db, publicUrl: app.config.publicUrl };
+  const deps = {
+    db: app.database.db,
+    publicUrl: app.config.publicUrl,
+    mailsPerAddress: new FailureLimiter(RESET_MAILS_PER_ADDRESS, 60 * 60 * 1000),
+  };
   const limit = guessLimit(app);
 
   endpointRoute(

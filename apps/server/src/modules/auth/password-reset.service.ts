@@ -8,6 +8,7 @@ import type { DB } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import { consumeCode, findUserById, insertCode, recordAuthEvent, setPasswordHash } from './auth.repository.js';
+import type { FailureLimiter } from './failure-limiter.js';
 import { hashPassword } from './password.js';
 import { deleteResetLinks, isLiveResetToken, lockAccountByEmail, PASSWORD_RESET_PURPOSE } from './password-reset.repository.js';
 
@@ -22,7 +23,16 @@ export interface PasswordResetDeps {
   db: Kysely<DB>;
   /** Where the web app is, for the link in the e-mail. */
   publicUrl: string;
+  /** Reset messages an account's address has received this hour (RESET_MAILS_PER_ADDRESS). */
+  mailsPerAddress: FailureLimiter;
 }
+
+/**
+ * Reset messages an address receives an hour. Requests beyond it are answered alike and the
+ * latest link keeps working, but no message goes: the route's limit is per client address, so
+ * without this anyone rotating addresses could fill a person's inbox with genuine resets.
+ */
+export const RESET_MAILS_PER_ADDRESS = 5;
 
 /** The page of the link: the token rides in `?token=`, which the request log masks. */
 export function passwordResetLink(publicUrl: string, token: string): string {
@@ -39,8 +49,8 @@ export function passwordResetLink(publicUrl: string, token: string): string {
 export const PASSWORD_RESET_ANSWER_MS = 100;
 
 /**
- * Sends a reset link if an enabled account uses the address; the answer is the same for every
- * address, in the same time. One transaction for every address: it looks the address up (locking
+ * Sends a reset link if an enabled account uses the address (at most RESET_MAILS_PER_ADDRESS an
+ * hour); the answer is the same for every address, in the same time. One transaction for every address: it looks the address up (locking
  * the account's row, so requests for one account take turns) and records the request; for an
  * account it also replaces the account's links and writes the e-mail to the outbox, sent after
  * the commit.
@@ -54,6 +64,7 @@ export async function requestPasswordReset(
     const account = await lockAccountByEmail(trx, input.email);
     await recordAuthEvent(trx, 'password_reset_requested', { userId: account?.id, email: input.email, ip: input.ip });
     if (!account || account.disabled_at) return;
+    if (!deps.mailsPerAddress.attempt(account.email)) return;
     const token = randomBytes(32).toString('base64url');
     await deleteResetLinks(trx, account.id);
     await insertCode(trx, account.id, token, PASSWORD_RESET_PURPOSE, new Date(Date.now() + PASSWORD_RESET_MINUTES * 60_000));

@@ -7,7 +7,7 @@ import { makeTenant, makeUser } from '../../test/factories.js';
 import { startTestSmtp, type TestSmtp } from '../../test/smtp.js';
 import { buildTestApp, caller, login, TEST_PASSWORD, type TestApp } from '../../test/test-app.js';
 import { issueSignInCode } from './auth.service.js';
-import { PASSWORD_RESET_ANSWER_MS } from './password-reset.service.js';
+import { PASSWORD_RESET_ANSWER_MS, RESET_MAILS_PER_ADDRESS } from './password-reset.service.js';
 
 /**
  * A forgotten password (issue 29 point 3; security.md items 10, 12, 13): the link by e-mail,
@@ -159,9 +159,11 @@ describe('no enumeration (security.md item 12)', () => {
   });
 
   it('takes about the same time: medians of 20 known and 20 unknown addresses', async () => {
-    const known = await makeUser(t.database);
+    // An account a request, so each does an account's whole work (an address gets RESET_MAILS_PER_ADDRESS messages an hour).
+    const known: { email: string }[] = [];
+    for (let i = 0; i < 23; i++) known.push(await makeUser(t.database));
     for (let i = 0; i < 3; i++) {
-      await ask(known.email);
+      await ask((known[i] as { email: string }).email);
       await ask(`warm-${i}@school.test`);
     }
     const knownTimes: number[] = [];
@@ -169,7 +171,7 @@ describe('no enumeration (security.md item 12)', () => {
     // Interleaved, so drift in the machine's load falls on both sides alike.
     for (let i = 0; i < 20; i++) {
       let start = performance.now();
-      expect((await ask(known.email)).statusCode).toBe(200);
+      expect((await ask((known[3 + i] as { email: string }).email)).statusCode).toBe(200);
       knownTimes.push(performance.now() - start);
       start = performance.now();
       expect((await ask(`nobody-${i}@school.test`)).statusCode).toBe(200);
@@ -206,18 +208,18 @@ describe('a link that is not good', () => {
     expect((await confirm(newer, NEW_PASSWORD)).statusCode).toBe(200);
   });
 
-  it('leaves one link working after 50 requests at once for one account', async () => {
+  it('leaves one link working after 50 requests at once for one account, and mails only a few', async () => {
     const person = await makeUser(t.database);
     const answers = await Promise.all(Array.from({ length: 50 }, () => ask(person.email)));
     expect(answers.map((answer) => answer.statusCode)).toEqual(Array(50).fill(200));
     const live = (await resetCodes(person.id)).filter((code) => code.used_at === null && code.expires_at.getTime() > Date.now());
     expect(live).toHaveLength(1);
-    // Every link the 50 messages carry is tried: exactly one works.
+    // The address gets its hour's few messages, not 50; every link they carry is tried: exactly one works.
     const tokens = (await outboxTo(person.email)).map((mail) => tokenIn(mail.body_text));
-    expect(new Set(tokens).size).toBe(50);
+    expect(new Set(tokens).size).toBe(RESET_MAILS_PER_ADDRESS);
     const tries = await Promise.all(tokens.map((token) => confirm(token, NEW_PASSWORD)));
     expect(tries.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
-    expect(tries.filter((answer) => answer.statusCode === 422)).toHaveLength(49);
+    expect(tries.filter((answer) => answer.statusCode === 422)).toHaveLength(RESET_MAILS_PER_ADDRESS - 1);
   });
 
   it('lets one of 50 redemptions of one link at once through', async () => {

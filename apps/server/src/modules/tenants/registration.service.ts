@@ -30,7 +30,7 @@ import {
   insertRegistration,
   renewRegistrationToken,
 } from './registration.repository.js';
-import { tenantCodeTaken, toTenant } from './tenants.repository.js';
+import { lockTenantCode, tenantCodeTaken, toTenant } from './tenants.repository.js';
 import { addMember, insertTenantWithRoles, startWithDefaults } from './tenants.service.js';
 
 /*
@@ -189,6 +189,8 @@ async function freeTenantCode(trx: Trx, name: string): Promise<string> {
       .replace(/^-+|-+$/g, '')
       .slice(0, 30)
       .replace(/-+$/, '') || 'tenant';
+  // Namesakes verified at once number themselves in turn (their codes all start from this base).
+  await lockTenantCode(trx, base);
   for (let number = 1; number <= 50; number += 1) {
     const code = number === 1 ? base : `${base}-${number}`;
     if (!isDemoTenantCode(code) && !(await tenantCodeTaken(trx, code))) return code;

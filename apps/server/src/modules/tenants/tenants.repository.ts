@@ -77,6 +77,15 @@ export function tenantCodeTaken(trx: Trx, code: string, exceptId?: string) {
   return query.executeTakeFirst();
 }
 
+/**
+ * Holds the tenant code until the transaction ends: two tenants made at once under one code (two
+ * sign-ups of one name verified together) take turns, so the second sees the first's code taken
+ * instead of failing on the unique index.
+ */
+export async function lockTenantCode(trx: Trx, code: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`tenantcode:${code.toLowerCase()}`}, 0))`.execute(trx);
+}
+
 export async function insertTenant(trx: Trx, input: TenantCreate): Promise<TenantRow> {
   return trx
     .insertInto('tenants')
