@@ -47,6 +47,10 @@ const EXEMPT: Record<string, string> = {
   'POST /auth/password': 'changes the caller’s own password: no tenant record',
   'POST /auth/password/reset': 'public: mails a reset link to an account, a global table; password-reset.test.ts',
   'POST /auth/password/reset/confirm': 'public: the link’s token sets its own account’s password; password-reset.test.ts',
+  'POST /auth/register': 'public: keeps a registration waiting for its e-mail to be verified, a global table; registration.test.ts',
+  'POST /auth/register/verify':
+    'public: the link’s token makes its own new tenant and account, no existing tenant’s rows; registration.test.ts',
+  'POST /auth/register/resend': 'public: mails a waiting registration’s link again, a global table; registration.test.ts',
   'GET /auth/join': 'public: one invitation found by its code (its own RLS policy); users.test.ts',
   'POST /auth/join': 'public: joins with an invitation’s code (its own RLS policy); users.test.ts',
   'GET /auth/invitations': 'signed in, no tenant: the person’s own invitations (app.user_id policy)',
