@@ -36,6 +36,9 @@ async function classList(): Promise<string> {
   return file;
 }
 
+/** A 1×1 PNG: the logo the head teacher attaches on the school's step. */
+const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
 /** Counts what the person does (each field typed or chosen, each click) and the time since /register. */
 function stopwatch() {
   const started = performance.now();
@@ -74,6 +77,10 @@ describe('a new school signs itself up', () => {
     await act('school name', () => page.getByRole('textbox', { name: 'Business name' }).fill('Green Hill Primary'));
     await act('category School', () => pickOption(page, page.getByRole('combobox', { name: 'Category' }), 'School'));
     expect(await page.getByRole('radio', { name: 'Primary' }).isChecked()).toBe(true);
+    // The school's logo (optional): a tiny PNG, re-encoded by the server and the new school's badge.
+    await act('logo', () =>
+      page.locator('input[type="file"]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: TINY_PNG }),
+    );
     // The school's e-mail and telephone start as the person's; the country as Uganda.
     await act('Continue', () => page.getByRole('button', { name: 'Continue' }).click());
 
@@ -114,10 +121,10 @@ describe('a new school signs itself up', () => {
     // The school exists with its defaults, the person is its administrator, the class list is in.
     const tenant = await h.database.db
       .selectFrom('tenants')
-      .select(['id', 'category', 'schooltype'])
+      .select(['id', 'category', 'schooltype', 'logo_path'])
       .where('name', '=', 'Green Hill Primary')
       .executeTakeFirstOrThrow();
-    expect(tenant).toMatchObject({ category: 'School', schooltype: 'primary' });
+    expect(tenant).toMatchObject({ category: 'School', schooltype: 'primary', logo_path: expect.stringMatching(/^[a-f0-9]{32}\.jpg$/) });
     const { learners, subjects } = await withTenant(h.database.db, { tenantId: tenant.id }, async (trx) => ({
       learners: await trx.selectFrom('students').select(['lastname', 'form', 'stream']).orderBy('lastname').execute(),
       subjects: await trx.selectFrom('subjects').select('id').execute(),

@@ -34,7 +34,8 @@ const MODULE_IMPORTS: Record<string, ReadonlyArray<string>> = {
   marks: ['reports', 'settings', 'staff', 'students'],
   'report-settings': ['reports'],
   reports: ['settings', 'students'],
-  tenants: ['auth'],
+  // A sign-up's logo is the school's badge: checked, re-encoded and stored by the reports' pipeline (school-logo.ts).
+  tenants: ['auth', 'reports'],
   users: ['auth', 'tenants'],
 };
 

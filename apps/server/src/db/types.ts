@@ -260,6 +260,8 @@ export interface RegistrationsTable {
   token_hash: string;
   expires_at: Date;
   verified_at: Date | null;
+  /** The organisation's logo, re-encoded (migration 0026); null without one. */
+  logo: Uint8Array | null;
   created_at: Generated<Date>;
 }
 

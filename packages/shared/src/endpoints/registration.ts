@@ -9,12 +9,17 @@ import { defineEndpoint } from './definition.js';
  * mailed to the address is followed. No tenant: these come before there is one.
  */
 
-/** The person, the organisation and a business's starter products; always "check your e-mail". */
+/**
+ * The person, the organisation and a business's starter products; always "check your e-mail".
+ * With the organisation's logo (a JPEG, PNG or WebP picture, optional) the body is multipart:
+ * the same fields as `person[name]`, `organisation[tin]`, `products[]`, and the file `logo`.
+ */
 export const registerEndpoint = defineEndpoint({
   method: 'POST',
   path: '/auth/register',
   access: 'public',
   body: RegistrationBodySchema,
+  file: { field: 'logo', required: false },
   response: MessageResponseSchema,
 });
 

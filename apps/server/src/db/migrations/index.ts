@@ -23,6 +23,7 @@ import * as mailOutbox from './2026_11_26_0021_mail_outbox.js';
 import * as registrations from './2026_11_26_0022_registrations.js';
 import * as guardianEmail from './2026_11_26_0024_guardian_email.js';
 import * as externalSignin from './2026_11_26_0025_external_signin.js';
+import * as registrationLogo from './2026_11_26_0026_registration_logo.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0022_registrations': registrations,
   '2026_11_26_0024_guardian_email': guardianEmail,
   '2026_11_26_0025_external_signin': externalSignin,
+  '2026_11_26_0026_registration_logo': registrationLogo,
 };

@@ -1,7 +1,7 @@
 import { REPORT_MESSAGES } from '@mustard/shared';
 import { recordAudit } from '../../audit/audit.repository.js';
 import type { TenantTx } from '../../db/tenant.js';
-import { type StoredPicture, storePhoto } from '../students/photos.js';
+import { encodePicture, removePhoto, type StoredPicture, storePhoto, writePicture } from '../students/photos.js';
 
 /*
  * The school's badge (issue 24 point 3): a picture checked and re-encoded like a learner's photo
@@ -14,6 +14,15 @@ export const LOGO: StoredPicture = { field: 'logo', notImage: REPORT_MESSAGES.lo
 
 /** Stores the uploaded badge's bytes; the stored file's name (422 naming `logo` for what is not a picture). */
 export const storeLogo = (dataDir: string, tenantId: string, bytes: Buffer) => storePhoto(dataDir, tenantId, bytes, LOGO);
+
+/**
+ * A badge given at sign-up (tenants' registration), checked and re-encoded before its school
+ * exists: the bytes wait with the registration and are written by `writeLogo` once it does.
+ */
+export const encodeLogo = (bytes: Buffer) => encodePicture(bytes, LOGO);
+export const writeLogo = (dataDir: string, tenantId: string, encoded: Buffer) => writePicture(dataDir, tenantId, encoded);
+/** Removes a written badge whose transaction did not commit. */
+export const removeLogo = (dataDir: string, tenantId: string, file: string) => removePhoto(dataDir, tenantId, file);
 
 /** The stored file of the school's badge, or null without one. */
 export async function logoPath(tx: TenantTx): Promise<string | null> {

@@ -18,11 +18,6 @@ function folderOf(dataDir: string, tenantId: string): string {
   return path.join(dataDir, 'photos', tenantId);
 }
 
-/**
- * Checks an uploaded photo by its bytes (never its name or declared type), re-encodes it as a
- * JPEG of at most 600 px (upright, every bit of metadata such as EXIF and GPS dropped) and
- * stores it under a random name in the tenant's folder. Answers the stored name.
- */
 /** The field a refusal names and its words: a learner's photo by default; a school's badge names its own. */
 export interface StoredPicture {
   field: string;
@@ -31,14 +26,17 @@ export interface StoredPicture {
 }
 const PHOTO: StoredPicture = { field: 'photo', notImage: STUDENT_MESSAGES.photoNotImage, tooLarge: STUDENT_MESSAGES.photoTooLarge };
 
-export async function storePhoto(dataDir: string, tenantId: string, bytes: Buffer, as: StoredPicture = PHOTO): Promise<string> {
+/**
+ * Checks a picture by its bytes and re-encodes it as stored: a JPEG of at most 600 px, upright,
+ * without any metadata. A sign-up keeps these bytes until its tenant (and folder) exists.
+ */
+export async function encodePicture(bytes: Buffer, as: StoredPicture = PHOTO): Promise<Buffer> {
   const type = await fileTypeFromBuffer(bytes);
   if (!type || !ACCEPTED.has(type.mime)) throw invalid({ [as.field]: [as.notImage] });
-  let encoded: Buffer;
   try {
     const metadata = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
     if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_PIXELS) throw invalid({ [as.field]: [as.tooLarge] });
-    encoded = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
+    return await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
       .rotate()
       .resize(STORED_SIZE, STORED_SIZE, { fit: 'inside', withoutEnlargement: true })
       // A transparent badge on white paper, not on the black JPEG gives what has no colour.
@@ -50,11 +48,24 @@ export async function storePhoto(dataDir: string, tenantId: string, bytes: Buffe
     const message = String((error as Error).message);
     throw invalid({ [as.field]: [/pixel limit/i.test(message) ? as.tooLarge : as.notImage] });
   }
+}
+
+/** Writes re-encoded bytes (encodePicture's) under a random name in the tenant's folder; the name. */
+export async function writePicture(dataDir: string, tenantId: string, encoded: Buffer): Promise<string> {
   const name = `${randomBytes(16).toString('hex')}.jpg`;
   const folder = folderOf(dataDir, tenantId);
   await mkdir(folder, { recursive: true });
   await writeFile(path.join(folder, name), encoded);
   return name;
+}
+
+/**
+ * Checks an uploaded photo by its bytes (never its name or declared type), re-encodes it as a
+ * JPEG of at most 600 px (upright, every bit of metadata such as EXIF and GPS dropped) and
+ * stores it under a random name in the tenant's folder. Answers the stored name.
+ */
+export async function storePhoto(dataDir: string, tenantId: string, bytes: Buffer, as: StoredPicture = PHOTO): Promise<string> {
+  return writePicture(dataDir, tenantId, await encodePicture(bytes, as));
 }
 
 /** The file of a stored photo, or null for a name that is not one of ours. */

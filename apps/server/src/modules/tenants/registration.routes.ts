@@ -31,7 +31,12 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
     return answer;
   };
 
-  endpointRoute(app, registerEndpoint, async ({ body }, request) => sent(await register(deps, { ...body, ip: request.ip })), limit);
+  endpointRoute(
+    app,
+    registerEndpoint,
+    async ({ body, file }, request) => sent(await register(deps, { ...body, logo: file?.buffer ?? null, ip: request.ip })),
+    limit,
+  );
 
   endpointRoute(
     app,
@@ -43,7 +48,8 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   endpointRoute(
     app,
     verifyRegistrationEndpoint,
-    async ({ body }, request, reply) => sendSignedIn(reply, await verifyRegistration(auth, { token: body.token, ip: request.ip })),
+    async ({ body }, request, reply) =>
+      sendSignedIn(reply, await verifyRegistration({ ...auth, dataDir: app.config.dataDir }, { token: body.token, ip: request.ip })),
     limit,
   );
 };

@@ -13,6 +13,7 @@ import {
 } from '@mustard/shared';
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../../audit/audit.repository.js';
+import { REGISTRATION_LOGO_MAX_BYTES } from '../../db/migrations/2026_11_26_0026_registration_logo.js';
 import type { Trx } from '../../db/tenant.js';
 import type { DB } from '../../db/types.js';
 import { AppError, invalid } from '../../errors.js';
@@ -21,6 +22,9 @@ import { findUserByEmail, hashCode, recordAuthEvent } from '../auth/auth.reposit
 import { type AuthDeps, openSession, type SignedIn } from '../auth/auth.service.js';
 import type { FailureLimiter } from '../auth/failure-limiter.js';
 import { hashPassword } from '../auth/password.js';
+// The logo goes through the school badge's picture pipeline (checked by its bytes, re-encoded,
+// stored beside the photos), so a logo given at sign-up is the badge the settings and cards show.
+import { encodeLogo, LOGO, removeLogo, setLogo, writeLogo } from '../reports/school-logo.js';
 import { isDemoEmail, isDemoTenantCode, refuseDemoCreatingTenant } from './demo-confinement.js';
 import {
   claimRegistration,
@@ -65,12 +69,33 @@ export interface RegistrationDeps {
   limits: RegistrationLimits;
 }
 
+/** Where a verified sign-up's logo is written (the tenants' photo folders). */
+export interface VerificationDeps extends Pick<AuthDeps, 'db' | 'session'> {
+  dataDir: string;
+}
+
+/** A logo file written for a tenant being made. */
+interface WrittenLogo {
+  tenantId: string;
+  file: string;
+}
+
 export interface RegistrationInput {
   person: { name: string; email: string; telephone: string; password: string };
   organisation: Business;
   products: string[];
   locale: Language;
+  /** The organisation's logo as uploaded, or null. */
+  logo: Buffer | null;
   ip: string;
+}
+
+/** The uploaded logo checked and re-encoded as the tenant will keep it (422 naming `logo` otherwise). */
+async function encodedLogo(upload: Buffer | null): Promise<Buffer | null> {
+  if (!upload) return null;
+  const encoded = await encodeLogo(upload);
+  if (encoded.byteLength > REGISTRATION_LOGO_MAX_BYTES) throw invalid({ [LOGO.field]: [LOGO.tooLarge] });
+  return encoded;
 }
 
 const checkEmail = { message: REGISTER_MESSAGES.checkEmail };
@@ -106,6 +131,7 @@ export async function register(deps: RegistrationDeps, input: RegistrationInput)
   // The demo's domain receives no mail and its accounts are confined (demo-confinement.ts).
   if (isDemoEmail(email)) throw new AppError(403, TENANT_MESSAGES.demoCannotCreate);
   const products = chosenProducts(input.organisation, input.products);
+  const logo = await encodedLogo(input.logo);
   // Hashed whether or not the address is known, so both answers take the same time.
   const passwordHash = await hashPassword(input.person.password);
   const known = await findUserByEmail(deps.db, email);
@@ -131,6 +157,7 @@ export async function register(deps: RegistrationDeps, input: RegistrationInput)
       locale: input.locale,
       token_hash: tokenHash,
       expires_at: expiresAt,
+      logo,
     });
     await enqueueMail(trx, {
       to: email,
@@ -206,11 +233,10 @@ const linkInvalid = () => new AppError(400, REGISTER_MESSAGES.linkInvalid);
  * the person as its administrator, a school's defaults by its type or a business's starter
  * products; then a sign-in, as login answers. A link used, expired or forged is a 400 saying so.
  */
-export async function verifyRegistration(
-  deps: Pick<AuthDeps, 'db' | 'session'>,
-  input: { token: string; ip: string },
-): Promise<SignedIn<LoginResponse>> {
-  const user = await deps.db.transaction().execute(async (trx) => {
+export async function verifyRegistration(deps: VerificationDeps, input: { token: string; ip: string }): Promise<SignedIn<LoginResponse>> {
+  // The logo's file is written in the transaction (the tenant's folder exists only then), removed if it does not commit.
+  let written: WrittenLogo | null = null;
+  const committed = deps.db.transaction().execute(async (trx) => {
     const registration = await claimRegistration(trx, hashCode(input.token));
     if (!registration) throw linkInvalid();
     const organisation = registration.organisation as Business;
@@ -239,11 +265,20 @@ export async function verifyRegistration(
       logo_path: null,
     };
     const { row, roles, tx } = await insertTenantWithRoles(trx, tenant, account.id);
+    if (registration.logo) {
+      written = { tenantId: row.id, file: await writeLogo(deps.dataDir, row.id, Buffer.from(registration.logo)) };
+      await setLogo(tx, written.file);
+    }
     await addMember(tx, account.id, [roles.get(SUPERADMIN_ROLE) as string]);
     await startWithDefaults(tx, tenant, tenant.schooltype);
     await insertProducts(tx, chosenProducts(organisation, registration.products as string[]));
     await recordAudit(tx, { action: 'create', entity: 'tenant', entityId: row.id, after: { ...toTenant(row), via: 'registration' } });
     return account;
+  });
+  const user = await committed.catch(async (error: unknown) => {
+    const logo = written as WrittenLogo | null;
+    if (logo) await removeLogo(deps.dataDir, logo.tenantId, logo.file);
+    throw error;
   });
   await recordAuthEvent(deps.db, 'login', { userId: user.id, email: user.email, ip: input.ip });
   return openSession(deps, user);

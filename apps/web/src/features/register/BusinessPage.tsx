@@ -1,4 +1,4 @@
-import { Button, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, FileInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   type Business,
   BusinessSchema,
@@ -9,7 +9,7 @@ import {
   SCHOOL_TYPES,
   type SchoolType,
 } from '@mustard/shared';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { countryGroups } from '../../lib/countries.js';
@@ -18,6 +18,9 @@ import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
 import { draft } from './draft.js';
 
 type BusinessForm = Omit<Business, 'category'> & { category: string };
+
+/** The pictures a logo may be (the server checks the bytes; this only narrows the file chooser). */
+const LOGO_ACCEPT = 'image/png,image/jpeg,image/webp';
 
 /** Sign-up, step two (spec §2 /register/business): the school or business itself; a school's type. */
 export function BusinessPage() {
@@ -44,9 +47,11 @@ function BusinessForm({ contact }: { contact: { email: string; telephone: string
   const countries = useMemo(() => countryGroups(i18n.language as Language), [i18n.language]);
   const categories = REGISTRATION_CATEGORIES.map((category) => ({ value: category, label: t(`register.categories.${category}`) }));
   const isSchool = form.getValues().category === 'school';
+  const [logo, setLogo] = useState<File | null>(draft.logo ?? null);
 
   const next = (values: BusinessForm) => {
     draft.organisation = BusinessSchema.parse(values);
+    draft.logo = logo;
     navigate('/register/business/products');
   };
 
@@ -82,6 +87,14 @@ function BusinessForm({ contact }: { contact: { email: string; telephone: string
           />
           <TextInput label={t('register.address')} autoComplete="street-address" {...field('address')} />
           <TextInput label={t('register.tin')} {...field('tin')} />
+          <FileInput
+            label={t('register.logo')}
+            description={t('register.logoHint')}
+            accept={LOGO_ACCEPT}
+            clearable
+            value={logo}
+            onChange={setLogo}
+          />
           <Button type="submit" fullWidth>
             {t('register.continue')}
           </Button>

@@ -1,5 +1,5 @@
 import { Alert, Button, Checkbox, SimpleGrid, Stack, Text } from '@mantine/core';
-import { type Language, registerEndpoint, STARTER_FAMILY, starterProductsOf } from '@mustard/shared';
+import { type Language, type RegistrationBody, registerEndpoint, STARTER_FAMILY, starterProductsOf } from '@mustard/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
@@ -7,6 +7,17 @@ import { call } from '../../lib/api.js';
 import { PublicFrame, PublicHeading } from '../public/PublicFrame.js';
 import { draft } from './draft.js';
 import { explainFailure } from './explain.js';
+
+/** The registration as multipart with its logo: the JSON fields' names (`person[name]`, `products[]`) and the file `logo`. */
+function withLogo(body: RegistrationBody, logo: File): FormData {
+  const form = new FormData();
+  for (const part of ['person', 'organisation'] as const)
+    for (const [name, value] of Object.entries(body[part])) if (value !== undefined) form.set(`${part}[${name}]`, String(value));
+  for (const product of body.products ?? []) form.append('products[]', product);
+  form.set('locale', body.locale ?? 'en');
+  form.set('logo', logo);
+  return form;
+}
 
 /**
  * Sign-up, step three (spec §2 /register/business/products): a business picks a few starter
@@ -32,11 +43,11 @@ export function ProductsPage() {
     setAlert(null);
     setBusy(true);
     try {
-      await call(registerEndpoint, {
-        body: { person, organisation, products: isSchool ? [] : chosen, locale: i18n.language as Language },
-      });
+      const body: RegistrationBody = { person, organisation, products: isSchool ? [] : chosen, locale: i18n.language as Language };
+      await call(registerEndpoint, { body: draft.logo ? withLogo(body, draft.logo) : body });
       delete draft.person;
       delete draft.organisation;
+      delete draft.logo;
       navigate('/register/check-email', { state: { email: person.email } });
     } catch (error) {
       setAlert(explainFailure(error, t));

@@ -8,6 +8,8 @@ import type { Business, Register } from '@mustard/shared';
 export interface RegistrationDraft {
   person?: Register;
   organisation?: Business;
+  /** The organisation's logo as chosen (optional); sent with the rest, the server checks it. */
+  logo?: File | null;
 }
 
 export const draft: RegistrationDraft = {};
