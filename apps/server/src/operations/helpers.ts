@@ -17,6 +17,8 @@ export const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 /** A 40-character JWT secret for the child processes; the in-process app uses the same bytes. */
 export const CHILD_JWT_SECRET = 'operations-test-secret-0123456789abcdefg';
 export const CHILD_JWT_SECRET_BYTES = new Uint8Array(Buffer.from(CHILD_JWT_SECRET, 'utf8'));
+/** The sealing key of a child's stored secrets (SECRETS_KEY), given as the JWT secret is: a fresh install's data directory stays empty until the database is made there. */
+export const CHILD_SECRETS_KEY = 'operations-test-sealing-key-0123456789abcdef';
 
 export async function makeDataDir(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'mustard-ops-'));
@@ -36,6 +38,7 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     HOME: process.env.HOME ?? os.tmpdir(),
     TMPDIR: os.tmpdir(),
     JWT_SECRET: CHILD_JWT_SECRET,
+    SECRETS_KEY: CHILD_SECRETS_KEY,
     LOG_LEVEL: 'silent',
     ...extra,
   };
