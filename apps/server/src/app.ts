@@ -1,6 +1,7 @@
 import type { ServerOptions } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Database } from './db/connect.js';
 import { closeDocumentPool, Documents } from './documents/index.js';
@@ -39,6 +40,7 @@ import { registerMultipart } from './plugins/multipart.js';
 import { registerSecurity, securityHeaders } from './plugins/security.js';
 import { serializerCompiler } from './plugins/serializer.js';
 import { registerWebApp } from './plugins/web.js';
+import { connectRedis } from './redis/connection.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,6 +54,11 @@ declare module 'fastify' {
      * `app.mail.wake()` after a transaction that enqueued mail commits, to send it at once.
      */
     mail: MailSender;
+    /**
+     * The installation's Redis when REDIS_URL is set (redis/connection.ts): limits and queues
+     * shared by every server and worker. Null: everything in this process.
+     */
+    redis: Redis | null;
   }
 }
 
@@ -86,6 +93,11 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('database', database);
+  app.decorate('redis', config.redisUrl ? watchRedis(connectRedis(config.redisUrl, { name: 'app' }), app) : null);
+  // Last of all (hooks run in order): whatever stops before may still count or enqueue.
+  app.addHook('onClose', async () => {
+    await app.redis?.quit().catch(() => app.redis?.disconnect());
+  });
   app.decorate('failureLimiter', new FailureLimiter(config.authMaxFailures));
   app.decorate('documents', new Documents({ perSchool: config.pdfQueuePerSchool, total: config.pdfQueueTotal }, database.db, app.log));
   app.addHook('onClose', async () => closeDocumentPool());
@@ -115,6 +127,22 @@ export async function buildApp(config: Config, database: Database, options: Buil
 
   await app.ready();
   return app;
+}
+
+/** Logs Redis going away and coming back, once each time, not on every reconnection attempt. */
+function watchRedis(redis: Redis, app: FastifyInstance): Redis {
+  let away = false;
+  redis.on('error', (error: Error) => {
+    if (away) return;
+    away = true;
+    app.log.error({ err: error }, 'Redis is not reachable: limited actions answer 503 until it is back');
+  });
+  redis.on('ready', () => {
+    if (!away) return;
+    away = false;
+    app.log.info('Redis is reachable again');
+  });
+  return redis;
 }
 
 /**

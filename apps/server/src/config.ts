@@ -54,6 +54,15 @@ const EnvSchema = z.object({
     .string()
     .regex(/^(https?:\/\/[^\s]+)?$/, 'must be an http:// or https:// URL')
     .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^(rediss?:\/\/.+)?$/, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'must be 1 to 40 letters, digits, dots, dashes or underscores')
+    .default('mustard'),
+  JOB_LOCK_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
 });
 
 export interface Config {
@@ -101,6 +110,16 @@ export interface Config {
   mailFrom: string;
   /** The address people reach this server at: the base of every link in a message (no trailing slash). */
   publicUrl: string;
+  /**
+   * Redis shared by every server and worker of an installation (redis:// or rediss://): request
+   * rate limits, sign-in failure counters, the document admissions and the job queues (BullMQ).
+   * Unset (the default, and the embedded database's way): all of it in this process.
+   */
+  redisUrl?: string | undefined;
+  /** What every key and queue of this installation starts with in Redis, so installations (or test runs) can share one Redis. */
+  redisPrefix: string;
+  /** Seconds a worker's claim on a job lasts unrenewed: a worker killed mid-job has its job taken by another after about this long. */
+  jobLockSeconds: number;
   /** Tests only: the mail sender's timings in milliseconds, shorter than a deployment's (mail/sender.ts has the defaults). */
   mailTiming?: { pollMs?: number; retryBaseMs?: number; retryCapMs?: number; maxAttempts?: number; claimLeaseMs?: number };
   /**
@@ -181,6 +200,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    redisUrl: e.REDIS_URL || undefined,
+    redisPrefix: e.REDIS_PREFIX,
+    jobLockSeconds: e.JOB_LOCK_SECONDS,
     skipCodeTenantFilter: false,
   };
 }

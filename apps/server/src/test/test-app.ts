@@ -48,6 +48,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     smtpUrl: undefined,
     mailFrom: 'Mustard <no-reply@mustard.test>',
     publicUrl: 'http://mustard.test',
+    // In-process limits and queues unless the test gives a Redis; its keys apart from every other test app's.
+    redisUrl: undefined,
+    redisPrefix: `mustard-test-${randomBytes(6).toString('hex')}`,
+    jobLockSeconds: 30,
     skipCodeTenantFilter: false,
     ...overrides,
   };
