@@ -23,6 +23,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * count. docs/ARCHITECTURE.md, "Keeping the test suite fast", has the numbers.
  */
 const postgresUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+/**
+ * The PostgreSQL pass runs every API test as an installation of several servers runs: with a
+ * Redis (limits, document admissions and job queues shared; a job worker beside each test app,
+ * test/test-app.ts). The embedded database's pass stays in-process, as `npm start` runs. Without a
+ * Redis at TEST_REDIS_URL the PostgreSQL pass runs in-process too, with a notice; CI needs one.
+ */
+const redisUrl = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 
 function reachable(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -146,6 +153,12 @@ export default defineConfig(async () => {
     if (process.env.CI) throw new Error(`${message} CI needs it.`);
     console.warn(message);
   }
+  const redis = await reachable(redisUrl.hostname, Number(redisUrl.port || 6379));
+  if (!redis) {
+    const message = `Redis is not reachable at ${redisUrl.host}: the PostgreSQL pass of the API tests runs without it.`;
+    if (process.env.CI) throw new Error(`${message} CI needs it.`);
+    console.warn(message);
+  }
   const api = {
     include: ['apps/server/src/**/*.test.ts'],
     testTimeout: 30_000,
@@ -203,7 +216,7 @@ export default defineConfig(async () => {
                   ...api,
                   name: 'api-postgres',
                   exclude: [...configDefaults.exclude, ...NO_DATABASE, ...PGLITE_ONLY],
-                  env: { MUSTARD_TEST_DB: 'postgres' },
+                  env: { MUSTARD_TEST_DB: 'postgres', ...(redis ? { MUSTARD_TEST_REDIS_URL: redisUrl.href } : {}) },
                   globalSetup: ['apps/server/src/test/postgres-global-setup.ts'],
                 },
               },

@@ -48,8 +48,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     smtpUrl: undefined,
     mailFrom: 'Mustard <no-reply@mustard.test>',
     publicUrl: 'http://mustard.test',
-    // In-process limits and queues unless the test gives a Redis; its keys apart from every other test app's.
-    redisUrl: undefined,
+    // The PostgreSQL pass runs as an installation of several servers does, on the shared Redis
+    // (MUSTARD_TEST_REDIS_URL, vitest.config.ts); the embedded database's as one machine does,
+    // in-process. Each test app's keys and queues are apart from every other's (the prefix).
+    redisUrl: process.env.MUSTARD_TEST_REDIS_URL || undefined,
     redisPrefix: `mustard-test-${randomBytes(6).toString('hex')}`,
     jobLockSeconds: 30,
     skipCodeTenantFilter: false,
