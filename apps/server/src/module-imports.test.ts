@@ -16,10 +16,10 @@ const ARCHITECTURE = path.join(SRC, '..', '..', '..', 'docs', 'ARCHITECTURE.md')
 /** The server's layers, lowest first: a file imports its own layer or a lower one. */
 const LAYERS: ReadonlyArray<ReadonlyArray<string>> = [
   ['config.ts', 'errors.ts', 'logger.ts'],
-  ['db'],
+  ['db', 'redis'],
   ['audit', 'access'],
   ['plugins'],
-  ['resources', 'documents', 'mail'],
+  ['resources', 'documents', 'mail', 'jobs'],
   ['modules'],
   ['seed'],
   ['app.ts'],
