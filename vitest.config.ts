@@ -58,6 +58,8 @@ const NO_DATABASE = server([
   // The rules between routes, services and repositories, and between modules and layers: they read the source files.
   'route-service-rules.test.ts',
   'module-imports.test.ts',
+  // That every join between tenant tables compares tenant_id (PostgreSQL distributable by school): it reads the source files.
+  'security/tenant-joins.test.ts',
   // That no server test mocks a module, since the API projects share them between files.
   'test/test-rules.test.ts',
   // The document pool and its queue: threads and turns, no database.

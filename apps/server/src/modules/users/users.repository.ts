@@ -110,12 +110,13 @@ const ROLES_LIMIT = 200;
 export async function permissionsOfRoles(tx: TenantTx, roleIds?: string[]) {
   const { trx, tenantId } = tx;
   if (roleIds?.length === 0) return [];
-  let roleRows = trx.selectFrom('roles').select(['id', 'name']).$call(inTenant(tenantId)).orderBy('name').limit(ROLES_LIMIT);
+  let roleRows = trx.selectFrom('roles').select(['tenant_id', 'id', 'name']).$call(inTenant(tenantId)).orderBy('name').limit(ROLES_LIMIT);
   if (roleIds) roleRows = roleRows.where('id', 'in', roleIds);
+  // Joined on tenant_id as well as the role: a join a database spread by school answers on the school's node.
   const rows = await trx
     .selectFrom(roleRows.as('roles'))
     .leftJoin('role_permissions', (join) =>
-      join.on('role_permissions.tenant_id', '=', tenantId).onRef('role_permissions.role_id', '=', 'roles.id'),
+      join.onRef('role_permissions.tenant_id', '=', 'roles.tenant_id').onRef('role_permissions.role_id', '=', 'roles.id'),
     )
     .select(['roles.id', 'roles.name', 'role_permissions.subject_class', 'role_permissions.action'])
     .orderBy('roles.name')
