@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -247,6 +248,71 @@ describe('catalog lint: tenant tables (items 2 and 7)', () => {
         AND (a.attidentity <> '' OR pg_get_expr(d.adbin, d.adrelid) LIKE '%nextval%')
     `.execute(db());
     expect(rows).toEqual([]);
+  });
+});
+
+/*
+ * What PostgreSQL spread over several nodes by school needs of the catalog (issue 30 point 5,
+ * Citus: tenant tables distributed by tenant_id and co-located, global tables copied to every node
+ * as reference tables). The keys above already lead with tenant_id; these hold the rest, and the
+ * source check security/tenant-joins.test.ts holds the queries to the same tables.
+ */
+describe('catalog lint: distributable by tenant (issue 30 point 5)', () => {
+  it('the tables the queries are typed against (db/types.ts, DB) are the catalog’s, so the source check reads the same tenant tables', async () => {
+    const types = readFileSync(new URL('../db/types.ts', import.meta.url), 'utf8');
+    const body = /export interface DB \{([\s\S]*?)\n\}/.exec(types)?.[1] ?? '';
+    const typed = [...body.matchAll(/^\s+(\w+):/gm)].map((match) => match[1]);
+    const { rows } = await sql<{ relname: string }>`
+      SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT (c.relname = ANY(${MIGRATION_TABLES}))
+    `.execute(db());
+    expect(typed.sort()).toEqual(rows.map((row) => row.relname).sort());
+  });
+
+  // A reference table is on every node, a tenant's rows on one: a key from the first to the second cannot be checked there.
+  it('no global table has a foreign key to a tenant table', async () => {
+    const { rows } = await sql<{ key: string }>`
+      SELECT c.relname || '.' || k.conname AS key
+      FROM pg_constraint k
+      JOIN pg_class c ON c.oid = k.conrelid
+      JOIN pg_class t ON t.oid = k.confrelid
+      WHERE k.contype = 'f' AND c.relname = ANY(${[...GLOBAL_TABLES]}) AND t.relname = ANY(${tenantTables})
+    `.execute(db());
+    expect(rows.map((row) => row.key)).toEqual([]);
+  });
+
+  // Deleting a parent must not write NULL or a default into the child's tenant_id: the column that places the row.
+  it('every foreign key between tenant tables pairs tenant_id with tenant_id, and none sets its columns to NULL or a default', async () => {
+    const { rows } = await sql<{ key: string; columns: string[] | string; targets: string[] | string; action: string }>`
+      SELECT c.relname || '.' || k.conname AS key, k.confdeltype AS action,
+        ARRAY(SELECT a.attname::text FROM unnest(k.conkey) WITH ORDINALITY u(n, i) JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.n ORDER BY u.i) AS columns,
+        ARRAY(SELECT a.attname::text FROM unnest(k.confkey) WITH ORDINALITY u(n, i) JOIN pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.n ORDER BY u.i) AS targets
+      FROM pg_constraint k
+      JOIN pg_class c ON c.oid = k.conrelid
+      JOIN pg_class t ON t.oid = k.confrelid
+      WHERE k.contype = 'f' AND c.relname = ANY(${tenantTables}) AND t.relname = ANY(${tenantTables})
+    `.execute(db());
+    expect(rows.length).toBeGreaterThan(0);
+    // PGlite's driver may answer arrays as their text form.
+    const list = (value: string[] | string) => (Array.isArray(value) ? value : value.replace(/^\{|\}$/g, '').split(','));
+    const unpaired = rows.filter((row) => {
+      const columns = list(row.columns);
+      const targets = list(row.targets);
+      return columns.indexOf('tenant_id') !== targets.indexOf('tenant_id') || !columns.includes('tenant_id');
+    });
+    expect(unpaired.map((row) => row.key)).toEqual([]);
+    expect(rows.filter((row) => row.action === 'n' || row.action === 'd').map((row) => row.key)).toEqual([]);
+  });
+
+  // A trigger on a distributed table runs on the node holding the row; these tell the app servers
+  // that access changed (LISTEN/NOTIFY), which a spread database must do differently (the plan).
+  it('the only triggers on tenant tables are the access notices', async () => {
+    const { rows } = await sql<{ trigger: string }>`
+      SELECT c.relname || '.' || g.tgname AS trigger
+      FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+      WHERE NOT g.tgisinternal AND c.relname = ANY(${tenantTables})
+    `.execute(db());
+    expect(rows.filter((row) => !row.trigger.endsWith('.access_changed')).map((row) => row.trigger)).toEqual([]);
   });
 });
 
