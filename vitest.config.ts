@@ -70,6 +70,8 @@ const NO_DATABASE = server([
   'modules/reports/cumulative/cumulative-report.test.ts',
   // The mail templates: every language has every template and value; rendering and refusals.
   'mail/templates.test.ts',
+  // compose.yaml against the code: the variables the server reads, the commands, the files.
+  'compose.test.ts',
 ]);
 /** Of the embedded database alone: its data directory, the command and the server on it, migrations over old data. */
 const PGLITE_ONLY = server([
