@@ -28,8 +28,12 @@ import { GLOBAL_TABLES } from '../db/types.js';
  *   in its condition (or `USING (tenant_id, ...)`), a CROSS JOIN of two tenant tables is refused,
  *   and each subquery on a tenant table that refers to an outer query's tenant table compares
  *   tenant_id.
- * What it does not read: comma joins (`FROM a, b`, `UPDATE ... FROM`, `DELETE ... USING`) and CTEs
- * that wrap a tenant table (a join to the CTE's name is taken as a join to no table).
+ * - Raw joins without JOIN (`FROM a x, b y`, `UPDATE a SET ... FROM b`, `DELETE FROM a USING b`)
+ *   between tenant tables: the WHERE compares their tenant_id.
+ * What it does not read: CTEs that wrap a tenant table (a join to the CTE's name is taken as a join
+ * to no table), a comma list of more than two tables (the first two are read), and a query built
+ * across variables (`query = query.leftJoin(...)`: the tables of the earlier statement are not
+ * followed, so the join must name tenant_id itself).
  */
 
 const SRC = path.dirname(fileURLToPath(import.meta.url)).replace(/[\\/]security$/, '');
@@ -333,6 +337,23 @@ function checkSqlText(text: string, tables: Tables): string[] {
     if (others.length > 0 && others.every((name) => kindOfAliasSql(name) !== 'tenant')) continue;
     problems.push(`${summary} ON ${condition.replace(/\s+/g, ' ').trim()}: no tenant_id equality`);
   }
+  // Joins without JOIN: `FROM a x, b y`, `UPDATE a x SET ... FROM b y`, `DELETE FROM a x USING b y`; their condition is the WHERE.
+  const NAMED = String.raw`(?:only\s+)?([a-z_][\w.]*)(?:\s+(?:as\s+)?(?!(?:set|where|using|from|on|returning)\b)([a-z_]\w*))?`;
+  const pairs = [
+    new RegExp(String.raw`\bfrom\s+${NAMED}\s*,\s*${NAMED}`, 'gi'),
+    new RegExp(String.raw`\bupdate\s+${NAMED}\s+set\b[^;]*?\bfrom\s+${NAMED}`, 'gi'),
+    new RegExp(String.raw`\bdelete\s+from\s+${NAMED}\s+using\s+${NAMED}`, 'gi'),
+  ];
+  for (const pattern of pairs) {
+    for (const match of text.matchAll(pattern)) {
+      const [first, second] = [match[1], match[3]].map((table) => (table ?? '').toLowerCase().replace(/^public\./, ''));
+      if (kindOfTable(first ?? '', tables) !== 'tenant' || kindOfTable(second ?? '', tables) !== 'tenant') continue;
+      const rest = text.slice((match.index ?? 0) + match[0].length);
+      const where = /\bwhere\b/i.exec(rest);
+      const condition = where ? rest.slice(where.index + 5, where.index + 5 + clauseEnd(rest.slice(where.index + 5), 0)) : '';
+      if (!hasTenantPair(condition)) problems.push(`${first} with ${second} (no JOIN): no tenant_id equality in the WHERE`);
+    }
+  }
   // Correlated subqueries: `(SELECT ... FROM <tenant table> x WHERE ... outer.col ...)`.
   for (const open of text.matchAll(/\(\s*select\b/gi)) {
     const start = (open.index ?? 0) + 1;
@@ -425,11 +446,16 @@ describe('no query joins tenant tables without tenant_id (issue 30 point 5)', ()
     for (const table of GLOBAL_TABLES) expect(databaseTableNames).toContain(table);
   });
 
-  it('every join and correlated subquery of the server code compares tenant_id', () => {
+  // Parsing the sources takes a second or two; more on a busy machine.
+  it('every join and correlated subquery of the server code compares tenant_id', { timeout: 30_000 }, () => {
     const files = serverSources();
     expect(files).toEqual(expect.arrayContaining(['modules/marks/entry.repository.ts', 'db/migrations/2026_11_23_0009_sign_in_state.ts']));
     const seen = { kyselyJoins: 0, sqlJoins: 0 };
-    const violations = files.flatMap((file) => tenantJoinViolations(file, readFileSync(path.join(SRC, file), 'utf8'), TABLES, seen));
+    // Only files that can hold a query are parsed (a Kysely join or whereRef, or `sql`, which raw SQL needs): a third of them.
+    const violations = files.flatMap((file) => {
+      const text = readFileSync(path.join(SRC, file), 'utf8');
+      return /\bsql\b|Join(Lateral)?\(|whereRef\(/.test(text) ? tenantJoinViolations(file, text, TABLES, seen) : [];
+    });
     expect(violations.map((violation) => `${violation.file}:${violation.line} ${violation.reason} — ${violation.query}`)).toEqual([]);
     // It read them: the code has some 35 Kysely joins and a few raw ones (the sign-in function's three among them).
     expect(seen.kyselyJoins).toBeGreaterThanOrEqual(30);
@@ -524,6 +550,29 @@ describe('the checker, on planted queries', () => {
       check('sql`SELECT 1 FROM ${sql.table(link)} AS link JOIN roles ON roles.tenant_id = link.tenant_id AND roles.id = link.role_id`'),
     ).toEqual([]);
     expect(check('sql`SELECT 1 FROM roles r CROSS JOIN (VALUES (1)) AS s(subject)`')).toEqual([]);
+  });
+
+  it('refuses a raw join without JOIN between tenant tables unless its WHERE pairs tenant_id', () => {
+    expect(check('sql`SELECT 1 FROM marks m, students s WHERE s.id = m.student_id`')).toHaveLength(1);
+    expect(check('sql`UPDATE marks m SET mark = 1 FROM students s WHERE s.id = m.student_id`')).toHaveLength(1);
+    expect(check('sql`DELETE FROM marks m USING students s WHERE s.id = m.student_id AND s.status = $1`')).toHaveLength(1);
+    expect(check('sql`DELETE FROM marks m USING students s WHERE s.tenant_id = m.tenant_id AND s.id = m.student_id`')).toEqual([]);
+    expect(check('sql`UPDATE role_permissions p SET action = 1 FROM unedited u WHERE p.role_id = u.id`')).toEqual([]);
+    expect(check('sql`SELECT 1 FROM marks m, users u WHERE u.id = m.user_id`')).toEqual([]);
+  });
+
+  it('reports a real query once its tenant_id is taken out: the marks entry’s join of students', () => {
+    const file = 'modules/marks/entry.repository.ts';
+    const real = readFileSync(path.join(SRC, file), 'utf8');
+    const planted = real.replace(
+      "join.onRef('st.tenant_id', '=', 'm.tenant_id').onRef('st.id', '=', 'm.student_id')",
+      "join.onRef('st.id', '=', 'm.student_id')",
+    );
+    expect(planted).not.toBe(real);
+    expect(tenantJoinViolations(file, real, TABLES)).toEqual([]);
+    expect(tenantJoinViolations(file, planted, TABLES).map((violation) => violation.query)).toEqual([
+      expect.stringContaining("innerJoin('students as st'"),
+    ]);
   });
 
   it('refuses a raw subquery on a tenant table correlated to an outer tenant table without tenant_id', () => {
