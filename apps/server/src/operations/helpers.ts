@@ -189,3 +189,13 @@ export async function waitUntil<T>(what: string, timeoutMs: number, check: () =>
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
 }
+
+/** Starts a program that is not TypeScript (redis-server), tracked and killed as spawnTsx's children are. */
+export function spawnProgram(command: string, args: string[], env: NodeJS.ProcessEnv = childEnv({})): ChildProcess {
+  return track(spawn(command, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
+}
+
+/** Whether a child is still running (neither exited nor killed by a signal). */
+export function isRunning(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
