@@ -86,6 +86,8 @@ const POSTGRES_ONLY = server([
   'operations/postgres-setup.test.ts',
   'operations/database-restart.test.ts',
   'operations/two-servers.test.ts',
+  // Two app servers' limits shared through Redis, and a Redis of the test's own stopped and restarted.
+  'security/shared-limits.test.ts',
 ]);
 /**
  * The embedded database's part of CI (`npm run test:ci`), by what differs there; every API test

@@ -10,7 +10,7 @@ import { loggerOptions } from './logger.js';
 import { createMailSender, type MailSender } from './mail/sender.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { externalSignInRoutes } from './modules/auth/external-signin.routes.js';
-import { FailureLimiter } from './modules/auth/failure-limiter.js';
+import { createLimits, type Limits } from './modules/auth/failure-limiter.js';
 import { passwordResetRoutes } from './modules/auth/password-reset.routes.js';
 import { markCommentRoutes } from './modules/comments/mark-comments.routes.js';
 import { remarkRoutes } from './modules/comments/remarks.routes.js';
@@ -40,13 +40,17 @@ import { registerMultipart } from './plugins/multipart.js';
 import { registerSecurity, securityHeaders } from './plugins/security.js';
 import { serializerCompiler } from './plugins/serializer.js';
 import { registerWebApp } from './plugins/web.js';
-import { connectRedis } from './redis/connection.js';
+import { connectRedis, redisReady } from './redis/connection.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: Database;
-    failureLimiter: FailureLimiter;
+    /**
+     * The per-account and per-address limits (sign-in failures, reset mails, sign-ups): in Redis
+     * when the installation has one, so every server shares each count; else in this process.
+     */
+    limits: Limits;
     /** Every document (report cards, mark sheets, …) admitted, waiting and drawn (bounded per school and in all, drawn fairly), and its progress. */
     documents: Documents;
     /**
@@ -98,7 +102,12 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.addHook('onClose', async () => {
     await app.redis?.quit().catch(() => app.redis?.disconnect());
   });
-  app.decorate('failureLimiter', new FailureLimiter(config.authMaxFailures));
+  app.decorate('limits', createLimits({ redis: app.redis, redisPrefix: config.redisPrefix, maxFailures: config.authMaxFailures }));
+  // The counters' connection refuses commands until it is up (fail fast, no offline queue), so
+  // without this wait the first sign-ins after every start would be refused with 503. A Redis
+  // that is away at start is no reason not to start: limited actions answer 503 and /readyz
+  // says why until it is back (watchRedis logs it).
+  if (app.redis) await redisReady(app.redis).catch(() => undefined);
   app.decorate('documents', new Documents({ perSchool: config.pdfQueuePerSchool, total: config.pdfQueueTotal }, database.db, app.log));
   app.addHook('onClose', async () => closeDocumentPool());
   app.decorate('mail', createMailSender(database.db, config, app.log));

@@ -2,6 +2,7 @@ import { INPUT_MESSAGES } from '@mustard/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, catalogueMessage, type FieldErrors } from '../errors.js';
+import { redisOutage } from '../redis/counters.js';
 
 /**
  * One handler for every error (security.md item 24): the catalogue's text, field errors for a
@@ -28,6 +29,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
         }
       }
       return reply.status(422).send(body(422, catalogueMessage(422), errors));
+    }
+    if (redisOutage(error)) {
+      // The request rate limiter could not count in Redis: refused, not let through uncounted.
+      request.log.warn({ err: error }, 'redis unavailable');
+      return reply.status(503).send(body(503, catalogueMessage(503)));
     }
     if (databaseUnavailable(error)) {
       // The database is restarting or unreachable: worth another try in a moment, unlike a fault.

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import { redisKey } from '../redis/connection.js';
 
 /**
  * Security headers (security.md item 23) and the rate limiter used by the sign-in routes.
@@ -33,8 +34,14 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     reply.headers(securityHeaders());
     done();
   });
-  // Only routes that ask for it (config.rateLimit) are limited; keyed by client address.
-  await app.register(rateLimit, { global: false });
+  // Only routes that ask for it (config.rateLimit) are limited; keyed by client address. With
+  // the installation's Redis every server counts the same calls (`<prefix>:rate:<route>-<address>`),
+  // else each its own. Redis away fails the request (no skipOnError: never unlimited), which
+  // plugins/errors.ts answers 503.
+  await app.register(rateLimit, {
+    global: false,
+    ...(app.redis ? { redis: app.redis, nameSpace: `${redisKey(app.config.redisPrefix, 'rate')}:`, skipOnError: false } : {}),
+  });
 }
 
 let headers: Record<string, string> | undefined;

@@ -75,14 +75,14 @@ export async function loginWithPassword(
 ): Promise<SignedIn> {
   const { db, limiter } = deps;
   const { email, password, ip } = input;
-  if (!limiter.attempt(email)) throw new AppError(429);
+  if (!(await limiter.attempt(email))) throw new AppError(429);
   const user = await findUserByEmail(db, email);
   const passwordOk = await verifyPassword(user?.password_hash, password);
   if (!user || !passwordOk || user.disabled_at) {
     await recordAuthEvent(db, 'login_failed', { userId: user?.id, email, ip });
     throw new AppError(401, LOGIN_MESSAGES.invalidCredentials);
   }
-  limiter.succeed(email);
+  await limiter.succeed(email);
   await recordAuthEvent(db, 'login', { userId: user.id, email, ip });
   return openSession(deps, user);
 }
@@ -129,11 +129,11 @@ export async function changePassword(
   const user = await findUserById(db, userId);
   if (!user) throw new AppError(401);
   // The current password is guessed like a sign-in password: the same count, the same pause.
-  if (!limiter.attempt(user.email)) throw new AppError(429);
+  if (!(await limiter.attempt(user.email))) throw new AppError(429);
   if (!(await verifyPassword(user.password_hash, input.current_password))) {
     throw new AppError(422, undefined, { current_password: [USER_MESSAGES.currentPasswordWrong] });
   }
-  limiter.succeed(user.email);
+  await limiter.succeed(user.email);
   const hash = await hashPassword(input.password);
   await db.transaction().execute(async (trx) => {
     await setPasswordHash(trx, userId, hash);

@@ -1,7 +1,6 @@
 import { passwordResetConfirmEndpoint, passwordResetEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpointRoute } from '../../plugins/endpoints.js';
-import { FailureLimiter } from './failure-limiter.js';
 import { confirmPasswordReset, RESET_MAILS_PER_ADDRESS, requestPasswordReset } from './password-reset.service.js';
 import { guessLimit } from './routing.js';
 
@@ -17,7 +16,7 @@ export const passwordResetRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = {
     db: app.database.db,
     publicUrl: app.config.publicUrl,
-    mailsPerAddress: new FailureLimiter(RESET_MAILS_PER_ADDRESS, 60 * 60 * 1000),
+    mailsPerAddress: app.limits.counter('reset-mail', RESET_MAILS_PER_ADDRESS, 60 * 60 * 1000),
   };
   const limit = guessLimit(app);
 

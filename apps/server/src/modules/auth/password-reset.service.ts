@@ -23,7 +23,7 @@ export interface PasswordResetDeps {
   db: Kysely<DB>;
   /** Where the web app is, for the link in the e-mail. */
   publicUrl: string;
-  /** Reset messages an account's address has received this hour (RESET_MAILS_PER_ADDRESS). */
+  /** Reset requests an address has made this hour: the first RESET_MAILS_PER_ADDRESS of an account's send a message. */
   mailsPerAddress: FailureLimiter;
 }
 
@@ -60,11 +60,14 @@ export async function requestPasswordReset(
   input: { email: string; locale: Language; ip: string },
 ): Promise<{ message: string }> {
   const answerAt = performance.now() + PASSWORD_RESET_ANSWER_MS;
+  // Counted for every address, known or not, before anything is looked up: the count takes the
+  // same time for all, and while a shared count cannot be kept (Redis away) every request
+  // answers the same 503, where refusing only accounts' addresses would tell which exist.
+  const mayMail = await deps.mailsPerAddress.attempt(input.email);
   await deps.db.transaction().execute(async (trx) => {
     const account = await lockAccountByEmail(trx, input.email);
     await recordAuthEvent(trx, 'password_reset_requested', { userId: account?.id, email: input.email, ip: input.ip });
-    if (!account || account.disabled_at) return;
-    if (!deps.mailsPerAddress.attempt(account.email)) return;
+    if (!account || account.disabled_at || !mayMail) return;
     const token = randomBytes(32).toString('base64url');
     await deleteResetLinks(trx, account.id);
     await insertCode(trx, account.id, token, PASSWORD_RESET_PURPOSE, new Date(Date.now() + PASSWORD_RESET_MINUTES * 60_000));

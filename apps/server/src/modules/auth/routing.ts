@@ -11,7 +11,7 @@ export function authDeps(app: FastifyInstance): AuthDeps {
   return {
     db: app.database.db,
     session: { jwtSecret: app.config.jwtSecret, ttlSeconds: app.config.sessionTtlSeconds },
-    limiter: app.failureLimiter,
+    limiter: app.limits.failures,
     externalSignIn: { secretsKey: app.config.secretsKey, publicUrl: app.config.publicUrl },
   };
 }

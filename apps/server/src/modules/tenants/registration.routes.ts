@@ -1,7 +1,6 @@
 import { registerEndpoint, resendRegistrationEndpoint, verifyRegistrationEndpoint } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpointRoute } from '../../plugins/endpoints.js';
-import { FailureLimiter } from '../auth/failure-limiter.js';
 import { authDeps, guessLimit, sendSignedIn } from '../auth/routing.js';
 import {
   REGISTRATIONS_PER_ADDRESS,
@@ -21,8 +20,8 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
     db: app.database.db,
     publicUrl: app.config.publicUrl,
     limits: {
-      perAddress: new FailureLimiter(REGISTRATIONS_PER_ADDRESS, HOUR_MS),
-      perIp: new FailureLimiter(REGISTRATIONS_PER_IP, HOUR_MS),
+      perAddress: app.limits.counter('registration-address', REGISTRATIONS_PER_ADDRESS, HOUR_MS),
+      perIp: app.limits.counter('registration-ip', REGISTRATIONS_PER_IP, HOUR_MS),
     },
   };
   const limit = guessLimit(app);

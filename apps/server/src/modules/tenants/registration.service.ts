@@ -101,9 +101,9 @@ async function encodedLogo(upload: Buffer | null): Promise<Buffer | null> {
 const checkEmail = { message: REGISTER_MESSAGES.checkEmail };
 
 /** Counted before any work, like password guesses: parallel requests cannot outrun the limit. */
-function countAttempt(limits: RegistrationLimits, email: string, ip: string): void {
-  const ipOk = limits.perIp.attempt(ip);
-  const addressOk = limits.perAddress.attempt(email);
+async function countAttempt(limits: RegistrationLimits, email: string, ip: string): Promise<void> {
+  // Both are counted whatever the other answers: a refused address still spends one of the client address's turns.
+  const [ipOk, addressOk] = await Promise.all([limits.perIp.attempt(ip), limits.perAddress.attempt(email)]);
   if (!ipOk || !addressOk) throw new AppError(429);
 }
 
@@ -127,7 +127,7 @@ function chosenProducts(organisation: Business, codes: readonly string[]) {
 /** Registers the person and organisation pending their address's verification; always "check your e-mail". */
 export async function register(deps: RegistrationDeps, input: RegistrationInput): Promise<{ message: string }> {
   const email = input.person.email.trim().toLowerCase();
-  countAttempt(deps.limits, email, input.ip);
+  await countAttempt(deps.limits, email, input.ip);
   // The demo's domain receives no mail and its accounts are confined (demo-confinement.ts).
   if (isDemoEmail(email)) throw new AppError(403, TENANT_MESSAGES.demoCannotCreate);
   const products = chosenProducts(input.organisation, input.products);
@@ -179,7 +179,7 @@ export async function resendVerification(
   input: { email: string; locale: Language; ip: string },
 ): Promise<{ message: string }> {
   const email = input.email.trim().toLowerCase();
-  countAttempt(deps.limits, email, input.ip);
+  await countAttempt(deps.limits, email, input.ip);
   if (isDemoEmail(email)) return checkEmail;
   const known = await findUserByEmail(deps.db, email);
   await deps.db.transaction().execute(async (trx) => {
