@@ -14,10 +14,17 @@ import { redisUnavailable } from './connection.js';
  * the first attempt (PEXPIRE then) and the key disappears when it ends, as in the process's own
  * store. KEYS[1] the count; ARGV[1] max; ARGV[2] the window in milliseconds. Answers 1 (allowed,
  * counted) or 0 (paused, not counted).
+ *
+ * What Redis holds is not trusted further than a count: a value that is no number refuses (fail
+ * closed, never a 500), and a count written without an end gets one, so neither pauses an
+ * account for good.
  */
 const COUNT_ATTEMPT = `
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current >= tonumber(ARGV[1]) then return 0 end
+local held = redis.call('GET', KEYS[1])
+if held and redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+local current = 0
+if held then current = tonumber(held) end
+if current == nil or current >= tonumber(ARGV[1]) then return 0 end
 if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1
 `;

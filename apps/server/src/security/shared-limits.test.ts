@@ -244,6 +244,19 @@ describe.runIf(testDatabaseKind === 'postgres')('the counters: the same rules in
     // Another limit of the same name in another installation (prefix) is another count.
     expect(new RedisFailureLimiter(redis, `${prefix}-other`, 'keys', 5, 60_000).key(account)).not.toBe(key);
   });
+
+  it('in Redis: a value that is no count refuses (never a 500, never a pass), and nothing pauses for good', async () => {
+    const limiter = new RedisFailureLimiter(redis, prefix, 'planted', 5, 60_000);
+    await redis.set(limiter.key('dave@school.test'), 'not a number');
+    expect(await limiter.attempt('dave@school.test')).toBe(false);
+    expect(await redis.pttl(limiter.key('dave@school.test'))).toBeGreaterThan(50_000);
+    // A count written without an end counts on and ends with the window.
+    await redis.set(limiter.key('erin@school.test'), '3');
+    expect(await limiter.attempt('erin@school.test')).toBe(true);
+    expect(await limiter.attempt('erin@school.test')).toBe(true);
+    expect(await limiter.attempt('erin@school.test')).toBe(false);
+    expect(await redis.pttl(limiter.key('erin@school.test'))).toBeGreaterThan(50_000);
+  });
 });
 
 /** A Redis of the test's own, on a port of its own, that the test may stop, freeze and restart. */
