@@ -30,10 +30,16 @@ import { GLOBAL_TABLES } from '../db/types.js';
  *   tenant_id.
  * - Raw joins without JOIN (`FROM a x, b y`, `UPDATE a SET ... FROM b`, `DELETE FROM a USING b`)
  *   between tenant tables: the WHERE compares their tenant_id.
+ * - Every Kysely query (selectFrom, updateTable, deleteFrom) of a tenant table filters on the
+ *   school in its own chain (`$call(inTenant(...))`, `where('x.tenant_id', ...)`, or a `whereRef`
+ *   of tenant_id), which is what a distributed database routes on (row-level security's setting
+ *   is not); the few queries across schools by design are listed with why.
  * What it does not read: CTEs that wrap a tenant table (a join to the CTE's name is taken as a join
- * to no table), a comma list of more than two tables (the first two are read), and a query built
+ * to no table), a comma list of more than two tables (the first two are read), a query built
  * across variables (`query = query.leftJoin(...)`: the tables of the earlier statement are not
- * followed, so the join must name tenant_id itself).
+ * followed, so the join must name tenant_id itself, and the filter must be in the first
+ * statement), a table named at run time in a query's FROM, inserts (row-level security's WITH
+ * CHECK already refuses a row of another school), and whether raw SQL filters on the school.
  */
 
 const SRC = path.dirname(fileURLToPath(import.meta.url)).replace(/[\\/]security$/, '');
@@ -423,6 +429,96 @@ function tenantJoinViolations(file: string, source: string, tables: Tables, seen
   return violations;
 }
 
+// ---- every query of a tenant table names its school ----
+
+/** The calls of one builder chain, outermost first: `a.selectFrom(x).where(y).execute()` gives execute, where, selectFrom. */
+function chainCalls(top: ts.CallExpression): ts.CallExpression[] {
+  const calls: ts.CallExpression[] = [];
+  let node: ts.Expression = top;
+  for (;;) {
+    if (ts.isCallExpression(node)) {
+      calls.push(node);
+      node = node.expression;
+    } else if (ts.isPropertyAccessExpression(node) || ts.isParenthesizedExpression(node) || ts.isAsExpression(node)) {
+      node = node.expression;
+    } else {
+      return calls;
+    }
+  }
+}
+
+/** A chain's own filter on the school: `$call(inTenant(...))`, `where('x.tenant_id', ...)`, or `whereRef` of tenant_id with an outer school's key. */
+function filtersTenant(call: ts.CallExpression, sourceFile: ts.SourceFile): boolean {
+  const method = methodOf(call);
+  const [first, , third] = call.arguments;
+  if (method === '$call') return /^inTenant\(/.test(first?.getText(sourceFile) ?? '');
+  if (method === 'where') return first !== undefined && (columnRef(first)?.column === 'tenant_id' || literalText(first) === 'tenant_id');
+  if (method === 'whereRef') {
+    const refs = [columnRef(first), columnRef(third)];
+    return refs.some((ref) => ref?.column === 'tenant_id') && refs.every((ref) => ref?.column === 'tenant_id' || ref?.alias === 'tenants');
+  }
+  return false;
+}
+
+/** The name of the function (or the variable holding it) a node is in. */
+function enclosingFunction(node: ts.Node): string {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if ((ts.isFunctionDeclaration(parent) || ts.isMethodDeclaration(parent)) && parent.name) return parent.name.getText();
+    const holdsFunction = (value: ts.Node | undefined) =>
+      value !== undefined && (ts.isArrowFunction(value) || ts.isFunctionExpression(value));
+    if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && holdsFunction(parent.initializer))
+      return parent.name.getText();
+  }
+  return '(top level)';
+}
+
+/**
+ * Kysely queries (selectFrom, updateTable, deleteFrom) that read or write a tenant table, from it or
+ * joined, without filtering on the school in their own chain, as `file#function`. A query built
+ * across statements must filter in its first one; a table named at run time is not read here.
+ */
+function unfilteredTenantQueries(file: string, source: string, tables: Tables, seen = { queries: 0 }): string[] {
+  const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && ['selectFrom', 'updateTable', 'deleteFrom'].includes(methodOf(node) ?? '')) {
+      let top: ts.CallExpression = node;
+      while (
+        ts.isPropertyAccessExpression(top.parent) &&
+        ts.isCallExpression(top.parent.parent) &&
+        top.parent.parent.expression === top.parent
+      )
+        top = top.parent.parent;
+      const calls = chainCalls(top);
+      const named = calls
+        .filter((call) => KYSELY_SOURCES.has(methodOf(call) ?? ''))
+        .map((call) => sourceOf(call.arguments[0])?.table)
+        .filter((table): table is string => table !== undefined);
+      // From a subquery (`selectFrom(rows.as('r'))`): the subquery is a query of its own, filtered there, and
+      // the join check holds every tenant table joined to it to its tenant_id.
+      const fromSubquery = ts.isCallExpression(node.arguments[0] ?? node) && sourceOf(node.arguments[0])?.table === undefined;
+      if (named.some((table) => tables.tenant.has(table))) seen.queries++;
+      if (!fromSubquery && named.some((table) => tables.tenant.has(table)) && !calls.some((call) => filtersTenant(call, sourceFile)))
+        found.push(`${file}#${enclosingFunction(node)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return found;
+}
+
+/**
+ * Queries across schools, by design, each with why: the list only shrinks (an entry no longer
+ * found fails until deleted). Under Citus each is a query of every node (the plan's "Queries across
+ * schools").
+ */
+const ACROSS_SCHOOLS: Record<string, string> = {
+  'access/membership.repository.ts#tenantsOfUser': 'the schools a person belongs to, at sign-in, before one is chosen',
+  'modules/users/invitations.repository.ts#findOwnInvitation': "a person's own invitation, by id, before joining its school",
+  'modules/users/invitations.repository.ts#findInvitationByCode': "an invitation by its link's code, before joining its school",
+  'modules/users/invitations.repository.ts#myInvitations': "a person's pending invitations to every school",
+};
+
 // ---- the server's sources ----
 
 const isTest = (file: string) => /\.test\.ts$|fixtures?\.ts$/.test(file) || /^(test|security)\//.test(file);
@@ -466,6 +562,40 @@ describe('no query joins tenant tables without tenant_id (issue 30 point 5)', ()
     const text = (file: string) => readFileSync(path.join(SRC, file), 'utf8');
     expect(text('modules/marks/entry.repository.ts')).toMatch(/innerJoin\('students as st', \(join\) => join\.onRef\('st\.tenant_id'/);
     expect(text('db/migrations/2026_11_23_0009_sign_in_state.ts')).toMatch(/JOIN roles r ON r\.tenant_id = mr\.tenant_id/);
+  });
+});
+
+describe('every query of a tenant table filters on its school (issue 30 point 5)', () => {
+  it('every Kysely query of a tenant table names tenant_id, but the known ones across schools', { timeout: 30_000 }, () => {
+    const seen = { queries: 0 };
+    const found = serverSources().flatMap((file) => {
+      const text = readFileSync(path.join(SRC, file), 'utf8');
+      return /\b(selectFrom|updateTable|deleteFrom)\(/.test(text) ? unfilteredTenantQueries(file, text, TABLES, seen) : [];
+    });
+    // It read them: the code has some 190 queries of tenant tables.
+    expect(seen.queries).toBeGreaterThanOrEqual(150);
+    expect(found.filter((key) => !(key in ACROSS_SCHOOLS))).toEqual([]);
+    expect(Object.keys(ACROSS_SCHOOLS).filter((key) => !found.includes(key))).toEqual([]);
+  });
+
+  it('reports a query that does not filter, and accepts each way of filtering', () => {
+    const find = (source: string) => unfilteredTenantQueries('modules/example/example.repository.ts', source, TABLES);
+    expect(find("function f() { return trx.selectFrom('marks').selectAll().where('student_id', '=', id).execute(); }")).toEqual([
+      'modules/example/example.repository.ts#f',
+    ]);
+    expect(find("const g = () => trx.selectFrom('users').innerJoin('memberships', 'memberships.user_id', 'users.id').selectAll()")).toEqual(
+      ['modules/example/example.repository.ts#g'],
+    );
+    // A filter inside a subquery is the subquery's, not the outer query's.
+    expect(
+      find(
+        "function h() { return trx.selectFrom('marks').where('student_id', 'in', (eb) => eb.selectFrom('students').select('id').$call(inTenant(t))); }",
+      ),
+    ).toEqual(['modules/example/example.repository.ts#h']);
+    expect(find("trx.selectFrom('marks').$call(inTenant(tenantId)).selectAll()")).toEqual([]);
+    expect(find("trx.updateTable('students as s').set({ form: 'P2' }).where('s.tenant_id', '=', tenantId)")).toEqual([]);
+    expect(find("trx.deleteFrom('marks').where('tenant_id', '=', tenantId)")).toEqual([]);
+    expect(find("trx.selectFrom('users').select('id')")).toEqual([]);
   });
 });
 
