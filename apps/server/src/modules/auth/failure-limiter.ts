@@ -87,7 +87,7 @@ export class RedisFailureLimiter implements FailureLimiter {
     private readonly windowMs: number,
   ) {}
 
-  /** The Redis key of an account's count (exported for the tests that look at Redis). */
+  /** The Redis key of an account's count (public for the tests that look into Redis). */
   key(account: string): string {
     const digest = createHash('sha256').update(normalizeAccount(account)).digest('hex');
     return redisKey(this.prefix, 'limit', this.name, digest);
