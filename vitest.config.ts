@@ -70,6 +70,8 @@ const NO_DATABASE = server([
   'modules/reports/cumulative/cumulative-report.test.ts',
   // The mail templates: every language has every template and value; rendering and refusals.
   'mail/templates.test.ts',
+  // The document jobs' rules: priority between schools, retries and locks, the drawer a job may name.
+  'jobs/queues.test.ts',
   // compose.yaml against the code: the variables the server reads, the commands, the files.
   'compose.test.ts',
 ]);
@@ -86,6 +88,8 @@ const POSTGRES_ONLY = server([
   'operations/postgres-setup.test.ts',
   'operations/database-restart.test.ts',
   'operations/two-servers.test.ts',
+  // Documents as BullMQ jobs on the shared Redis, two app servers on one database.
+  'jobs/documents.test.ts',
   // Two app servers' limits shared through Redis, and a Redis of the test's own stopped and restarted.
   'security/shared-limits.test.ts',
 ]);

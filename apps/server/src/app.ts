@@ -108,8 +108,19 @@ export async function buildApp(config: Config, database: Database, options: Buil
   // that is away at start is no reason not to start: limited actions answer 503 and /readyz
   // says why until it is back (watchRedis logs it).
   if (app.redis) await redisReady(app.redis).catch(() => undefined);
-  app.decorate('documents', new Documents({ perSchool: config.pdfQueuePerSchool, total: config.pdfQueueTotal }, database.db, app.log));
-  app.addHook('onClose', async () => closeDocumentPool());
+  // With Redis, admitted in Redis for every server and drawn by the worker processes (jobs/).
+  const sharedDocuments =
+    app.redis && config.redisUrl
+      ? { redis: app.redis, redisUrl: config.redisUrl, prefix: config.redisPrefix, waitMs: config.requestTimeoutSeconds * 1000 }
+      : null;
+  app.decorate(
+    'documents',
+    new Documents({ perSchool: config.pdfQueuePerSchool, total: config.pdfQueueTotal }, database.db, app.log, sharedDocuments),
+  );
+  app.addHook('onClose', async () => {
+    await app.documents.close();
+    await closeDocumentPool();
+  });
   app.decorate('mail', createMailSender(database.db, config, app.log));
   // Before the database closes (the server and the tests close it after the app): a round in
   // flight finishes, and nothing new starts.

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { TenantNewSchema, UserCreateSchema } from '@mustard/shared';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { pino } from 'pino';
 import { z } from 'zod';
 import { revokeUserSessions } from './access/sessions.repository.js';
 import { type Config, loadConfig } from './config.js';
@@ -9,6 +10,8 @@ import { type Database, openDatabase } from './db/connect.js';
 import { newId } from './db/ids.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withTenantTx } from './db/tenant.js';
+import { closeDocumentPool } from './documents/pool.js';
+import { type JobWorker, startJobWorker } from './jobs/worker-process.js';
 import { hashPassword } from './modules/auth/password.js';
 import { isDemoTenantCode } from './modules/tenants/demo-confinement.js';
 import { addMember, insertTenantWithRoles, startWithDefaults } from './modules/tenants/tenants.service.js';
@@ -35,7 +38,10 @@ Commands:
   disable-user --email E        stop a user signing in and end their sessions
   seed-demo                     add the demo schools and accounts (safe to run again)
   reset-demo                    delete the demo and seed it afresh
-  remove-demo                   delete the demo tenants and accounts, in one transaction`;
+  remove-demo                   delete the demo tenants and accounts, in one transaction
+  worker                        run a job worker (documents, e-mail) for the app servers;
+                                needs REDIS_URL and DATABASE_URL; stops on SIGTERM or
+                                SIGINT, finishing or handing back the jobs in hand`;
 
 class UsageError extends Error {}
 
@@ -157,6 +163,43 @@ async function migrate(config: Config): Promise<string> {
   return migratedText(`the embedded database in ${config.dataDir}`, database.migrated ?? []);
 }
 
+/**
+ * `worker`: a job worker process (jobs/worker-process.ts) on the installation's PostgreSQL and
+ * Redis, until SIGTERM or SIGINT. Either unreachable at start: a one-line reason and exit code 1,
+ * for its supervisor to start it again. Its log lines (JSON, on stdout) name it (hostname:pid)
+ * and every job it finishes.
+ */
+async function runWorker(config: Config): Promise<string> {
+  if (!config.redisUrl) throw new Error('The worker needs REDIS_URL: the jobs it runs are queued in Redis (README, "Several servers").');
+  if (!config.databaseUrl)
+    throw new Error("The worker needs DATABASE_URL: it works on the installation's PostgreSQL, as the app servers do.");
+  const log = pino({ level: config.logLevel, base: { process: 'worker' } });
+  let database: Database;
+  try {
+    database = await openDatabase(config, { migrate: false, listen: false });
+  } catch (error) {
+    throw new Error(`The worker cannot use the database: ${(error instanceof Error ? error.message : String(error)).replace(/\.$/, '')}.`);
+  }
+  let worker: JobWorker;
+  try {
+    worker = await startJobWorker(config, database, log);
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+  const signal = await new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  log.info({ worker: worker.id }, `${signal}: taking no more jobs, finishing those in hand`);
+  await worker.close();
+  await closeDocumentPool();
+  await database.close();
+  // Whatever handle is left (a connection closing slowly) does not hold the exit.
+  setTimeout(() => process.exit(0), 1000).unref();
+  return `Worker ${worker.id} stopped.`;
+}
+
 export async function runCli(argv: string[]): Promise<string> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
@@ -176,11 +219,12 @@ export async function runCli(argv: string[]): Promise<string> {
     strict: true,
   });
   if (!command || command === 'help' || command === '--help') return USAGE;
-  const known = ['migrate', 'create-tenant', 'create-user', 'disable-user', 'seed-demo', 'reset-demo', 'remove-demo'];
+  const known = ['migrate', 'create-tenant', 'create-user', 'disable-user', 'seed-demo', 'reset-demo', 'remove-demo', 'worker'];
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
 
   const config = loadConfig();
   if (command === 'migrate') return migrate(config);
+  if (command === 'worker') return runWorker(config);
   if (config.databaseMigrateUrl && !config.databaseUrl) {
     throw new UsageError(
       'DATABASE_MIGRATE_URL is set but DATABASE_URL is not: this command works as the app role on PostgreSQL. ' +

@@ -29,6 +29,13 @@ export interface DrawerAddress<Input> {
   readonly input?: Input;
 }
 
+/**
+ * How a route has its document drawn in its turn (app.documents.serve hands it): the drawer's
+ * address and its input, never a closure, so the drawing can happen in this process's pool or on
+ * a job worker of another machine (issue 30); answers the PDF.
+ */
+export type DrawInTurn = <Input>(drawer: DrawerAddress<Input>, input: Input, onProgress?: DocumentProgress) => Promise<Buffer>;
+
 /** The input a drawer takes. */
 export type DrawerInput<Drawer> = Drawer extends DocumentDrawer<infer Input> ? Input : never;
 

@@ -54,9 +54,16 @@ function holdTheThreads() {
     release = resolve;
   });
   const held = Array.from({ length: DRAWING }, (_, index) =>
-    t.app.documents.serve(`holding-${index}`, { header: () => undefined }, (draw) => draw(() => released)),
+    inProcess().serve(`holding-${index}`, { header: () => undefined }, (draw) => draw(() => released)),
   );
   return { release, done: Promise.all(held) };
+}
+
+/** The app's own queue (built without Redis, the documents are admitted and drawn in this process). */
+function inProcess() {
+  const queue = t.app.documents.queue;
+  if (!queue) throw new Error('The test app has no in-process document queue');
+  return queue;
 }
 
 async function until(condition: () => boolean) {
@@ -70,7 +77,8 @@ let schoolA: Caller;
 let schoolB: Caller;
 
 beforeAll(async () => {
-  t = await buildTestApp({ pdfQueuePerSchool: PER_SCHOOL, pdfQueueTotal: TOTAL });
+  // This process's queue and pool, as one machine runs (no Redis); jobs/documents.test.ts has the installation's.
+  t = await buildTestApp({ pdfQueuePerSchool: PER_SCHOOL, pdfQueueTotal: TOTAL, redisUrl: undefined });
   schoolA = await schoolWithACard('Busy Primary');
   schoolB = await schoolWithACard('Quiet Primary');
 });
@@ -128,7 +136,7 @@ describe('the document queue', () => {
     const refused = await schoolA.get(`/api/school/terminalreport?form=P6&term=I&year=${YEAR}`);
     expect(refused.statusCode).toBe(422);
     await expect(
-      t.app.documents.serve('school', { header: () => undefined }, (draw) => draw(() => Promise.reject(new Error('broken')))),
+      inProcess().serve('school', { header: () => undefined }, (draw) => draw(() => Promise.reject(new Error('broken')))),
     ).rejects.toThrow('broken');
     expect(t.app.documents.counts()).toEqual({ admitted: 0, drawing: 0, waiting: 0, schools: 0 });
   });

@@ -49,8 +49,8 @@ export interface RetryLater {
   header(name: string, value: string): unknown;
 }
 
-/** Draws `render` when the document's turn comes. */
-export type DrawInTurn = <T>(render: () => Promise<T>) => Promise<T>;
+/** Runs `render` (the drawing) when the document's turn comes: how the in-process queue hands a turn. */
+export type RenderInTurn = <T>(render: () => Promise<T>) => Promise<T>;
 
 interface Waiting {
   school: string;
@@ -74,7 +74,7 @@ export class DocumentQueue {
    * `draw` in its turn; the admission ends with `work`, however it ends. A request beyond the
    * bounds answers 503 with Retry-After and a catalogue message, and `work` never runs.
    */
-  async serve<T>(school: string, reply: RetryLater, work: (draw: DrawInTurn) => Promise<T>): Promise<T> {
+  async serve<T>(school: string, reply: RetryLater, work: (draw: RenderInTurn) => Promise<T>): Promise<T> {
     const refusal = this.refusal(school);
     if (refusal) {
       reply.header('retry-after', String(DOCUMENTS_RETRY_AFTER_SECONDS));

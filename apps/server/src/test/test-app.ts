@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import { AccessChangeTracker } from '../db/change-tracker.js';
 import type { Database } from '../db/connect.js';
 import type { DB } from '../db/types.js';
+import { type JobWorker, startJobWorker } from '../jobs/worker-process.js';
 import { loggerOptions } from '../logger.js';
 import { DEMO_TEST_PASSWORD, openTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -65,6 +66,8 @@ export interface TestApp {
   config: Config;
   /** Every log line the app wrote (only when built with captureLogs). */
   logs: string[];
+  /** The job worker drawing the app's documents when the config has a Redis (null without). */
+  worker: JobWorker | null;
   close(): Promise<void>;
 }
 
@@ -114,13 +117,26 @@ export async function buildTestApp(overrides: Partial<Config> = {}, options: Tes
   const app = await buildApp(config, database, {
     logger: options.captureLogs ? loggerOptions('trace', stream) : false,
   });
+  // With a Redis, the app only admits and enqueues documents: a job worker beside it draws them,
+  // as an installation's worker processes do (jobs/worker-process.ts).
+  const worker =
+    config.redisUrl && !options.noDatabase
+      ? await startJobWorker(
+          config,
+          database,
+          { info: () => undefined, error: (obj, message) => app.log.error(obj, message) },
+          { graceMs: 2000 },
+        )
+      : null;
   return {
     app,
     database,
     config,
     logs,
+    worker,
     close: async () => {
       await app.close();
+      await worker?.close();
       await database.close();
     },
   };

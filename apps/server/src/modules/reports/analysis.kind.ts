@@ -17,7 +17,6 @@ import {
   type TerminalReportQuery,
 } from '@mustard/shared';
 import type { TenantTx } from '../../db/tenant.js';
-import { renderDocument } from '../../documents/pool.js';
 import { AppError, invalid } from '../../errors.js';
 import { FileAnswer, spreadsheetAnswer } from '../../plugins/endpoints.js';
 import { classTermKey } from '../students/class-learners.repository.js';
@@ -354,7 +353,7 @@ async function drawSchoolAnalysis(model: SchoolAnalysisModel, context: RenderCon
   const progress = query.progress
     ? await app.documents.progress.start({ tenantId, userId, token: query.progress }, model.classes.length)
     : null;
-  const pdf = await draw(() => renderDocument(SCHOOL_ANALYSIS_DRAWER, model, progress?.update));
+  const pdf = await draw(SCHOOL_ANALYSIS_DRAWER, model, progress?.update);
   await progress?.finish();
   return pdf;
 }
@@ -383,6 +382,6 @@ export const analysisKind = {
     pdf: async (model, context, draw) =>
       isSchool(model)
         ? new FileAnswer(schoolAnalysisFileName(model.report, 'pdf'), 'application/pdf', await drawSchoolAnalysis(model, context, draw))
-        : new FileAnswer(analysisFileName(model.report), 'application/pdf', await draw(() => renderDocument(ANALYSIS_DRAWER, model))),
+        : new FileAnswer(analysisFileName(model.report), 'application/pdf', await draw(ANALYSIS_DRAWER, model)),
   },
 } satisfies ReportKind<typeof analysisEndpoint, AnalysisModel | SchoolAnalysisModel, AnalysisSource, EarlierTerms>;

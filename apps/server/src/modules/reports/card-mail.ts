@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { recordAudit } from '../../audit/audit.repository.js';
 import type { TenantTx } from '../../db/tenant.js';
-import { renderDocument } from '../../documents/pool.js';
+import type { DrawInTurn } from '../../documents/drawers.js';
 import { enqueueMail, MailInputError } from '../../mail/outbox.js';
 import { withAction } from '../../plugins/endpoints.js';
 import { guardianAddresses } from '../students/guardians.repository.js';
@@ -61,8 +61,8 @@ interface MailedCards<Query, Read extends { load: GradingLoad }, Built> {
   };
   /** The card's pictures (badge, photos) for print, the class's at once. */
   images(built: Built, app: FastifyInstance, tenantId: string): Promise<Map<string, Uint8Array>>;
-  /** One learner's card alone, drawn by the class PDF's drawer. */
-  draw(built: Built, learnerId: string, images: ReadonlyMap<string, Uint8Array>): Promise<Buffer>;
+  /** One learner's card alone, drawn by the class PDF's drawer in the document's turn (`draw`). */
+  draw(built: Built, learnerId: string, images: ReadonlyMap<string, Uint8Array>, draw: DrawInTurn): Promise<Buffer>;
   /** The class PDF's file name for the learner's stream, before the learner's name is added. */
   fileName(report: { form: string; stream: string | null; year: number; term: string }): string;
 }
@@ -90,8 +90,8 @@ export const TERMINAL_REPORT_CARDS: MailedCards<TerminalReportQuery, TerminalRep
   model: (built) => built.model,
   images: async (built, app, tenantId) =>
     imagesForPrint(await reportImages(app.config.dataDir, tenantId, built.model, built.photoFiles, built.logoFile)),
-  draw: (built, learnerId, images) =>
-    renderDocument(REPORT_CARDS_DRAWER, { ...oneLearner(built.model, learnerId, images), layout: built.layout }),
+  draw: (built, learnerId, images, draw) =>
+    draw(REPORT_CARDS_DRAWER, { ...oneLearner(built.model, learnerId, images), layout: built.layout }),
   fileName: reportFileName,
 };
 
@@ -105,8 +105,8 @@ export const NC_REPORT_CARDS: MailedCards<NcTerminalReportQuery, NcReportRead, N
     imagesForPrint(
       await reportImages(app.config.dataDir, tenantId, built.model as unknown as ReportModel, built.photoFiles, built.logoFile),
     ),
-  draw: (built, learnerId, images) =>
-    renderDocument(NC_REPORT_CARDS_DRAWER, { ...oneLearner(built.model, learnerId, images), layout: built.layout }),
+  draw: (built, learnerId, images, draw) =>
+    draw(NC_REPORT_CARDS_DRAWER, { ...oneLearner(built.model, learnerId, images), layout: built.layout }),
   fileName: ncReportFileName,
 };
 
@@ -150,8 +150,8 @@ export interface CardMailContext {
   request: FastifyRequest;
   tenantId: string;
   userId: string;
-  /** Draws in the document's turn of the queue (app.documents.serve hands it). */
-  draw: <T>(render: () => Promise<T>) => Promise<T>;
+  /** Draws a card in the document's turn, here or on a job worker (app.documents.serve hands it). */
+  draw: DrawInTurn;
 }
 
 const named = (learner: CardLearner): MailedLearner => ({ id: learner.id, studentid: learner.studentid, fullname: learner.fullname });
@@ -184,18 +184,17 @@ export async function mailReportCards<Query extends { progress?: string | undefi
   const failed: MailedLearner[] = [];
   if (addressed.length > 0) {
     const images = await cards.images(built, app, tenantId);
-    await context.draw(async () => {
-      for (const [index, learner] of addressed.entries()) {
-        try {
-          drawn.push({ learner, pdf: await cards.draw(built, learner.id, images) });
-        } catch (error) {
-          // One card that cannot be drawn does not keep the others from going: it is named as failed.
-          request.log.error({ err: error, learner: learner.id }, 'a report card to e-mail could not be drawn');
-          failed.push(named(learner));
-        }
-        progress?.update(index + 1, addressed.length);
+    // Each learner's card in its own turn (with Redis, its own job), under the one admission.
+    for (const [index, learner] of addressed.entries()) {
+      try {
+        drawn.push({ learner, pdf: await cards.draw(built, learner.id, images, context.draw) });
+      } catch (error) {
+        // One card that cannot be drawn does not keep the others from going: it is named as failed.
+        request.log.error({ err: error, learner: learner.id }, 'a report card to e-mail could not be drawn');
+        failed.push(named(learner));
       }
-    });
+      progress?.update(index + 1, addressed.length);
+    }
   }
   await progress?.finish();
 

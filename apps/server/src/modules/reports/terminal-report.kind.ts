@@ -9,7 +9,6 @@ import {
   terminalReportEndpoint,
   terminalReportScope,
 } from '@mustard/shared';
-import { renderDocument } from '../../documents/pool.js';
 import { invalid } from '../../errors.js';
 import { FileAnswer } from '../../plugins/endpoints.js';
 import { classTermKey } from '../students/class-learners.repository.js';
@@ -182,7 +181,7 @@ export const REPORT_CARD_RENDERERS = {
     const progress = query.progress
       ? await app.documents.progress.start({ tenantId, userId, token: query.progress }, model.learners.length)
       : null;
-    const pdf = await draw(() => renderDocument(REPORT_CARDS_DRAWER, { model, layout, images }, progress?.update));
+    const pdf = await draw(REPORT_CARDS_DRAWER, { model, layout, images }, progress?.update);
     await progress?.finish();
     return new FileAnswer(reportFileName(model.report), 'application/pdf', pdf);
   },

@@ -20,7 +20,6 @@ import {
   toNumber,
 } from '@mustard/shared';
 import ExcelJS from 'exceljs';
-import { renderDocument } from '../../../documents/pool.js';
 import { invalid } from '../../../errors.js';
 import { FileAnswer, spreadsheetAnswer } from '../../../plugins/endpoints.js';
 import { AVG_MARKSHEET_DRAWER } from '../document-drawers.js';
@@ -259,6 +258,6 @@ export const avgMarksheetKind = {
     html: async (model) => ({ html: renderAvgMarksheetHtml(model) }),
     xlsx: async (model) => spreadsheetAnswer(fileName(model, 'xlsx'), await avgMarksheetWorkbook(model)),
     pdf: async (model, _context, draw) =>
-      new FileAnswer(fileName(model, 'pdf'), 'application/pdf', await draw(() => renderDocument(AVG_MARKSHEET_DRAWER, model))),
+      new FileAnswer(fileName(model, 'pdf'), 'application/pdf', await draw(AVG_MARKSHEET_DRAWER, model)),
   },
 } satisfies ReportKind<typeof avgMarksheetEndpoint, AvgMarksheetModel, never>;

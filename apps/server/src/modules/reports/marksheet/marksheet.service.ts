@@ -13,7 +13,6 @@ import {
   type TerminalReportQuery,
 } from '@mustard/shared';
 import type { z } from 'zod';
-import { renderDocument } from '../../../documents/pool.js';
 import { FileAnswer, spreadsheetAnswer } from '../../../plugins/endpoints.js';
 import { MARKSHEET_DRAWER } from '../document-drawers.js';
 import type { KindRead, ReportKind } from '../pipeline/kind.js';
@@ -112,10 +111,6 @@ export const marksheetKind = {
     html: async ({ model, table, counts }) => ({ html: renderMarksheetHtml(model, table, counts) }),
     xlsx: async ({ model, table, counts }) => spreadsheetAnswer(fileName(model, 'xlsx'), await marksheetWorkbook(model, table, counts)),
     pdf: async ({ model, table, counts }, _context, draw) =>
-      new FileAnswer(
-        fileName(model, 'pdf'),
-        'application/pdf',
-        await draw(() => renderDocument(MARKSHEET_DRAWER, { model, table, counts })),
-      ),
+      new FileAnswer(fileName(model, 'pdf'), 'application/pdf', await draw(MARKSHEET_DRAWER, { model, table, counts })),
   },
 } satisfies ReportKind<typeof marksheetEndpoint, Marksheet, MarksheetSource>;

@@ -9,7 +9,6 @@ import {
   ncMarksheetModel,
   REPORT_MESSAGES,
 } from '@mustard/shared';
-import { renderDocument } from '../../../documents/pool.js';
 import { invalid } from '../../../errors.js';
 import { FileAnswer, spreadsheetAnswer } from '../../../plugins/endpoints.js';
 import { classTermKey } from '../../students/class-learners.repository.js';
@@ -80,7 +79,6 @@ export const ncMarksheetKind = {
     json: async (model) => model,
     html: async (model) => ({ html: renderNcMarksheetHtml(model) }),
     xlsx: async (model) => spreadsheetAnswer(fileName(model, 'xlsx'), await ncMarksheetWorkbook(model)),
-    pdf: async (model, _context, draw) =>
-      new FileAnswer(fileName(model, 'pdf'), 'application/pdf', await draw(() => renderDocument(NC_MARKSHEET_DRAWER, model))),
+    pdf: async (model, _context, draw) => new FileAnswer(fileName(model, 'pdf'), 'application/pdf', await draw(NC_MARKSHEET_DRAWER, model)),
   },
 } satisfies ReportKind<typeof ncMarksheetEndpoint, NcMarksheetModel, NcMarksheetSource>;

@@ -19,13 +19,12 @@ import {
   schoolLogoEndpoint,
   toNumber,
 } from '@mustard/shared';
-import { renderDocument } from '../../../documents/pool.js';
 import { invalid } from '../../../errors.js';
 import { FileAnswer } from '../../../plugins/endpoints.js';
 import { classTermKey } from '../../students/class-learners.repository.js';
 import { NC_REPORT_CARDS_DRAWER } from '../document-drawers.js';
 import { imagesForPrint } from '../pdf/images.js';
-import type { KindRead, RenderContext } from '../pipeline/kind.js';
+import type { DocumentDraw, KindRead, RenderContext } from '../pipeline/kind.js';
 import type { SourceName } from '../pipeline/sources.js';
 import { reportImages } from '../report-images.js';
 
@@ -270,14 +269,14 @@ export const ncTerminalReportKind = {
     html: async (built: NcReport, context: RenderContext<NcTerminalReportQuery>) => ({
       html: renderNcReportHtml(inlined(built.model, await printImages(built, context)), built.layout),
     }),
-    pdf: async (built: NcReport, context: RenderContext<NcTerminalReportQuery>, draw: <T>(render: () => Promise<T>) => Promise<T>) => {
+    pdf: async (built: NcReport, context: RenderContext<NcTerminalReportQuery>, draw: DocumentDraw) => {
       const { model, layout } = built;
       const images = await printImages(built, context);
       const { app, tenantId, userId, query } = context;
       const progress = query.progress
         ? await app.documents.progress.start({ tenantId, userId, token: query.progress }, model.learners.length)
         : null;
-      const pdf = await draw(() => renderDocument(NC_REPORT_CARDS_DRAWER, { model, layout, images }, progress?.update));
+      const pdf = await draw(NC_REPORT_CARDS_DRAWER, { model, layout, images }, progress?.update);
       await progress?.finish();
       return new FileAnswer(ncReportFileName(model.report), 'application/pdf', pdf);
     },

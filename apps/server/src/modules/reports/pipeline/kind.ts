@@ -2,6 +2,7 @@ import { type Curriculum, type Endpoint, REPORT_MESSAGES, type ReportScope } fro
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { TenantTx } from '../../../db/tenant.js';
+import type { DrawInTurn } from '../../../documents/drawers.js';
 import { invalid } from '../../../errors.js';
 import { tenantScope } from '../../../plugins/access.js';
 import { type Answer, type EndpointRequestInput, endpointRoute, withAction } from '../../../plugins/endpoints.js';
@@ -19,8 +20,8 @@ import { type LoadedSources, loadSources, type SourceName } from './sources.js';
 
 export type Output = 'json' | 'html' | 'pdf' | 'xlsx';
 
-/** Draws in the document's turn of the queue (app.documents.serve hands it). */
-export type DocumentDraw = <T>(render: () => Promise<T>) => Promise<T>;
+/** Draws a drawer's document in its turn, here or on a job worker (app.documents.serve hands it). */
+export type DocumentDraw = DrawInTurn;
 
 /** What a kind's build step reads: the grading inputs of its scope, its sources, and its query. */
 export interface KindRead<Query, Names extends SourceName> {

@@ -18,7 +18,6 @@ import {
 } from '@mustard/shared';
 import type { TenantTx } from '../../../db/tenant.js';
 import { inTenant } from '../../../db/tenant-filter.js';
-import { renderDocument } from '../../../documents/pool.js';
 import { invalid } from '../../../errors.js';
 import { FileAnswer } from '../../../plugins/endpoints.js';
 import { curriculumSettings } from '../../settings/class-curricula.repository.js';
@@ -247,7 +246,6 @@ export const progressReportKind = {
   render: {
     json: async (model) => model,
     html: async (model) => ({ html: renderProgressReportHtml(model) }),
-    pdf: async (model, _context, draw) =>
-      new FileAnswer(fileName(model), 'application/pdf', await draw(() => renderDocument(PROGRESS_REPORT_DRAWER, model))),
+    pdf: async (model, _context, draw) => new FileAnswer(fileName(model), 'application/pdf', await draw(PROGRESS_REPORT_DRAWER, model)),
   },
 } satisfies ReportKind<typeof progressReportEndpoint, ProgressReportModel, never, ProgressHistory>;

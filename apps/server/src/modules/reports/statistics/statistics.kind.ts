@@ -18,7 +18,6 @@ import {
   type Term,
   type TerminalReportQuery,
 } from '@mustard/shared';
-import { renderDocument } from '../../../documents/pool.js';
 import { AppError, invalid } from '../../../errors.js';
 import { FileAnswer, spreadsheetAnswer } from '../../../plugins/endpoints.js';
 import { SCHOOL_STATISTICS_DRAWER, STATISTICS_DRAWER } from '../document-drawers.js';
@@ -246,7 +245,7 @@ async function drawSchool(model: SchoolStatisticsModel, context: RenderContext<S
   const progress = query.progress
     ? await app.documents.progress.start({ tenantId, userId, token: query.progress }, model.classes.length)
     : null;
-  const pdf = await draw(() => renderDocument(SCHOOL_STATISTICS_DRAWER, model, progress?.update));
+  const pdf = await draw(SCHOOL_STATISTICS_DRAWER, model, progress?.update);
   await progress?.finish();
   return pdf;
 }
@@ -272,7 +271,7 @@ export const statisticsKind = {
       new FileAnswer(
         fileName(model, 'pdf'),
         'application/pdf',
-        isSchool(model) ? await drawSchool(model, context, draw) : await draw(() => renderDocument(STATISTICS_DRAWER, model)),
+        isSchool(model) ? await drawSchool(model, context, draw) : await draw(STATISTICS_DRAWER, model),
       ),
   },
 } satisfies ReportKind<typeof statisticsEndpoint, StatisticsModel | SchoolStatisticsModel, StatisticsSource>;
