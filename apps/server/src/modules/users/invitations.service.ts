@@ -219,9 +219,9 @@ export async function acceptInvitation(deps: Pick<AuthDeps, 'db' | 'limiter'>, i
     const own = await findOwnInvitation(trx, user.id, input.id);
     if (!own) throw notFound();
     refuseSender(own, user.id);
-    if (!deps.limiter.attempt(user.email)) throw new AppError(429);
+    if (!(await deps.limiter.attempt(user.email))) throw new AppError(429);
     if (!sameHash(hashCode(input.code), own.code_hash)) throw invalid({ code: [USER_MESSAGES.invitationCodeInvalid] });
-    deps.limiter.succeed(user.email);
+    await deps.limiter.succeed(user.email);
     return joined(trx, await admit(trx, own), user.id);
   });
 }
@@ -237,9 +237,9 @@ export async function declineInvitation(deps: Pick<AuthDeps, 'db' | 'limiter'>, 
   await withUser(deps.db, user.id, async (trx) => {
     const own = await findOwnInvitation(trx, user.id, id);
     if (!own) throw notFound();
-    if (!deps.limiter.attempt(user.email)) throw new AppError(429);
+    if (!(await deps.limiter.attempt(user.email))) throw new AppError(429);
     if (!sameHash(hashCode(input.code), own.code_hash)) throw invalid({ code: [USER_MESSAGES.invitationCodeInvalid] });
-    deps.limiter.succeed(user.email);
+    await deps.limiter.succeed(user.email);
     const tx = await bindTenant(trx, own.tenant_id, user.id);
     if (!(await deleteInvitation(tx, id))) throw notFound();
     await recordAudit(tx, {
@@ -286,7 +286,7 @@ export async function joinWithCode(
     if (!invitation) throw codeInvalid();
     refuseSender(invitation, input.sentBy);
     const account = await findInvitedAccount(trx, invitation.user_id);
-    if (!limiter.attempt(account.email)) throw new AppError(429);
+    if (!(await limiter.attempt(account.email))) throw new AppError(429);
     let passwordOk = false;
     if (account.password_hash === null) {
       // Only the first of two joins at once sets it; the other must then know it.
@@ -296,7 +296,7 @@ export async function joinWithCode(
       passwordOk = await verifyPassword(account.password_hash, password);
     }
     if (!passwordOk || account.disabled_at) throw new AppError(401, LOGIN_MESSAGES.invalidCredentials);
-    limiter.succeed(account.email);
+    await limiter.succeed(account.email);
     await actAsUser(trx, account.id);
     const tenantId = await admit(trx, invitation);
     return { account, school: await joined(trx, tenantId, account.id) };
