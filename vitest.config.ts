@@ -90,6 +90,7 @@ const POSTGRES_ONLY = server([
   'operations/two-servers.test.ts',
   // Documents as BullMQ jobs on the shared Redis, two app servers on one database.
   'jobs/documents.test.ts',
+  'jobs/mail.test.ts',
   // Two app servers' limits shared through Redis, and a Redis of the test's own stopped and restarted.
   'security/shared-limits.test.ts',
 ]);

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/connect.js';
 import { closeDocumentPool, Documents } from './documents/index.js';
 import { catalogueMessage } from './errors.js';
+import { queuedMailSender } from './jobs/mail.js';
 import { loggerOptions } from './logger.js';
 import { createMailSender, type MailSender } from './mail/sender.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -121,7 +122,13 @@ export async function buildApp(config: Config, database: Database, options: Buil
     await app.documents.close();
     await closeDocumentPool();
   });
-  app.decorate('mail', createMailSender(database.db, config, app.log));
+  // With Redis (and SMTP_URL), the job workers send the outbox; this server only wakes them.
+  app.decorate(
+    'mail',
+    config.redisUrl && config.smtpUrl
+      ? queuedMailSender({ redisUrl: config.redisUrl, prefix: config.redisPrefix, log: app.log })
+      : createMailSender(database.db, config, app.log),
+  );
   // Before the database closes (the server and the tests close it after the app): a round in
   // flight finishes, and nothing new starts.
   app.addHook('onClose', async () => app.mail.stop());

@@ -4,15 +4,18 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Database } from '../db/connect.js';
 import { DOCUMENT_TASKS_PER_THREAD, DOCUMENT_THREADS } from '../documents/pool.js';
+import { createMailSender } from '../mail/sender.js';
 import { connectRedis, redisReady } from '../redis/connection.js';
 import { type DocumentJobData, type DocumentJobResult, drawDocumentJob } from './documents.js';
+import { mailWorker } from './mail.js';
 import { DOCUMENTS_QUEUE, jobLockOptions } from './queues.js';
 
 /*
  * A job worker (issue 30): `npm run mustard -- worker` runs one per process, on any machine that
  * shares the installation's database and Redis; `buildTestApp` runs one beside a test app that
  * has a Redis. It takes document jobs (jobs/documents.ts) and draws them in its own pool of
- * threads, as many at once as the pool draws (threads × documents a thread draws in turns).
+ * threads, as many at once as the pool draws (threads × documents a thread draws in turns), and
+ * sends the mail outbox (jobs/mail.ts: a round per wake-up, and the sender's poll for retries).
  *
  * - At start it checks Redis and the database, and refuses to start (a one-line reason) when
  *   either does not answer: its supervisor restarts it until they do.
@@ -31,6 +34,7 @@ export interface JobWorker {
 
 interface Log {
   info(obj: object, message: string): void;
+  warn(obj: object, message: string): void;
   error(obj: object, message: string): void;
 }
 
@@ -41,8 +45,8 @@ export class WorkerStartError extends Error {}
 export const WORKER_GRACE_MS = 20_000;
 
 export async function startJobWorker(
-  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'jobLockSeconds'>,
-  database: Pick<Database, 'ping'>,
+  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'jobLockSeconds' | 'smtpUrl' | 'mailFrom' | 'mailTiming'>,
+  database: Pick<Database, 'ping' | 'db'>,
   log: Log,
   options: { graceMs?: number; id?: string } = {},
 ): Promise<JobWorker> {
@@ -74,7 +78,9 @@ export async function startJobWorker(
   }
 
   const documents = documentWorker(config, connection, id, log);
-  log.info({ worker: id, concurrency: documents.concurrency }, `job worker ${id} started`);
+  // The outbox's sender, polling for retries, and running a round for each job of the mail queue.
+  const mail = mailWorker(createMailSender(database.db, config, log), config, connection, log);
+  log.info({ worker: id, concurrency: documents.concurrency, mail: Boolean(config.smtpUrl) }, `job worker ${id} started`);
 
   let closing: Promise<void> | null = null;
   return {
@@ -83,12 +89,12 @@ export async function startJobWorker(
       closing ??= (async () => {
         const graceMs = options.graceMs ?? WORKER_GRACE_MS;
         let timer: NodeJS.Timeout | undefined;
-        const finished = documents.close().then(() => true);
+        const finished = Promise.all([documents.close(), mail.close()]).then(() => true);
         const inTime = await Promise.race([finished, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)))]);
         clearTimeout(timer);
         if (!inTime) {
           log.error({ worker: id }, 'jobs still in hand after the grace period: handed back to the queue');
-          await documents.close(true).catch(() => undefined);
+          await Promise.all([documents.close(true), mail.close(true)]).catch(() => undefined);
         }
         await connection.quit().catch(() => connection.disconnect());
         log.info({ worker: id }, `job worker ${id} stopped`);

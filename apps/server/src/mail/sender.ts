@@ -23,6 +23,10 @@ import type { DB } from '../db/types.js';
  * after `maxAttempts` or a permanent refusal (a 5xx for the address or the message). A row whose
  * lease ran out while still 'sending' belongs to a sender that died mid-send: it is due again.
  * The SMTP timeouts are far shorter than the lease, so a live sender never loses its claim.
+ *
+ * With REDIS_URL (issue 30) the senders run on the job workers, not the app servers: an app
+ * server's `wake()` and `drain()` go through the mail queue and a worker runs this round for
+ * each job, its poll going on beside (jobs/mail.ts). The claim above keeps it never-twice there.
  */
 export interface MailTiming {
   pollMs: number;

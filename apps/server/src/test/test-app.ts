@@ -124,7 +124,11 @@ export async function buildTestApp(overrides: Partial<Config> = {}, options: Tes
       ? await startJobWorker(
           config,
           database,
-          { info: () => undefined, error: (obj, message) => app.log.error(obj, message) },
+          {
+            info: () => undefined,
+            warn: (obj, message) => app.log.warn(obj, message),
+            error: (obj, message) => app.log.error(obj, message),
+          },
           { graceMs: 2000 },
         )
       : null;
