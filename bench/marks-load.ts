@@ -41,10 +41,10 @@ const CLASSES = [
 ] as const;
 const SUBJECTS = 5;
 const LEARNERS = 60;
-const ARRIVAL_MS = 5000;
+export const ARRIVAL_MS = 5000;
 /** Saves sent this long after the clock started are past the arrivals' rush (printed apart, for the record). */
 const SETTLED_MS = 10_000;
-const PAUSE_MS = [2000, 5000] as const;
+export const PAUSE_MS = [2000, 5000] as const;
 const CHANGED = [10, 60] as const;
 const SIGN_IN_AT_ONCE = 4;
 const BASELINE_SAVES = 20;
@@ -127,7 +127,7 @@ async function serve(databaseUrl: string, teachers: number): Promise<void> {
 }
 
 /** Starts the server (this file with --serve) and reads what it prints. */
-async function startServer(databaseUrl: string, teachers: number) {
+export async function startServer(databaseUrl: string, teachers: number) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const child = spawn(
     path.join(root, 'node_modules', '.bin', 'tsx'),
@@ -189,7 +189,7 @@ interface Cell {
 }
 
 /** What one teacher has: their grid's cells as last saved (or loaded), and what their requests took. */
-interface Desk {
+export interface Desk {
   teacher: TeacherInfo;
   token: string;
   cells: Cell[];
@@ -216,7 +216,7 @@ function changed(value: MarkValue): MarkValue {
  * A teacher at work: arrives after `arriveMs`, loads the grid, then until `until` (or for
  * `saves` saves) changes 10 to 60 marks and saves them, pausing `pause` between saves.
  */
-async function teach(
+export async function teach(
   origin: string,
   desk: Desk,
   place: { term: string; year: number },
@@ -280,7 +280,7 @@ async function teach(
 }
 
 /** Signs every teacher in, `SIGN_IN_AT_ONCE` at a time (each sign-in is an argon2 verification). */
-async function signIn(origin: string, teachers: readonly TeacherInfo[]): Promise<Desk[]> {
+export async function signIn(origin: string, teachers: readonly TeacherInfo[]): Promise<Desk[]> {
   const desks: Desk[] = [];
   let next = 0;
   await Promise.all(
@@ -317,7 +317,7 @@ interface Check {
 }
 
 /** Every mark in the database against what each teacher last saved: present with its value, nothing more; and the history. */
-async function checkMarks(database: string, desks: readonly Desk[], place: { term: string; year: number }): Promise<Check> {
+export async function checkMarks(database: string, desks: readonly Desk[], place: { term: string; year: number }): Promise<Check> {
   const key = (row: { tenant: string; subject: string; form: string; stream: string | null; marktype: string; student: string }) =>
     `${row.tenant}/${row.subject}/${row.form}/${row.stream}/${row.marktype}/${row.student}`;
   const expected = new Map<string, MarkValue>();

@@ -26,6 +26,10 @@
  *   End-of-term analysis (analysis.ts): a whole school's result analysis (<= 3x the terminal
  *   report's load and grading of the same term), every statistics category of every class, and
  *   the average mark sheet of a class: time and the rise of the peak memory (<= 300 MB).
+ *   The installation at scale (scale.ts; needs PostgreSQL, redis-server and initdb): the demo's
+ *   cards drawn by 1 job worker, then 2 (cards a second and the ratio); another school's API p95
+ *   meanwhile beside it alone; exam week with 2 app servers on one PostgreSQL against 1. Budgets:
+ *   no failure, every card complete, every mark saved; the speeds are printed for docs/DEPLOY.md.
  *
  * `--quick` shortens each measurement (CI uses it to prove the benchmark runs and its budgets
  * hold). Each result prints its budget ("met" or "NOT MET"); a part that missed one is measured
@@ -49,6 +53,7 @@ import { benchDatabase, POSTGRES, postgresReachable } from './postgres.js';
 import { reportPreview, reportSchoolThroughApi } from './report-api.js';
 import { REPORT_CARDS_EXTRAS, reportReportCards } from './report-cards.js';
 import { reportReportLoader } from './report-loader.js';
+import { reportScale } from './scale.js';
 import { reportStudentUpload } from './students-upload.js';
 import { reportUploadMemory } from './upload-memory.js';
 
@@ -113,6 +118,7 @@ const SECTIONS: ReadonlyArray<readonly [string, () => Promise<void>]> = [
   ['new-curriculum report cards', () => reportNcReportCards(quick)],
   ['end-of-term analysis', () => reportAnalysis(quick)],
   ['the demo printing through the API', reportSchoolThroughApi],
+  ['the installation at scale', () => reportScale(quick)],
 ];
 
 /** Runs `sections`, answering the names of those that printed a budget missed. */

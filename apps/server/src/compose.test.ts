@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { runCli } from './cli.js';
 import { loadConfig } from './config.js';
 
 /*
@@ -64,6 +65,14 @@ describe('compose.yaml', () => {
     expect(byName('app').command).toEqual(['node', '--import', 'tsx', 'apps/server/src/server.ts']);
     expect(byName('worker').command).toEqual(['node', '--import', 'tsx', 'apps/server/src/cli.ts', 'worker']);
     expect(byName('migrate').command).toEqual(['node', '--import', 'tsx', 'apps/server/src/cli.ts', 'migrate']);
+  });
+
+  it('runs commands the mustard command knows', async () => {
+    const usage = await runCli(['help']);
+    for (const [name, service] of mustard) {
+      const [, , , script, command] = service.command ?? [];
+      if (script === 'apps/server/src/cli.ts') expect(usage, `${name}: ${command}`).toMatch(new RegExp(`^ {2}${command} `, 'm'));
+    }
   });
 
   it("gives Mustard's processes only variables the server reads (config.ts), each in the README's table", () => {
