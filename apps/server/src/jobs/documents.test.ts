@@ -13,6 +13,7 @@ import { type Database, openDatabase } from '../db/connect.js';
 import { newId } from '../db/ids.js';
 import { withTenant } from '../db/tenant.js';
 import { DOCUMENTS_RETRY_AFTER_SECONDS } from '../documents/queue.js';
+import { ADMISSION_LEASE_MS, SharedAdmission } from '../documents/shared-admission.js';
 import { REPORT_CARDS_DRAWER } from '../modules/reports/document-drawers.js';
 import { reportFixture } from '../modules/reports/pdf/fixture.js';
 import { newSubject, ok, type Row } from '../modules/settings/settings-fixtures.js';
@@ -67,6 +68,13 @@ async function pdfText(bytes: Buffer): Promise<string> {
     return (await run('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { maxBuffer: 64 * 1024 * 1024 })).stdout;
   } finally {
     await rm(folder, { recursive: true, force: true });
+  }
+}
+
+async function until(check: () => Promise<boolean>) {
+  for (let tries = 0; !(await check()); tries++) {
+    if (tries > 200) throw new Error('never got there');
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -193,6 +201,36 @@ describe.runIf(process.env.MUSTARD_TEST_DB === 'postgres')('documents as jobs on
     await Promise.all(held);
     expect(await t.app.documents.shared?.admission.counts(tenantId)).toEqual({ school: 0, total: 0 });
     expect((await cardsWith(onSecond(head))).statusCode).toBe(200);
+  });
+
+  it('frees the places of a server that died holding them once their lease ends, and not before', async () => {
+    let clock = Date.now();
+    const limits = { perSchool: 1, total: 10 };
+    const school = `lease-${newId()}`;
+    const dying = new SharedAdmission(redis, t.config.redisPrefix, limits, t.app.log, () => clock);
+    // A server takes the school's one place and dies with it (its `finally` never runs).
+    void dying.serve(school, { header: () => undefined }, () => new Promise<never>(() => undefined));
+    await until(async () => (await dying.counts(school)).school === 1);
+    const other = new SharedAdmission(redis, t.config.redisPrefix, limits, t.app.log, () => clock);
+    await expect(other.serve(school, { header: () => undefined }, async () => 'drawn')).rejects.toMatchObject({ statusCode: 503 });
+    clock += ADMISSION_LEASE_MS - 1000;
+    await expect(other.serve(school, { header: () => undefined }, async () => 'drawn')).rejects.toMatchObject({ statusCode: 503 });
+    clock += 2000;
+    await expect(other.serve(school, { header: () => undefined }, async () => 'drawn')).resolves.toBe('drawn');
+    await redis.del(...dying.keys(school));
+  });
+
+  it('refuses documents with 503 while Redis is away, never drawing them unlimited', async () => {
+    const config = { ...t.config, redisUrl: 'redis://127.0.0.1:1', databaseUrl: t.database.appUrl };
+    const database = await openDatabase(config, { migrate: false });
+    const away = await buildApp(config, database, { logger: false });
+    try {
+      const refused = await caller(away, head.token, codes.get(head)).get(`/api/school/terminalreport?form=P7&term=I&year=${YEAR}`);
+      expect(refused.statusCode).toBe(503);
+    } finally {
+      await away.close();
+      await database.close();
+    }
   });
 
   it('stores a job drawn twice (a retry after a worker died) once: the first result stays', async () => {
