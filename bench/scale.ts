@@ -162,7 +162,11 @@ async function printRound(topology: Topology, token: string, printing: Printing,
   let complete = 0;
   const other: number[] = [];
   let printingNow = true;
-  const otherCalls = otherSchoolCalls(origin, otherToken, printing.other, () => printingNow, other);
+  // Its failure is kept until the printing ends (a rejection nobody awaits yet would end the process).
+  const otherCalls = otherSchoolCalls(origin, otherToken, printing.other, () => printingNow, other).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   const started = performance.now();
   await Promise.all(
     printing.classes.map(async (cards) => {
@@ -193,7 +197,8 @@ async function printRound(topology: Topology, token: string, printing: Printing,
   );
   const seconds = (performance.now() - started) / 1000;
   printingNow = false;
-  await otherCalls;
+  const otherFailed = await otherCalls;
+  if (otherFailed) throw otherFailed;
   const cards = printing.classes.reduce((sum, each) => sum + each.learners, 0);
   const drawnBy = new Map<string, number>();
   for (const [job, worker] of Object.entries(await documentsDrawn(topology))) {
