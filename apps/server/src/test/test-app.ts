@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { TENANT_HEADER } from '@mustard/shared';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
@@ -142,8 +143,31 @@ export async function buildTestApp(overrides: Partial<Config> = {}, options: Tes
       await app.close();
       await worker?.close();
       await database.close();
+      if (config.redisUrl && !overrides.redisPrefix) await forgetRedisKeys(config.redisUrl, config.redisPrefix);
     },
   };
+}
+
+/**
+ * Deletes every key of a test app's own prefix (its queues' streams and metadata, counters) from
+ * the shared Redis once it is closed, so test runs leave nothing behind. A prefix the test chose
+ * may be shared with another app it still runs: that test cleans up itself.
+ */
+async function forgetRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } catch {
+    // Redis away: the keys stay, under a prefix no other run uses.
+  } finally {
+    redis.disconnect();
+  }
 }
 
 export async function login(app: FastifyInstance, email: string, password = TEST_PASSWORD): Promise<string> {
