@@ -93,6 +93,8 @@ const POSTGRES_ONLY = server([
   'jobs/mail.test.ts',
   // Two app servers' limits shared through Redis, and a Redis of the test's own stopped and restarted.
   'security/shared-limits.test.ts',
+  // Two app servers and two job workers as processes on a PostgreSQL and a Redis of the test's own, both restarted.
+  'operations/topology.test.ts',
 ]);
 /**
  * The embedded database's part of CI (`npm run test:ci`), by what differs there; every API test

@@ -137,7 +137,13 @@ export interface AppServer extends TopologyProcess {
   url: string;
 }
 
-export type JobWorker = TopologyProcess;
+export interface JobWorker extends TopologyProcess {
+  /** hostname:pid, as the worker's log lines and Redis (which worker drew which job) name it. */
+  id: string;
+}
+
+/** The line a worker logs once it takes jobs (jobs/worker-process.ts), with its id. */
+const WORKER_STARTED = /job worker (\S+:\d+) started/;
 
 export interface TopologyOptions {
   servers: number;
@@ -148,9 +154,9 @@ export interface TopologyOptions {
   seed?: 'demo' | ((database: Database) => Promise<void>);
   /** More environment for every process (a server's or worker's LOG_LEVEL, PDF_QUEUE_TOTAL, …). */
   env?: Record<string, string>;
-  /** More environment for the workers alone. */
+  /** More environment for the workers alone (their LOG_LEVEL is info unless given here: the started line is read). */
   workerEnv?: Record<string, string>;
-  /** What a worker prints once it takes jobs (it is not counted as started before); default: its first line of output. */
+  /** What a worker prints once it takes jobs (it is not counted as started before); default: its "job worker <id> started". */
   workerReady?: RegExp;
 }
 
@@ -196,6 +202,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   let redis: PrivateRedis | undefined;
   let superuser: pg.Pool | undefined;
   let stopped = false;
+  // Names go on counting after a kill: the replacement of worker-1 is worker-3, never a second worker-2.
+  let serversStarted = 0;
+  let workersStarted = 0;
 
   const stop = async () => {
     if (stopped) return;
@@ -228,7 +237,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
 
     const startServer = async (): Promise<AppServer> => {
       const port = await freePort();
-      const started = describe(spawnTsx('apps/server/src/server.ts', [], { ...env, PORT: String(port) }), `server-${servers.length + 1}`);
+      const started = describe(spawnTsx('apps/server/src/server.ts', [], { ...env, PORT: String(port) }), `server-${++serversStarted}`);
       const server = { ...started, port, url: `http://127.0.0.1:${port}` };
       servers.push(server);
       await waitUntil(`${server.name} to be ready`, 60_000, async () => {
@@ -240,16 +249,16 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     };
 
     const startWorker = async (): Promise<JobWorker> => {
-      const worker = describe(
-        spawnTsx('apps/server/src/cli.ts', ['worker'], { ...env, ...options.workerEnv }),
-        `worker-${workers.length + 1}`,
-      );
+      // At info: a worker logs that it started, with its id, and each job it finishes.
+      const child = spawnTsx('apps/server/src/cli.ts', ['worker'], { ...env, LOG_LEVEL: 'info', ...options.workerEnv });
+      const worker: JobWorker = { ...describe(child, `worker-${++workersStarted}`), id: '' };
       workers.push(worker);
-      const ready = options.workerReady ?? /\S/;
-      await waitUntil(`${worker.name} to be ready`, 60_000, async () => {
+      const ready = options.workerReady ?? WORKER_STARTED;
+      await waitUntil(`${worker.name} to start`, 60_000, async () => {
         if (!worker.running()) throw new Error(ended(worker));
         return ready.test(worker.output.stdout()) ? true : undefined;
       });
+      worker.id = WORKER_STARTED.exec(worker.output.stdout())?.[1] ?? '';
       return worker;
     };
 
