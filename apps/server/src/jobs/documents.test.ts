@@ -21,6 +21,7 @@ import { makeMarks, makeTenant, makeUser } from '../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/test-app.js';
 import {
   type DocumentJobData,
+  DocumentJobs,
   documentPriority,
   documentResultKey,
   documentWorkersKey,
@@ -28,6 +29,7 @@ import {
   drawerOfAddress,
   serializeInput,
 } from './documents.js';
+import { DOCUMENTS_QUEUE } from './queues.js';
 
 /*
  * Documents as BullMQ jobs (issue 30), on the real Redis and PostgreSQL: two app servers of one
@@ -266,6 +268,39 @@ describe.runIf(process.env.MUSTARD_TEST_DB === 'postgres')('documents as jobs on
     ).rejects.toThrow(/failed: The document could not be drawn: No drawer "drawNothingOfTheKind"/);
     expect(performance.now() - started).toBeLessThan(5000);
     expect(await t.app.documents.shared?.admission.counts(tenantId)).toEqual({ school: 0, total: 0 });
+  });
+
+  it("forwards a job's progress to the route, never going back when a retried job draws again from its start", async () => {
+    // A prefix of its own, where this test plays the worker: progress 3, then a retry's 1 and 2, then 5.
+    const prefix = `${t.config.redisPrefix}-progress`;
+    const jobs = new DocumentJobs({ redisUrl: REDIS_URL, prefix, redis, waitMs: 20_000, log: t.app.log });
+    const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    const worker = new Worker<DocumentJobData>(
+      DOCUMENTS_QUEUE,
+      async (job) => {
+        for (const done of [3, 1, 2, 5]) await job.updateProgress({ done, total: 5 });
+        await redis.set(documentResultKey(prefix, job.id as string), '%PDF-played', 'PX', 60_000);
+        return { bytes: 11, worker: 'played' };
+      },
+      { connection, prefix },
+    );
+    const heard: number[] = [];
+    try {
+      const pdf = await jobs.draw(
+        { school: tenantId, place: 1, reply: { header: () => undefined } },
+        REPORT_CARDS_DRAWER,
+        {} as never,
+        (done) => heard.push(done),
+      );
+      expect(pdf.toString()).toBe('%PDF-played');
+      expect(heard).toEqual([3, 3, 3, 5]);
+    } finally {
+      await worker.close();
+      await jobs.close();
+      await connection.quit();
+      const left = await redis.keys(`${prefix}:*`);
+      if (left.length > 0) await redis.del(...left);
+    }
   });
 
   it("takes another school's single card before a school's second and third documents, first come first served within a priority", async () => {

@@ -246,7 +246,15 @@ export class DocumentJobs {
       progress: Boolean(onProgress),
     };
     const jobId = randomUUID();
-    if (onProgress) this.listening.set(jobId, onProgress);
+    if (onProgress) {
+      // A job retried after its worker died is drawn again from its first piece: the count on
+      // screen holds where it was rather than going back.
+      let most = 0;
+      this.listening.set(jobId, (done, total) => {
+        most = Math.max(most, done);
+        onProgress(most, total);
+      });
+    }
     try {
       const added = await withTimeout(
         queue.add('draw', data, { jobId, priority: documentPriority(job.place) }),

@@ -110,6 +110,9 @@ export const NC_REPORT_CARDS: MailedCards<NcTerminalReportQuery, NcReportRead, N
   fileName: ncReportFileName,
 };
 
+/** A mailing's cards asked to be drawn at once: enough to keep a few job workers busy, the queue bounding the rest. */
+const CARDS_DRAWN_AT_ONCE = 4;
+
 /** A part of a file name: letters, digits, dashes and underscores only. */
 const namePart = (value: string) => value.replace(/[^A-Za-z0-9_-]+/g, '_');
 
@@ -180,22 +183,32 @@ export async function mailReportCards<Query extends { progress?: string | undefi
   const progress = query.progress
     ? await app.documents.progress.start({ tenantId, userId, token: query.progress }, addressed.length)
     : null;
-  const drawn: Array<{ learner: CardLearner; pdf: Buffer }> = [];
-  const failed: MailedLearner[] = [];
+  // Each learner's card in its own turn (with Redis, its own job, so a class's cards spread over
+  // the workers), a few at once, under the one admission; kept in the class's order.
+  const outcomes: Array<{ learner: CardLearner; pdf: Buffer | null }> = [];
   if (addressed.length > 0) {
     const images = await cards.images(built, app, tenantId);
-    // Each learner's card in its own turn (with Redis, its own job), under the one admission.
-    for (const [index, learner] of addressed.entries()) {
-      try {
-        drawn.push({ learner, pdf: await cards.draw(built, learner.id, images, context.draw) });
-      } catch (error) {
-        // One card that cannot be drawn does not keep the others from going: it is named as failed.
-        request.log.error({ err: error, learner: learner.id }, 'a report card to e-mail could not be drawn');
-        failed.push(named(learner));
+    let next = 0;
+    let finished = 0;
+    const lane = async () => {
+      while (next < addressed.length) {
+        const index = next++;
+        const learner = addressed[index] as CardLearner;
+        try {
+          outcomes[index] = { learner, pdf: await cards.draw(built, learner.id, images, context.draw) };
+        } catch (error) {
+          // One card that cannot be drawn does not keep the others from going: it is named as failed.
+          request.log.error({ err: error, learner: learner.id }, 'a report card to e-mail could not be drawn');
+          outcomes[index] = { learner, pdf: null };
+        }
+        finished += 1;
+        progress?.update(finished, addressed.length);
       }
-      progress?.update(index + 1, addressed.length);
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(CARDS_DRAWN_AT_ONCE, addressed.length) }, lane));
   }
+  const drawn = outcomes.flatMap(({ learner, pdf }) => (pdf ? [{ learner, pdf }] : []));
+  const failed: MailedLearner[] = outcomes.flatMap(({ learner, pdf }) => (pdf ? [] : [named(learner)]));
   await progress?.finish();
 
   const { report, school } = model;
