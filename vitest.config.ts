@@ -91,6 +91,7 @@ const POSTGRES_ONLY = server([
   // Documents as BullMQ jobs on the shared Redis, two app servers on one database.
   'jobs/documents.test.ts',
   'jobs/mail.test.ts',
+  'jobs/worker-command.test.ts',
   // Two app servers' limits shared through Redis, and a Redis of the test's own stopped and restarted.
   'security/shared-limits.test.ts',
   // Two app servers and two job workers as processes on a PostgreSQL and a Redis of the test's own, both restarted.
