@@ -20,6 +20,7 @@ import { newSubject, ok, type Row } from '../modules/settings/settings-fixtures.
 import { makeMarks, makeTenant, makeUser } from '../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/test-app.js';
 import {
+  DOCUMENT_WORKERS_KEPT,
   type DocumentJobData,
   DocumentJobs,
   documentPriority,
@@ -257,6 +258,24 @@ describe.runIf(process.env.MUSTARD_TEST_DB === 'postgres')('documents as jobs on
     expect(await keys(`document:${jobId}*`)).toEqual([key]);
     expect(await redis.pttl(key)).toBeGreaterThan(0);
     await redis.del(key);
+  });
+
+  it('keeps its record of who drew which job bounded', async () => {
+    const key = documentWorkersKey(t.config.redisPrefix);
+    await redis.hset(key, Object.fromEntries(Array.from({ length: DOCUMENT_WORKERS_KEPT }, (_, index) => [`old-${index}`, 'a-worker'])));
+    const job = {
+      id: newId(),
+      data: {
+        drawer: drawerOfAddress(REPORT_CARDS_DRAWER),
+        school: tenantId,
+        input: serializeInput({ model: reportFixture({ learners: 1, photos: 'none' }), layout: DEFAULT_REPORT_LAYOUT, images: new Map() }),
+        progress: false,
+      },
+      updateProgress: async () => undefined,
+    };
+    await drawDocumentJob(job, { redis, prefix: t.config.redisPrefix, workerId: 'test-worker' });
+    expect(await redis.hgetall(key)).toEqual({ [job.id]: 'test-worker' });
+    await redis.del(documentResultKey(t.config.redisPrefix, job.id));
   });
 
   it('answers a document whose drawing fails with an error at once, not retried and not hung', async () => {

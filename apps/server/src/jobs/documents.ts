@@ -79,6 +79,21 @@ export function documentWorkersKey(prefix: string): string {
   return redisKey(prefix, 'document-workers');
 }
 const WORKERS_KEPT_MS = 60 * 60_000;
+/** At most this many jobs in that record: a busy week, which never leaves it idle an hour, does not grow it without end. */
+export const DOCUMENT_WORKERS_KEPT = 10_000;
+
+/**
+ * KEYS: the result's key, the record of who drew. ARGV: the PDF, its time to live, the job, the
+ * worker, the record's bound and its time to live. The PDF is written only if none is there (NX);
+ * a record at its bound starts again.
+ */
+const STORE_RESULT = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX')
+if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[5]) then redis.call('DEL', KEYS[2]) end
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+return 1
+`;
 
 /** The server's sources (or its build): where drawers' files are named from. */
 const SOURCES = new URL('../', import.meta.url);
@@ -174,12 +189,18 @@ export async function drawDocumentJob(
     throw new UnrecoverableError(`The document could not be drawn: ${error instanceof Error ? error.message : String(error)}`);
   }
   await progress?.flush();
-  await context.redis
-    .multi()
-    .set(documentResultKey(context.prefix, job.id), pdf, 'PX', DOCUMENT_RESULT_TTL_MS, 'NX')
-    .hset(documentWorkersKey(context.prefix), job.id, context.workerId)
-    .pexpire(documentWorkersKey(context.prefix), WORKERS_KEPT_MS)
-    .exec();
+  await context.redis.eval(
+    STORE_RESULT,
+    2,
+    documentResultKey(context.prefix, job.id),
+    documentWorkersKey(context.prefix),
+    pdf,
+    DOCUMENT_RESULT_TTL_MS,
+    job.id,
+    context.workerId,
+    DOCUMENT_WORKERS_KEPT,
+    WORKERS_KEPT_MS,
+  );
   return { bytes: pdf.byteLength, worker: context.workerId };
 }
 
