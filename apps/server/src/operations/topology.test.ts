@@ -146,7 +146,7 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
     const token = randomBytes(12).toString('hex');
     const drewBefore = await withRedis((redis) => redis.hgetall(documentWorkersKey(topology.redisPrefix)));
     const finishedBefore = finishedJobs(topology.workers[1] as JobWorker).length;
-    const { answer, killed, other, inHand, report } = await killMidJob(token, () =>
+    const { answer, stopped, other, inHand, report } = await stopMidJob(token, () =>
       get(server(0), reportUrl(form, token)).then(async (response) => ({
         status: response.status,
         pdf: Buffer.from(await response.arrayBuffer()),
@@ -164,21 +164,14 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
     // Stored once: the app server took the one result, and none is left behind in Redis.
     expect(await withRedis((redis) => redis.keys(`${topology.redisPrefix}:document:*`))).toEqual([]);
     console.info(`a class's PDF: ${report}`);
-    expect(killed.running()).toBe(false);
+    expect(stopped.running()).toBe(false);
   }, 60_000);
 
   it('a worker killed while a class’s cards are e-mailed: every card is drawn, and each guardian’s message is in the outbox once', async () => {
     // The demo's leavers' class: most of its learners have a guardian's address.
     const form = 'P7';
     const token = randomBytes(12).toString('hex');
-    const { answer, other, inHand, report } = await killMidJob(token, () =>
-      fetch(`${server(1).url}/api/school/terminalreport/email`, {
-        method: 'POST',
-        headers: { ...adminHeaders, 'content-type': 'application/json' },
-        body: JSON.stringify({ form, term, year, progress: token }),
-        signal: AbortSignal.timeout(60_000),
-      }).then(async (response) => ({ status: response.status, body: await response.text() })),
-    );
+    const { answer, other, inHand, report } = await stopMidJob(token, () => mailCards(form, token));
     expect(answer.status, answer.body).toBe(200);
     const summary = JSON.parse(answer.body) as { sent: number; alreadySent: number; noAddress: number; failed: number };
     const learners = classes.get(form)?.length ?? 0;
@@ -200,6 +193,23 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
     expect(await withRedis((redis) => redis.keys(`${topology.redisPrefix}:document:*`))).toEqual([]);
     console.info(`a class's cards e-mailed (${summary.sent} messages): ${report}`);
   }, 90_000);
+
+  it('a worker stopped with SIGTERM while a class’s cards are e-mailed again finishes the cards in hand, exits 0, and nothing goes twice', async () => {
+    const token = randomBytes(12).toString('hex');
+    const before = await outboxRows();
+    const { answer, stopped, exit, inHand, report } = await stopMidJob(token, () => mailCards('P7', token), 'SIGTERM');
+    expect(answer.status, answer.body).toBe(200);
+    // The same cards again: every message already in the outbox, none added.
+    const summary = JSON.parse(answer.body) as { sent: number; alreadySent: number; failed: number };
+    expect(summary).toMatchObject({ sent: 0, alreadySent: before, failed: 0 });
+    expect(await outboxRows()).toBe(before);
+    // The cards in hand were drawn to the end by the worker being stopped, not handed over; then a clean exit.
+    const drewBy = await withRedis((redis) => redis.hgetall(documentWorkersKey(topology.redisPrefix)));
+    expect(inHand.map((job) => drewBy[job])).toEqual(inHand.map(() => stopped.id));
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(stopped.output.stdout()).toContain(`job worker ${stopped.id} stopped`);
+    console.info(`a class's cards e-mailed again: ${report}`);
+  }, 60_000);
 
   it('a burst of wrong passwords for one account, sent to both servers at once, is stopped at the limit', async () => {
     const guesses = Array.from({ length: 3 * AUTH_MAX_FAILURES }, (_, index) =>
@@ -368,14 +378,17 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
   }, 90_000);
 
   /**
-   * Kills the worker drawing `work`'s document(s) while it holds a job: once the progress (under
+   * Stops the worker drawing `work`'s document(s) while it holds a job: once the progress (under
    * `token`, asked of the second server) is under way, the drawing worker is frozen (SIGSTOP) and,
-   * if it holds a job then, killed (SIGKILL: a machine lost); between two jobs it goes on and is
-   * frozen again a moment later. The other worker is frozen meanwhile, so the one killed is the one
-   * drawing and nothing changes hands while the test looks. Answers the work's answer, the jobs
-   * the dead worker held, and a replacement is started for the tests after.
+   * if it holds a job then, sent `signal` (SIGKILL: a machine lost; SIGTERM: its supervisor
+   * stopping it, given to the worker's own process as `docker stop` does); between two jobs it goes
+   * on and is frozen again a moment later. The other worker is frozen meanwhile, so the one stopped
+   * is the one drawing and nothing changes hands while the test looks. (A frozen worker may still
+   * swallow Redis's wake-up for a new job, so the drawing one can start it only at its next poll:
+   * up to BullMQ's five seconds later, which the timings below include.) Answers the work's answer,
+   * the jobs the stopped worker held and how it ended; a replacement is started for the tests after.
    */
-  async function killMidJob<T>(token: string, work: () => Promise<T>) {
+  async function stopMidJob<T>(token: string, work: () => Promise<T>, signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL') {
     const [drawing, other] = topology.workers as [JobWorker, JobWorker];
     const started = Date.now();
     let midway = { done: 0, total: 0 };
@@ -405,10 +418,12 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
         midway = now;
         inHand = await frozen(drawing, async () => {
           const held = await withRedis((redis) => redis.lrange(`${topology.redisPrefix}:${DOCUMENTS_QUEUE}:active`, 0, -1));
-          if (held.length > 0) {
+          if (held.length > 0 && signal === 'SIGKILL') {
             topology.kill(drawing);
             await waitForExit(drawing.child, 5_000);
           }
+          // Pending while it is frozen: delivered (and relayed by tsx to the worker) once it goes on.
+          if (held.length > 0 && signal === 'SIGTERM') drawing.child.kill('SIGTERM');
           return held;
         });
       }
@@ -418,10 +433,12 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
     });
     const answer = await pending;
     const report =
-      `${drawing.name} killed holding ${inHand.length} job(s) at ${midway.done} of ${midway.total}, ${killedAt - started} ms in; ` +
-      `${other.name} finished ${Date.now() - killedAt} ms later (job lock ${JOB_LOCK_SECONDS} s)`;
+      `${drawing.name} sent ${signal} holding ${inHand.length} job(s) at ${midway.done} of ${midway.total}, ${killedAt - started} ms in; ` +
+      `answered ${Date.now() - killedAt} ms later (job lock ${JOB_LOCK_SECONDS} s)`;
+    const exit = await waitForExit(drawing.child, 30_000);
+    topology.kill(drawing);
     await topology.startWorker();
-    return { answer, killed: drawing, other, inHand, report };
+    return { answer, stopped: drawing, exit, other, inHand, report };
   }
 
   /** `work` while `worker` is stopped (SIGSTOP: it holds its connections and takes nothing), then it goes on (unless killed meanwhile). */
@@ -433,6 +450,26 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
     } finally {
       if (worker.running()) process.kill(group, 'SIGCONT');
     }
+  }
+
+  /** Asks the second server to e-mail a class's cards, each to its learner's guardian. */
+  async function mailCards(form: string, token: string) {
+    const response = await fetch(`${server(1).url}/api/school/terminalreport/email`, {
+      method: 'POST',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+      body: JSON.stringify({ form, term, year, progress: token }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    return { status: response.status, body: await response.text() };
+  }
+
+  /** The school's report-card messages in the outbox. */
+  async function outboxRows(): Promise<number> {
+    const [row] = await topology.query<{ rows: number }>(
+      `SELECT count(*)::int AS rows FROM mail_outbox o JOIN tenants t ON t.id = o.tenant_id WHERE t.tenantcode = $1 AND o.template = 'reportCard'`,
+      [SCHOOL],
+    );
+    return row?.rows ?? 0;
   }
 
   /** A short connection to the installation's Redis, to read what the jobs left there. */
