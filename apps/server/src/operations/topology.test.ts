@@ -371,7 +371,12 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
     const lost = (byStatus.get(200) ?? []).filter((save) => !kept.has(save.save_id) || !written(save).every(Boolean));
     const half = (byStatus.get(503) ?? []).filter((save) => new Set(written(save)).size > 1 || written(save)[0] !== kept.has(save.save_id));
     expect({ lost: lost.length, half: half.length }).toEqual({ lost: 0, half: 0 });
-    const outage = outages.map((each) => `${each.what} ${each.back - each.down} ms`).join(', ');
+    // Per outage: how long until both servers were ready again, and the saves answered in it (refused / acknowledged).
+    const during = (each: (typeof outages)[number], status: number) =>
+      saves.filter((save) => save.status === status && save.at >= each.down && save.at <= each.back).length;
+    const outage = outages
+      .map((each) => `${each.what} ${each.back - each.down} ms: ${during(each, 503)} refused, ${during(each, 200)} acknowledged`)
+      .join('; ');
     console.info(
       `restarts under load (${outage}): ${byStatus.get(200)?.length ?? 0} saves acknowledged, ${byStatus.get(503)?.length ?? 0} refused with 503`,
     );
