@@ -57,8 +57,12 @@ export class DocumentProgressStore {
     return this.writer(key, total);
   }
 
-  /** The progress of the user's document in the school; 0 of 0 when none is known (not started, or long done). */
-  async get(key: ProgressKey): Promise<ProgressAnswer> {
+  /**
+   * The progress of the user's document in the school; null when none is known: a token never
+   * started (or not yet: the document is read before it is drawn), long done, forged, or another
+   * user's or school's, which are all alike to the asker.
+   */
+  async get(key: ProgressKey): Promise<ProgressAnswer | null> {
     const row = await withTenant(this.db, { tenantId: key.tenantId, userId: key.userId }, (trx) =>
       trx
         .selectFrom('document_progress')
@@ -69,7 +73,7 @@ export class DocumentProgressStore {
         .where(sql<boolean>`updated_at >= now() - ${KEEP}::interval`)
         .executeTakeFirst(),
     );
-    return row ? { done: row.done, total: row.total } : { done: 0, total: 0 };
+    return row ? { done: row.done, total: row.total } : null;
   }
 
   private upsert(trx: Trx, key: ProgressKey, done: number, total: number) {

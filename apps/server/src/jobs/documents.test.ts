@@ -173,9 +173,9 @@ describe.runIf(process.env.MUSTARD_TEST_DB === 'postgres')('documents as jobs on
     expect(ok(await progressOf(head, token))).toEqual({ done: LEARNERS, total: LEARNERS });
     expect(ok(await progressOf(onSecond(head), token))).toEqual({ done: LEARNERS, total: LEARNERS });
     // A colleague, another school, or a forged token: nothing.
-    expect(ok(await progressOf(colleague, token))).toEqual({ done: 0, total: 0 });
-    expect(ok(await progressOf(onSecond(otherSchool), token))).toEqual({ done: 0, total: 0 });
-    expect(ok(await progressOf(head, `test-${newId()}`))).toEqual({ done: 0, total: 0 });
+    expect((await progressOf(colleague, token)).statusCode).toBe(404);
+    expect((await progressOf(onSecond(otherSchool), token)).statusCode).toBe(404);
+    expect((await progressOf(head, `test-${newId()}`)).statusCode).toBe(404);
   });
 
   it("holds one school's bound and the installation's across both servers: 503 with Retry-After, freed when done", async () => {

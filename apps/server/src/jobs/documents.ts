@@ -237,7 +237,14 @@ export class DocumentJobs {
       defaultJobOptions: DOCUMENT_JOB_OPTIONS,
     });
     queue.on('error', () => undefined);
-    const events = new QueueEvents(DOCUMENTS_QUEUE, { connection: this.connection, prefix: this.options.prefix });
+    // Read from the moment it is made (less 5 s for a clock apart from Redis's; older events name
+    // no job listened to), not from whenever its first read reaches Redis: the first document
+    // after a start would otherwise lose the progress its worker reports meanwhile.
+    const events = new QueueEvents(DOCUMENTS_QUEUE, {
+      connection: this.connection,
+      prefix: this.options.prefix,
+      lastEventId: `${Date.now() - 5000}-0`,
+    });
     events.on('error', () => undefined);
     events.on('progress', ({ jobId, data }) => {
       const listener = this.listening.get(jobId);

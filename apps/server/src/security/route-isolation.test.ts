@@ -107,6 +107,8 @@ interface Side {
   tenantName: string;
   tenant: { id: string; tenantcode: string };
   token: string;
+  /** The side's head (superadmin), who asks every route of the matrix. */
+  adminId: string;
   c: Caller;
   ids: Ids;
   studentid: string;
@@ -357,6 +359,7 @@ async function seed(side: Side) {
   side.tenant = await makeTenant(t.database, { name: side.tenantName });
   const admin = await makeUser(t.database, { name: `${side.mark} Admin`, memberOf: [{ tenantId: side.tenant.id, roles: ['superadmin'] }] });
   side.token = await login(t.app, admin.email);
+  side.adminId = admin.id;
   side.c = caller(t.app, side.token, side.tenant.tenantcode);
   side.studentid = `${side.mark.toUpperCase()}/0001`;
   side.ids = {} as Ids;
@@ -728,6 +731,28 @@ async function platformDomainsRefused(method: string, url: string, payload?: unk
   expect(await t.database.db.selectFrom('external_signin_providers').selectAll().execute()).toEqual(before);
 }
 
+/** A document of A's under a token, and one of B's under the same token: A reads its own alone, and a token of none is 404. */
+function progressOfBoth(): ListFixture {
+  const url = (token: string) => `/api/school/terminalreport/progress?token=${token}`;
+  let token = '';
+  return {
+    urls: async () => {
+      token = `isolation-${crypto.randomUUID()}`;
+      for (const [side, total] of [
+        [A, 3],
+        [B, 7],
+      ] as const) {
+        await (await t.app.documents.progress.start({ tenantId: side.tenant.id, userId: side.adminId, token }, total)).finish();
+      }
+      return [url(token)];
+    },
+    check: async () => {
+      expect(ok(await send(A, 'GET', url(token)))).toEqual({ done: 0, total: 3 });
+      expect((await send(A, 'GET', url('isolation-none'))).statusCode).toBe(404);
+    },
+  };
+}
+
 const LISTS: Record<string, ListFixture> = {
   '/api/admin/signin-domains': { platformOnly: true },
   // The platform's mail outbox (issue 29 point 1): every school's messages, a platform administrator's alone (outbox.test.ts).
@@ -1019,11 +1044,7 @@ const LISTS: Record<string, ListFixture> = {
       expectNothingOfB(theirs.body, 'GET /api/school/remarks?remarktype_id=<B>');
     },
   },
-  '/api/school/terminalreport/progress': {
-    urls: () => ['/api/school/terminalreport/progress?token=isolation-token'],
-    check: async () =>
-      expect(ok(await send(A, 'GET', '/api/school/terminalreport/progress?token=isolation-token'))).toEqual({ done: 0, total: 0 }),
-  },
+  '/api/school/terminalreport/progress': progressOfBoth(),
   '/api/school/termdates': {
     urls: () => ['/api/school/termdates?year=2027'],
     check: async () => {

@@ -20,7 +20,7 @@ export const terminalReportEndpoint = defineEndpoint({
   download: true,
 });
 
-/** How far the PDF of the request with this progress token is: learners drawn of all (0 of 0 before it starts). */
+/** How far the PDF of the request with this progress token is: learners drawn of all (404 before it starts, and for a token of no document of the asker's). */
 export const ReportProgressSchema = z.object({ done: z.number(), total: z.number() });
 
 export const reportProgressEndpoint = defineEndpoint({

@@ -54,9 +54,13 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     return { model: withInlinePhotos(sample.model, images) };
   });
 
-  endpointRoute(app, reportProgressEndpoint, async ({ query }, request) =>
-    app.documents.progress.get({ ...tenantScope(request), token: query.token }),
-  );
+  // A token of no document of this user in this school (forged, another's, not started yet, long
+  // done) is 404: the web keeps showing 0 of its total until the first learner is drawn.
+  endpointRoute(app, reportProgressEndpoint, async ({ query }, request) => {
+    const progress = await app.documents.progress.get({ ...tenantScope(request), token: query.token });
+    if (!progress) throw notFound();
+    return progress;
+  });
 
   // The school's badge: to its own members only (another school's request reads its own row).
   tenantEndpointRoute(app, schoolLogoEndpoint, async (tx) => {
