@@ -289,30 +289,37 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
       }
     };
     const load = Promise.all(subjects.map((subject, index) => teacher(subject, server(index))));
-    const readyz = async (on: AppServer) =>
-      (await fetch(`${on.url}/readyz`, { headers: { connection: 'close' } }).catch(() => undefined))?.status;
-    const allAre = (status: number) => async () =>
-      (await Promise.all(topology.servers.map(readyz))).every((each) => each === status) ? true : undefined;
+    // What /readyz says: its status and its words ("ready", "database unavailable", "degraded: redis unavailable").
+    const readyz = async (on: AppServer) => {
+      const answer = await fetch(`${on.url}/readyz`, { headers: { connection: 'close' } }).catch(() => undefined);
+      return answer ? `${answer.status} ${((await answer.json()) as { status: string }).status}` : 'no answer';
+    };
+    const allAre = (state: string) => async () =>
+      (await Promise.all(topology.servers.map(readyz))).every((each) => each === state) ? true : undefined;
 
     const outages: Array<{ what: string; down: number; back: number }> = [];
-    const restart = async (what: string, stop: () => Promise<void>, start: () => Promise<void>) => {
+    // Without PostgreSQL a server is out of the balancer (503); without Redis it stays in, degraded
+    // (saves go on; what Redis counts or carries answers 503 of its own).
+    const restart = async (what: string, without: string, stop: () => Promise<void>, start: () => Promise<void>) => {
       await sleep(1000);
       const down = Date.now();
       await stop();
-      await waitUntil(`both servers to be unready without ${what}`, 10_000, allAre(503), 20);
+      await waitUntil(`both servers to say "${without}" without ${what}`, 10_000, allAre(without), 20);
       await sleep(500);
       await start();
-      await waitUntil(`both servers to be ready with ${what} back`, 20_000, allAre(200), 20);
+      await waitUntil(`both servers to be ready with ${what} back`, 20_000, allAre('200 ready'), 20);
       outages.push({ what, down, back: Date.now() });
     };
     try {
       await restart(
         'PostgreSQL',
+        '503 database unavailable',
         () => topology.postgres.stop(),
         () => topology.postgres.start(),
       );
       await restart(
         'Redis',
+        '200 degraded: redis unavailable',
         () => topology.redis.stop(),
         () => topology.redis.start(),
       );
@@ -370,7 +377,8 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
     // Acknowledged: kept, both cells. Refused: both cells or neither, never half a save.
     const lost = (byStatus.get(200) ?? []).filter((save) => !kept.has(save.save_id) || !written(save).every(Boolean));
     const half = (byStatus.get(503) ?? []).filter((save) => new Set(written(save)).size > 1 || written(save)[0] !== kept.has(save.save_id));
-    expect({ lost: lost.length, half: half.length }).toEqual({ lost: 0, half: 0 });
+    const detail = [...lost, ...half].map((save) => ({ ...save, cell: undefined, written: written(save), kept: kept.has(save.save_id) }));
+    expect({ lost: lost.length, half: half.length }, JSON.stringify(detail).slice(0, 2000)).toEqual({ lost: 0, half: 0 });
     // Per outage: how long until both servers were ready again, and the saves answered in it (refused / acknowledged).
     const during = (each: (typeof outages)[number], status: number) =>
       saves.filter((save) => save.status === status && save.at >= each.down && save.at <= each.back).length;

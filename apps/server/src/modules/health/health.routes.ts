@@ -2,10 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 /**
- * Liveness (the process answers) and readiness (the database answers, and the installation's
- * Redis when it has one), for load balancers. A server whose Redis is away cannot count sign-in
- * failures or request rates and refuses them with 503: not ready, so the balancer sends people to
- * a server that can.
+ * Liveness (the process answers) and readiness (the database answers), for load balancers, with
+ * the installation's Redis reported when it has one. A server whose database is away serves
+ * nothing: 503, not ready. A server whose Redis is away still serves most of the product (a
+ * teacher signed in saves marks, the lists and reports read from PostgreSQL) and refuses only
+ * what Redis counts or carries (sign-in, the other limited actions, documents) with 503 of its
+ * own: ready, "degraded: redis unavailable". Every server of an installation shares the one
+ * Redis, so answering 503 here would only take them all out of the balancer at once, the marks
+ * saves with them.
  */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const Status = z.object({ status: z.string() });
@@ -20,7 +24,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     if (redis.status === 'rejected') {
       request.log.warn({ err: redis.reason }, 'redis not reachable');
-      return reply.status(503).send({ status: 'redis unavailable' });
+      return { status: 'degraded: redis unavailable' };
     }
     return { status: 'ready' };
   });
