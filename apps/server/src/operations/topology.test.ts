@@ -237,9 +237,11 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
       student_id: string;
       marktypes: string[];
       versions: number[];
+      originals: Array<number | null>;
     }>(
       `SELECT m.subject_id, m.form, m.stream, m.student_id,
-              array_agg(m.marktype_id ORDER BY m.marktype_id) AS marktypes, array_agg(m.version ORDER BY m.marktype_id) AS versions
+              array_agg(m.marktype_id ORDER BY m.marktype_id) AS marktypes, array_agg(m.version ORDER BY m.marktype_id) AS versions,
+              array_agg(m.mark::float ORDER BY m.marktype_id) AS originals
          FROM marks m JOIN tenants t ON t.id = m.tenant_id
         WHERE t.tenantcode = $1 AND m.term = $2 AND m.year = $3 AND m.paper = 'I'
         GROUP BY m.subject_id, m.form, m.stream, m.student_id
@@ -263,8 +265,13 @@ describe.runIf(testDatabaseKind === 'postgres')('two app servers and two job wor
       const queue = cells.filter((cell) => cell.subject_id === subject);
       for (let cell = queue.shift(); loading && cell; cell = queue.shift()) {
         const save_id = randomUUID();
-        // Halves: never the demo's whole marks, so a cell holds this save's value only if this save wrote it.
-        const values: [number, number] = [Math.floor(Math.random() * 90) + 0.5, Math.floor(Math.random() * 90) + 0.5];
+        // Never the cell's mark before (the demo has halves too): each cell is saved once, so it
+        // holds this save's value only if this save wrote it.
+        const fresh = (original: number | null | undefined) => {
+          const value = Math.floor(Math.random() * 90) + 0.5;
+          return value === original ? value - 1 + (value < 50 ? 2 : 0) : value;
+        };
+        const values: [number, number] = [fresh(cell.originals[0]), fresh(cell.originals[1])];
         const [first, second] = cell.marktypes as [string, string];
         const body = {
           form: cell.form,
