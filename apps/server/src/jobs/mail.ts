@@ -16,14 +16,13 @@ import { MAIL_QUEUE } from './queues.js';
  * lease), so two workers' rounds at once, or a round run again after a job's retry, never take
  * the same message; a job carries nothing but "send what is due".
  *
- * Wake-ups coalesce: a wake's job id is the quarter-second it was made in, so a burst of
- * enqueued messages makes one job, not one each; a wake a moment later (during that round) makes
- * another, which runs the round again after it. `drain()` adds a job of its own and waits for it:
- * it resolves once a round that began after the call has run.
+ * Every wake is a job of its own, run one at a time: a round that begins after the wake's commit
+ * always follows it. (Wake-ups once shared a job id a quarter-second long, to make a burst one job;
+ * but a wake made while that job's round was under way, its rows already read, was then dropped,
+ * and its message waited for the poll.) A wake comes once a committed action, not once a message
+ * (a class's cards by e-mail are one), and a round with nothing due is one query. `drain()` adds a
+ * job of its own and waits for it: it resolves once a round that began after the call has run.
  */
-
-/** The window in which wake-ups make one job. */
-const WAKE_WINDOW_MS = 250;
 /** How long `drain()` waits for its round at most. */
 const DRAIN_WAIT_MS = 30_000;
 
@@ -50,9 +49,8 @@ export function queuedMailSender(options: { redisUrl: string; prefix: string; lo
     sends: true,
     wake() {
       if (stopped) return;
-      const window = Math.floor(Date.now() / WAKE_WINDOW_MS);
       started()
-        .queue.add('send', {}, { jobId: `wake-${window}`, removeOnComplete: true, removeOnFail: true })
+        .queue.add('send', {}, { jobId: `wake-${randomUUID()}`, removeOnComplete: true, removeOnFail: true })
         .catch((error: unknown) =>
           options.log.warn({ err: error }, 'mail: the wake-up could not be queued; the workers send at their next poll'),
         );
