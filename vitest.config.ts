@@ -64,6 +64,8 @@ const NO_DATABASE = server([
   'test/test-rules.test.ts',
   // The document pool and its queue: threads and turns, no database.
   'documents/pool.test.ts',
+  // Reading turns: how many admitted documents read their data at once.
+  'documents/reading.test.ts',
   // The registry of report kinds: what it holds and that the app serves each.
   'modules/reports/kinds.test.ts',
   // The cumulative report's pure parts: its layout and grade points.

@@ -6,6 +6,7 @@ import type { DrawInTurn } from './drawers.js';
 import { DOCUMENT_TASKS_PER_THREAD, DOCUMENT_THREADS, renderDocument } from './pool.js';
 import { DocumentProgressStore } from './progress.js';
 import { DEFAULT_DOCUMENT_LIMITS, DocumentQueue, type RetryLater } from './queue.js';
+import { ReadingTurns } from './reading.js';
 import { SharedAdmission } from './shared-admission.js';
 
 /*
@@ -57,6 +58,8 @@ export class Documents {
   readonly queue: DocumentQueue | null;
   /** The installation's admissions in Redis, and its document jobs. Null without Redis. */
   readonly shared: { admission: SharedAdmission; jobs: DocumentJobs } | null;
+  /** Admitted documents reading their data in this process, a few at a time. */
+  readonly reads = new ReadingTurns();
 
   constructor(
     limits: { perSchool?: number | undefined; total?: number | undefined },
@@ -94,13 +97,26 @@ export class Documents {
     if (this.shared) {
       const { admission, jobs } = this.shared;
       return admission.serve(school, reply, ({ place }) =>
-        work((drawer, input, onProgress) => jobs.draw({ school, place, reply }, drawer, input, onProgress)),
+        this.readInTurn(work, (drawer, input, onProgress) => jobs.draw({ school, place, reply }, drawer, input, onProgress)),
       );
     }
     const queue = this.queue as DocumentQueue;
     return queue.serve(school, reply, (inTurn) =>
-      work((drawer, input, onProgress) => inTurn(() => renderDocument(drawer, input, onProgress))),
+      this.readInTurn(work, (drawer, input, onProgress) => inTurn(() => renderDocument(drawer, input, onProgress))),
     );
+  }
+
+  /** Runs an admitted document's `work` in its reading turn (reading.ts), which passes on at its first draw or its end. */
+  private async readInTurn<T>(work: (draw: DrawInTurn) => Promise<T>, draw: DrawInTurn): Promise<T> {
+    const done = await this.reads.enter();
+    try {
+      return await work((drawer, input, onProgress) => {
+        done();
+        return draw(drawer, input, onProgress);
+      });
+    } finally {
+      done();
+    }
   }
 
   /** This process's queue: what is admitted, drawn and waiting (all 0 when idle, and with Redis). */

@@ -9,6 +9,7 @@ import { makeMarks, makeTenant, makeUser } from '../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../test/test-app.js';
 import { DOCUMENT_TASKS_PER_THREAD, DOCUMENT_THREADS } from './pool.js';
 import { DOCUMENTS_RETRY_AFTER_SECONDS } from './queue.js';
+import { DOCUMENT_READS_AT_ONCE } from './reading.js';
 
 /*
  * Report card and mark sheet PDFs are admitted within bounds and drawn fairly (issue 23 item
@@ -85,6 +86,34 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('the document queue', () => {
+  it('reads the data of a few admitted documents at once, the turn handed on when one ends', async () => {
+    let reading = 0;
+    let most = 0;
+    const gates: Array<() => void> = [];
+    const until = async (check: () => boolean) => {
+      for (let tries = 0; !check() && tries < 500; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    // One more document than may read at once, two a school (within PER_SCHOOL and TOTAL).
+    const works = Array.from({ length: DOCUMENT_READS_AT_ONCE + 1 }, (_, index) =>
+      t.app.documents.serve(`reading-${Math.floor(index / 2)}`, { header: () => undefined }, async () => {
+        reading += 1;
+        most = Math.max(most, reading);
+        await new Promise<void>((resolve) => gates.push(resolve));
+        reading -= 1;
+      }),
+    );
+    await until(() => gates.length === DOCUMENT_READS_AT_ONCE);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(gates).toHaveLength(DOCUMENT_READS_AT_ONCE);
+    expect(t.app.documents.reads.counts()).toEqual({ reading: DOCUMENT_READS_AT_ONCE, waiting: 1 });
+    gates[0]?.();
+    await until(() => gates.length === DOCUMENT_READS_AT_ONCE + 1);
+    for (const open of gates) open();
+    await Promise.all(works);
+    expect(most).toBe(DOCUMENT_READS_AT_ONCE);
+    expect(t.app.documents.reads.counts()).toEqual({ reading: 0, waiting: 0 });
+  });
+
   it("refuses one school's documents beyond its bound with 503 and Retry-After, while another school's single card is drawn before that school's next", async () => {
     // Warm the pool, so the first card's worker start does not decide the order.
     expect((await card(schoolB)).headers['content-type']).toBe('application/pdf');
