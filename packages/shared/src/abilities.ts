@@ -26,6 +26,14 @@ export const SUBJECTS = [
   'setting',
   /** Stock locations of a business. */
   'location',
+  /** A business's products and product groups. */
+  'product',
+  /** The stock ledger: receiving, adjusting and moving stock. */
+  'stock',
+  /** A business's partners: customers and suppliers. */
+  'company',
+  /** A business's reference data (currencies, taxes, withholding duties, banks) and its settings. */
+  'business-setting',
 ] as const;
 export type SubjectClass = (typeof SUBJECTS)[number];
 

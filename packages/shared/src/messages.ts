@@ -1,3 +1,4 @@
+import { BUSINESS_MESSAGES, STOCK_MESSAGES } from './business/messages.js';
 import { COMMENT_MESSAGES } from './comments/messages.js';
 import { REMARK_MESSAGES } from './comments/remark-messages.js';
 import { GRADING_RULE_MESSAGES } from './grading/engine/rule-messages.js';
@@ -233,6 +234,13 @@ export const IN_USE_MESSAGES = {
   staff: 'This record is in use and cannot be deleted',
   topics: 'Marks carry this competency: delete its marks first',
   projects: 'This project has scores and cannot be deleted',
+  currencies: 'This currency is in use and cannot be deleted',
+  taxes: 'Products or groups use this tax: choose another for them first',
+  whduties: 'This withholding duty is in use and cannot be deleted',
+  banks: 'This bank is in use and cannot be deleted',
+  productgroups: 'This group has products: move them to another group first',
+  products: 'This product has stock movements: mark it inactive instead',
+  companies: 'This partner has stock movements: mark it inactive instead',
 } as const;
 
 /** Entering marks (issue 14): what is wrong with a cell, a grid or a save, said to the teacher. */
@@ -357,6 +365,8 @@ export const MESSAGE_CATALOGUES = {
   remarks: REMARK_MESSAGES,
   projectScores: PROJECT_SCORE_MESSAGES,
   curriculum: CURRICULUM_MESSAGES,
+  business: BUSINESS_MESSAGES,
+  stock: STOCK_MESSAGES,
 } as const;
 
 type Values<T> = T[keyof T];

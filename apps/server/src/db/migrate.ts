@@ -5,6 +5,8 @@ import { migrations } from './migrations/index.js';
 /** The role the application works as: not superuser, not BYPASSRLS, owns no table. */
 export const APP_ROLE = 'mustard_app';
 export const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock'];
+/** Ledgers the app may add to but never change (business.md: a correction is a new row). */
+export const APPEND_ONLY_TABLES = ['stock_records'];
 
 function migrator(db: Kysely<any>) {
   return new Migrator({ db, provider: { getMigrations: async () => migrations } });
@@ -39,5 +41,10 @@ async function grantAppRole(owner: Kysely<any>): Promise<void> {
   await sql.raw(`GRANT USAGE ON SCHEMA public TO ${APP_ROLE}`).execute(owner);
   await sql.raw(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${APP_ROLE}`).execute(owner);
   await sql.raw(`REVOKE INSERT, UPDATE, DELETE ON ${MIGRATION_TABLES.join(', ')} FROM ${APP_ROLE}`).execute(owner);
+  // Applied once the table exists; before migration 0027 there is nothing to revoke on.
+  const ledgers = await sql<{
+    name: string;
+  }>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename = ANY(${APPEND_ONLY_TABLES})`.execute(owner);
+  for (const { name } of ledgers.rows) await sql.raw(`REVOKE UPDATE, DELETE ON ${name} FROM ${APP_ROLE}`).execute(owner);
   await sql.raw(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${APP_ROLE}`).execute(owner);
 }

@@ -265,14 +265,144 @@ export interface RegistrationsTable {
   created_at: Generated<Date>;
 }
 
-/** What a business sells (migration 0022): the sign-up's starter products; the business screens extend it. */
+/**
+ * What a business sells (migration 0022: the sign-up's starter products; 0027: the catalogue's
+ * fields). Money and quantities are numeric: PostgreSQL answers them as exact decimal text.
+ */
 export interface ProductsTable extends TenantOwned {
   code: string;
   name: string;
   kind: 'goods' | 'service';
   unit: string;
   active: Generated<boolean>;
+  barcode: string | null;
+  group_id: string | null;
+  price: Generated<Numeric>;
+  cost: Generated<Numeric>;
+  tax_id: string | null;
+  track_stock: Generated<boolean>;
+  fractional: Generated<boolean>;
+  reorder_level: Generated<Numeric>;
+  description: string | null;
+}
+
+/** A numeric column: exact decimal text read back, a decimal string or number written. */
+export type Numeric = ColumnType<string, string | number, string | number>;
+
+/** One row per business (migration 0027): whether stock may go below zero. */
+export interface BusinessSettingsTable {
+  tenant_id: string;
+  allow_negative_stock: Generated<boolean>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface CurrenciesTable extends TenantOwned {
+  code: string;
+  name: string;
+  symbol: string | null;
+  decimals: Generated<number>;
+  rate: Generated<Numeric>;
+  is_default: Generated<boolean>;
+}
+
+export interface TaxesTable extends TenantOwned {
+  code: string;
+  name: string;
+  kind: 'standard' | 'zero' | 'exempt' | 'deemed';
+  rate: Generated<Numeric>;
+  inclusive: Generated<boolean>;
+  active: Generated<boolean>;
+}
+
+export interface WhdutiesTable extends TenantOwned {
+  code: string;
+  name: string;
+  kind: 'income_tax' | 'vat' | 'non_resident' | 'other';
+  rate: Numeric;
+  threshold: Generated<Numeric>;
+  account: string | null;
+  active: Generated<boolean>;
+}
+
+export interface BanksTable extends TenantOwned {
+  name: string;
+  code: string | null;
+  swift: string | null;
+  kind: 'bank' | 'mobile_money';
+  active: Generated<boolean>;
+}
+
+export interface ProductGroupsTable extends TenantOwned {
+  name: string;
+  tax_id: string | null;
+  description: string | null;
+}
+
+export interface CompaniesTable extends TenantOwned {
+  name: string;
+  role: 'customer' | 'supplier' | 'both';
+  tin: string | null;
+  buyer_type: Generated<'b2c' | 'b2b' | 'government' | 'foreigner'>;
+  contact_person: string | null;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+  terms_days: Generated<number>;
+  credit_limit: Generated<Numeric>;
+  active: Generated<boolean>;
+  notes: string | null;
+}
+
+/** One user action on stock (migration 0027): its rows are `stock_records`. */
+export interface StockMovementsTable {
+  tenant_id: string;
+  id: string;
+  /** The client's id for the action: the same action sent twice is recorded once. */
+  request_id: string;
+  kind: 'opening' | 'purchase' | 'adjustment' | 'transfer' | 'sale' | 'sale_return';
+  location_id: string;
+  to_location_id: string | null;
+  partner_id: string | null;
+  reason: 'expired' | 'damaged' | 'personal_use' | 'lost' | 'count' | 'found' | 'other' | null;
+  reference: string | null;
+  note: string | null;
+  occurred_on: ColumnType<string, string, never>;
+  created_by: string | null;
   created_at: Generated<Timestamp>;
+}
+
+/** The stock ledger: append-only, signed quantities (the app may not update or delete). */
+export interface StockRecordsTable {
+  tenant_id: string;
+  id: string;
+  movement_id: string;
+  /** The row's place in its movement (a transfer's out is 0, its in 1). */
+  line: number;
+  product_id: string;
+  location_id: string;
+  kind: 'opening' | 'purchase' | 'sale' | 'sale_return' | 'adjustment_in' | 'adjustment_out' | 'transfer_out' | 'transfer_in';
+  quantity: Numeric;
+  unit_cost: Numeric;
+  occurred_on: ColumnType<string, string, never>;
+  created_at: Generated<Timestamp>;
+}
+
+/** On hand per product and location: the ledger's sum, kept with each movement. */
+export interface StockLevelsTable {
+  tenant_id: string;
+  product_id: string;
+  location_id: string;
+  on_hand: Generated<Numeric>;
+  updated_at: Generated<Timestamp>;
+}
+
+/** Quantity and value per product (moving average cost = value / quantity). */
+export interface StockValuationsTable {
+  tenant_id: string;
+  product_id: string;
+  quantity: Generated<Numeric>;
+  value: Generated<Numeric>;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface LaunchNotificationsTable {
@@ -651,6 +781,17 @@ export interface DB {
   launch_notifications: LaunchNotificationsTable;
   registrations: RegistrationsTable;
   products: ProductsTable;
+  business_settings: BusinessSettingsTable;
+  currencies: CurrenciesTable;
+  taxes: TaxesTable;
+  whduties: WhdutiesTable;
+  banks: BanksTable;
+  product_groups: ProductGroupsTable;
+  companies: CompaniesTable;
+  stock_movements: StockMovementsTable;
+  stock_records: StockRecordsTable;
+  stock_levels: StockLevelsTable;
+  stock_valuations: StockValuationsTable;
   student_class_history: StudentClassHistoryTable;
   fee_journals: FeeJournalsTable;
   statement_lines: StatementLinesTable;

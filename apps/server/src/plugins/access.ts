@@ -5,9 +5,11 @@ import {
   defineAbilityFor,
   isAdministrator,
   type RoleWithPermissions,
+  routeTenantKind,
   type SubjectClass,
   TENANT_HEADER,
   type TenantSummary,
+  tenantKindOf,
 } from '@mustard/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readSignInState, type TenantWanted } from '../access/sign-in-state.repository.js';
@@ -15,7 +17,7 @@ import { verifyToken } from '../access/token.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { withTenantTx } from '../db/tenant.js';
 import type { TenantRow } from '../db/types.js';
-import { forbidden, unauthorized } from '../errors.js';
+import { forbidden, notFound, unauthorized } from '../errors.js';
 import { AuthCache } from './auth-cache.js';
 
 /**
@@ -129,6 +131,9 @@ export function registerAccessControl(app: FastifyInstance): void {
     if (access === 'signed-in') return;
     if (!state.context) throw forbidden();
     request.tenantContext = state.context;
+    // A school never sees a business's routes, nor a business a school's (shared tenant-kinds.ts).
+    const kind = routeTenantKind(request.routeOptions.url ?? request.url);
+    if (kind && kind !== tenantKindOf(state.context.tenant.category)) throw notFound();
     if (access !== 'member' && !allows(state.context.ability, access.action, access.subject)) {
       await recordForbidden(app, request, state.context, access);
       throw forbidden();

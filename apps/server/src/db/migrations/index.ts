@@ -24,6 +24,7 @@ import * as registrations from './2026_11_26_0022_registrations.js';
 import * as guardianEmail from './2026_11_26_0024_guardian_email.js';
 import * as externalSignin from './2026_11_26_0025_external_signin.js';
 import * as registrationLogo from './2026_11_26_0026_registration_logo.js';
+import * as business from './2026_11_26_0027_business.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0024_guardian_email': guardianEmail,
   '2026_11_26_0025_external_signin': externalSignin,
   '2026_11_26_0026_registration_logo': registrationLogo,
+  '2026_11_26_0027_business': business,
 };

@@ -1,4 +1,4 @@
-import { SUPERADMIN_ROLE } from '@mustard/shared';
+import { SUPERADMIN_ROLE, tenantKindOf } from '@mustard/shared';
 
 /**
  * The roles every new tenant starts with. Schools rename or extend them; these cover the
@@ -38,3 +38,30 @@ export const DEFAULT_ROLES: ReadonlyArray<{ name: string; permissions: ReadonlyA
   },
   { name: 'bursar', permissions: [['manage', 'student']] },
 ];
+
+/**
+ * The roles a new business starts with (issue 31): the owner (administrator), a manager who
+ * keeps the catalogue, partners, reference data and members, and a storekeeper who receives,
+ * adjusts and moves stock. Every member reads.
+ */
+export const BUSINESS_ROLES: ReadonlyArray<{ name: string; permissions: ReadonlyArray<[action: string, subject: string]> }> = [
+  { name: SUPERADMIN_ROLE, permissions: [] },
+  {
+    name: 'manager',
+    permissions: [
+      ['manage', 'product'],
+      ['manage', 'stock'],
+      ['manage', 'company'],
+      ['manage', 'location'],
+      ['manage', 'business-setting'],
+      ['manage', 'user'],
+      ['read', 'tenant'],
+    ],
+  },
+  { name: 'storekeeper', permissions: [['create', 'stock']] },
+];
+
+/** The roles a new tenant of this category starts with. */
+export function defaultRolesFor(category: string) {
+  return tenantKindOf(category) === 'school' ? DEFAULT_ROLES : BUSINESS_ROLES;
+}

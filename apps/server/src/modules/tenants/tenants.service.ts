@@ -12,7 +12,7 @@ import { newId } from '../../db/ids.js';
 import { bindTenant, type TenantTx, type Trx } from '../../db/tenant.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
 import { type DefaultsSummary, seedSchoolDefaults } from '../../seed/school-defaults.js';
-import { DEFAULT_ROLES } from './default-roles.js';
+import { defaultRolesFor } from './default-roles.js';
 import { isDemoTenantCode, refuseDemoCreatingTenant, refuseDemoOutsideDemo } from './demo-confinement.js';
 import {
   findVisibleTenant,
@@ -38,9 +38,9 @@ export interface Actor {
 }
 
 /** Makes the tenant's default roles; answers role ids by name. Runs with app.tenant_id set. */
-export async function createDefaultRoles(tx: TenantTx): Promise<Map<string, string>> {
+export async function createDefaultRoles(tx: TenantTx, category: string): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
-  for (const role of DEFAULT_ROLES) {
+  for (const role of defaultRolesFor(category)) {
     const id = newId();
     ids.set(role.name, id);
     await insertRole(tx, id, role.name, role.permissions);
@@ -63,7 +63,7 @@ export async function addMember(tx: TenantTx, userId: string, roleIds: string[])
 export async function insertTenantWithRoles(trx: Trx, input: TenantCreate, creatorId: string | null = null) {
   const row = await insertTenant(trx, input);
   const tx = await bindTenant(trx, row.id, creatorId);
-  const roles = await createDefaultRoles(tx);
+  const roles = await createDefaultRoles(tx, input.category);
   return { row, roles, tx };
 }
 
