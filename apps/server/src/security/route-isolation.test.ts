@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_GRADING_RULES, DEFAULT_REPORT_LAYOUT, ERROR_MESSAGES, TENANT_HEADER } from '@mustard/shared';
+import { DEFAULT_GRADING_RULES, DEFAULT_REPORT_LAYOUT, ERROR_MESSAGES, routeTenantKind, TENANT_HEADER } from '@mustard/shared';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { type Kysely, sql } from 'kysely';
@@ -29,6 +29,9 @@ import { buildTestApp, type Caller, caller, login } from '../test/test-app.js';
  *
  * The routes come from the live route table; a route that appears without an entry in the
  * fixture maps below (RECORDS, LISTS, WRITES) or in EXEMPT fails this file: add it.
+ * Business routes (issue 31) answer any school 404 (security/tenant-kinds.test.ts), so they are
+ * checked the same way between two businesses, Charlie asking and Delta holding the records
+ * (BUSINESS_RECORDS, BUSINESS_LISTS, BUSINESS_WRITES).
  */
 
 const SPREADSHEET = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -121,6 +124,24 @@ interface Side {
 
 const A = { name: 'A', mark: 'Alpha', tenantName: 'Alpha Primary School' } as Side;
 const B = { name: 'B', mark: 'Bravo', tenantName: 'Bravo Primary School' } as Side;
+
+/** Who asks or answers a route of the matrix: a school (Side) or a business (Shop). */
+type Party = Pick<Side, 'token' | 'tenant'>;
+/**
+ * A business (issue 31): the business routes answer a school's member 404 whatever the record
+ * (the tenant-kind wall, security/tenant-kinds.test.ts), so they are held apart here between two
+ * businesses, Charlie's caller against Delta's records, as the school routes are between A and B.
+ */
+interface Shop extends Party {
+  mark: string;
+  tenantName: string;
+  adminId: string;
+  c: Caller;
+  /** The shop's records of each kind, by the name its fixtures give them (seedShop). */
+  ids: Record<string, string>;
+}
+const C = { mark: 'Charlie', tenantName: 'Charlie Traders' } as Shop;
+const D = { mark: 'Delta', tenantName: 'Delta Traders' } as Shop;
 /** B's term dates of 2027 (nothing like the defaults). */
 /** B's own grading rules and report layout (A keeps the defaults). */
 const B_RULES = {
@@ -222,7 +243,7 @@ const BODY = {
   tenants: (s: Side) => ({ name: s.tenantName, tenantcode: s.tenant.tenantcode, category: 'School' }),
 };
 
-function send(side: Side, method: string, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
+function send(side: Party, method: string, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
   return t.app.inject({
     method: method as 'GET',
     url,
@@ -467,11 +488,11 @@ const MODES: Mode[] = [
 // ---------------------------------------------------------------------------------------------
 // Routes with a path parameter: B's record answers 404, A's answers 200, B's stays as it was.
 
-interface RecordFixture {
+interface RecordFixture<S extends Party = Side> {
   /** The record of a side that the path's :id names. */
-  id(side: Side): string;
+  id(side: S): string;
   /** PUT (or POST): a body the route accepts for A's own record. */
-  body?(side: Side): unknown;
+  body?(side: S): unknown;
   /** B's record as stored (and what hangs on it), to compare before and after each call. */
   stored(): Promise<unknown>;
   /** DELETE: a new record of A's, for the control (A's own record is deleted with 200). */
@@ -599,21 +620,26 @@ const RECORDS: Record<string, RecordFixture> = {
 async function checkRecordRoute(route: AppRoute) {
   const fixture = RECORDS[route.url];
   if (!fixture) throw new Error(`${route.key}: not in the matrix. Add its path to RECORDS (or EXEMPT with a reason).`);
+  await checkRecord(route, fixture, A, B);
+}
+
+/** A record route asked by `asker` (A): `other`'s record (B's) 404, the asker's own answered 200 (the control), `other`'s as it was. */
+async function checkRecord<S extends Party>(route: AppRoute, fixture: RecordFixture<S>, asker: S, other: S) {
   if (/:(?!id\b)/.test(route.url)) throw new Error(`${route.key}: a parameter other than :id; teach the matrix how to fill it.`);
   const writes = route.method === 'PUT' || route.method === 'POST' || route.method === 'PATCH';
-  const payload = writes ? fixture.body?.(A) : undefined;
+  const payload = writes ? fixture.body?.(asker) : undefined;
   if (writes && payload === undefined) throw new Error(`${route.key}: add a body to its RECORDS entry.`);
-  const own = route.url.replace(':id', fixture.id(A));
-  const theirs = route.url.replace(':id', fixture.id(B));
+  const own = route.url.replace(':id', fixture.id(asker));
+  const theirs = route.url.replace(':id', fixture.id(other));
 
   // The control: the same request on A's own record is answered (a DELETE, on a spare one).
   if (route.method === 'DELETE' && !fixture.spare) throw new Error(`${route.key}: add a spare record of A's to its RECORDS entry.`);
   const control = route.method === 'DELETE' ? route.url.replace(':id', await (fixture.spare as () => Promise<string>)()) : own;
-  const answer = await send(A, route.method, control, payload);
+  const answer = await send(asker, route.method, control, payload);
   expect(answer.statusCode, `${route.method} ${control} (A's own record): ${answer.body}`).toBe(200);
   const before = await fixture.stored();
   expect(before, `B's record behind ${theirs}`).toBeTruthy();
-  const response = await send(A, route.method, theirs, payload);
+  const response = await send(asker, route.method, theirs, payload);
   expect(response.statusCode, `${route.method} ${theirs} (B's record): ${response.body.slice(0, 300)}`).toBe(404);
   if (route.method !== 'HEAD') expect(response.json()).toEqual(NOT_FOUND);
   expect(await fixture.stored()).toEqual(before);
@@ -1160,26 +1186,37 @@ async function checkListRoute(route: AppRoute, mode: Mode) {
   const fixture = LISTS[route.url];
   if (!fixture) throw new Error(`${route.key}: not in the matrix. Add its path to LISTS (or EXEMPT with a reason).`);
   if (fixture.platformOnly) return platformDomainsRefused(route.method, route.url);
+  await checkList(route, mode, fixture, A, expectNothingOfB);
+}
+
+/** A list asked by `asker` (A): its own records, nothing `nothingOfOther` finds of the other side's (B's). */
+async function checkList(
+  route: AppRoute,
+  mode: Mode,
+  fixture: ListFixture,
+  asker: Party,
+  nothingOfOther: (text: string, where: string) => void,
+) {
   const urls = (await fixture.urls?.()) ?? [route.url];
   if (route.method === 'HEAD') {
     // The GET's handler without the body (the GET checks the answer itself).
-    const head = await send(A, 'HEAD', urls[0] as string);
+    const head = await send(asker, 'HEAD', urls[0] as string);
     expect(head.statusCode, `HEAD ${urls[0]}`).toBe(200);
     expect(head.body).toBe('');
     return;
   }
   for (const [index, url] of urls.entries()) {
-    const response = await send(A, 'GET', url);
+    const response = await send(asker, 'GET', url);
     expect(response.statusCode, `GET ${url}: ${response.body.slice(0, 300)}`).toBe(200);
     const text = await answerText(response);
-    expectNothingOfB(text, `GET ${url}`);
-    if (index === 0) for (const id of fixture.own?.() ?? []) expect(text, `GET ${url} lists A's ${id}`).toContain(id);
+    nothingOfOther(text, `GET ${url}`);
+    if (index === 0) for (const id of fixture.own?.() ?? []) expect(text, `GET ${url} lists the asker's ${id}`).toContain(id);
   }
   for (const url of fixture.foreignFilters?.() ?? []) {
-    const response = await send(A, 'GET', url);
+    const response = await send(asker, 'GET', url);
     expect(response.statusCode, `GET ${url}: ${response.body.slice(0, 300)}`).toBe(200);
     expect(response.json().totalRecords, `GET ${url}`).toBe(0);
-    expectNothingOfB(response.body, `GET ${url}`);
+    nothingOfOther(response.body, `GET ${url}`);
   }
   await fixture.check?.(mode);
 }
@@ -1778,13 +1815,76 @@ async function checkWriteRoute(route: AppRoute, mode: Mode) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Business routes (issue 31), between two businesses: Charlie's superadmin asks, Delta holds a
+// record of every kind. The same three checks as the school routes': Delta's record 404 where
+// Charlie's own answers 200 and Delta's is as it was (RECORDS), a list shows Charlie's and nothing
+// of Delta's (LISTS), a write lands in Charlie alone or is refused naming Delta's records (WRITES).
+// A business route joins these maps, not the schools' (where A's control would meet the wall's
+// 404); its shops' records are made in seedShop.
+
+async function seedShop(shop: Shop) {
+  shop.tenant = await makeTenant(t.database, { name: shop.tenantName, category: 'Retail' });
+  const admin = await makeUser(t.database, { name: `${shop.mark} Owner`, memberOf: [{ tenantId: shop.tenant.id, roles: ['superadmin'] }] });
+  shop.token = await login(t.app, admin.email);
+  shop.adminId = admin.id;
+  shop.c = caller(t.app, shop.token, shop.tenant.tenantcode);
+  shop.ids = {};
+}
+
+beforeAll(async () => {
+  await seedShop(C);
+  await seedShop(D);
+});
+
+/** What of Delta must never show in Charlie's answers: every id, its name mark and code. */
+function expectNothingOfD(text: string, where: string) {
+  const lower = text.toLowerCase();
+  for (const secret of [...Object.values(D.ids), D.tenant.id, D.tenant.tenantcode, D.mark, D.adminId]) {
+    expect(lower.includes(secret.toLowerCase()), `${where} shows Delta's ${secret}`).toBe(false);
+  }
+}
+
+const BUSINESS_RECORDS: Record<string, RecordFixture<Shop>> = {};
+const BUSINESS_LISTS: Record<string, ListFixture> = {};
+const BUSINESS_WRITES: Record<string, (mode: Mode) => Promise<void>> = {};
+
+async function checkBusinessRoute(route: AppRoute, mode: Mode) {
+  const missing = (map: string) =>
+    new Error(`${route.key}: a business route not in the matrix. Add it to ${map} (its records in seedShop).`);
+  if (kind(route) === 'record') {
+    const fixture = BUSINESS_RECORDS[route.url];
+    if (!fixture) throw missing('BUSINESS_RECORDS');
+    await checkRecord(route, fixture, C, D);
+  } else if (kind(route) === 'list') {
+    const fixture = BUSINESS_LISTS[route.url];
+    if (!fixture) throw missing('BUSINESS_LISTS');
+    await checkList(route, mode, fixture, C, expectNothingOfD);
+  } else {
+    const check = BUSINESS_WRITES[route.key];
+    if (!check) throw missing('BUSINESS_WRITES');
+    await check(mode);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const exemption = (route: AppRoute) => EXEMPT[route.key] ?? (route.method === 'HEAD' ? EXEMPT[`GET ${route.url}`] : undefined);
 const kind = (route: AppRoute): 'record' | 'list' | 'write' =>
   route.url.includes(':') ? 'record' : route.method === 'GET' || route.method === 'HEAD' ? 'list' : 'write';
 const CHECKED = ROUTES.filter((route) => exemption(route) === undefined);
+const business = (route: AppRoute) => routeTenantKind(route.url) === 'business';
 const covered = (route: AppRoute) =>
-  kind(route) === 'record' ? route.url in RECORDS : kind(route) === 'list' ? route.url in LISTS : route.key in WRITES;
+  business(route)
+    ? kind(route) === 'record'
+      ? route.url in BUSINESS_RECORDS
+      : kind(route) === 'list'
+        ? route.url in BUSINESS_LISTS
+        : route.key in BUSINESS_WRITES
+    : kind(route) === 'record'
+      ? route.url in RECORDS
+      : kind(route) === 'list'
+        ? route.url in LISTS
+        : route.key in WRITES;
 
 describe('the route table', () => {
   it('is the test app’s own, and has the routes this file knows', () => {
@@ -1807,6 +1907,21 @@ describe('the route table', () => {
     expect(Object.keys(RECORDS).filter((url) => !urls.has(url))).toEqual([]);
     expect(Object.keys(LISTS).filter((url) => !urls.has(url))).toEqual([]);
     expect(Object.keys(WRITES).filter((key) => !keys.has(key))).toEqual([]);
+    expect(Object.keys(BUSINESS_RECORDS).filter((url) => !urls.has(url))).toEqual([]);
+    expect(Object.keys(BUSINESS_LISTS).filter((url) => !urls.has(url))).toEqual([]);
+    expect(Object.keys(BUSINESS_WRITES).filter((key) => !keys.has(key))).toEqual([]);
+  });
+
+  it('holds a business route between the two businesses, a school or shared route between the two schools', () => {
+    const misplaced = [
+      ...Object.keys(RECORDS).filter((url) => routeTenantKind(url) === 'business'),
+      ...Object.keys(LISTS).filter((url) => routeTenantKind(url) === 'business'),
+      ...Object.keys(WRITES).filter((key) => routeTenantKind(key.split(' ')[1] ?? '') === 'business'),
+      ...Object.keys(BUSINESS_RECORDS).filter((url) => routeTenantKind(url) !== 'business'),
+      ...Object.keys(BUSINESS_LISTS).filter((url) => routeTenantKind(url) !== 'business'),
+      ...Object.keys(BUSINESS_WRITES).filter((key) => routeTenantKind(key.split(' ')[1] ?? '') !== 'business'),
+    ];
+    expect(misplaced).toEqual([]);
   });
 });
 
@@ -1817,7 +1932,8 @@ for (const mode of MODES) {
 
     for (const route of CHECKED) {
       it(route.key, async () => {
-        if (kind(route) === 'record') await checkRecordRoute(route);
+        if (business(route)) await checkBusinessRoute(route, mode);
+        else if (kind(route) === 'record') await checkRecordRoute(route);
         else if (kind(route) === 'list') await checkListRoute(route, mode);
         else await checkWriteRoute(route, mode);
       });
