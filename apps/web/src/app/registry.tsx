@@ -71,6 +71,7 @@ const reportComments = () => import('../features/comments/ReportCommentsPage.js'
 const deleteComments = () => import('../features/comments/DeleteCommentsPage.js');
 const curriculum = () => import('../features/curriculum/pages.js');
 const projectScores = () => import('../features/curriculum/ProjectScoresPage.js');
+const catalogue = () => import('../features/catalogue/pages.js');
 /**
  * Each signed-in page registered once, by its key in PAGES (lib/pages.ts): the compiler refuses
  * a key that is not a page. A page without a component shows its title until its issue lands.
@@ -134,4 +135,11 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   newProject: screen(curriculum, (m) => m.ProjectFormPage),
   projectDetail: screen(curriculum, (m) => m.ProjectDetailPage),
   projectScores: screen(projectScores, (m) => m.ProjectScoresPage),
+  products: screen(catalogue, (m) => m.ProductsPage),
+  productGroups: screen(catalogue, (m) => m.ProductGroupsPage),
+  partners: screen(catalogue, (m) => m.PartnersPage),
+  currencies: screen(catalogue, (m) => m.CurrenciesPage),
+  taxes: screen(catalogue, (m) => m.TaxesPage),
+  whduties: screen(catalogue, (m) => m.WhdutiesPage),
+  banks: screen(catalogue, (m) => m.BanksPage),
 };

@@ -24,3 +24,46 @@ describe('the menu (issue 24 point 7)', () => {
     expect(member).not.toContain(PAGES.businesses.path);
   });
 });
+
+describe('a business’s menu (issue 31)', () => {
+  const shop = { category: 'Retail', schooltype: 'primary' } as const;
+  const labels = (groups: ReturnType<typeof visibleNavigation>) => groups.map((group) => group.label);
+  const catalogue = [PAGES.products, PAGES.productGroups, PAGES.partners, PAGES.currencies, PAGES.taxes, PAGES.whduties, PAGES.banks];
+
+  it('shows a business its catalogue, partners and settings, and none of a school’s menus', () => {
+    const groups = visibleNavigation(everything, shop);
+    expect(labels(groups)).toEqual(['', 'nav.catalogue', 'nav.partners', 'nav.settings']);
+    const shown = paths(groups);
+    for (const page of catalogue) expect(shown).toContain(page.path);
+    expect(shown).toContain(PAGES.stockLocations.path);
+    const school = paths(visibleNavigation(everything, { category: 'School', schooltype: 'secondary' }));
+    expect(shown.filter((path) => path !== PAGES.dashboard.path && school.includes(path))).toEqual([]);
+  });
+
+  it('hides what a member may not manage: a storekeeper keeps the dashboard and the locations', () => {
+    const storekeeper = (action: string, subject?: string) => action === 'create' && subject === 'stock';
+    const groups = visibleNavigation(storekeeper, shop);
+    expect(labels(groups)).toEqual(['', 'nav.settings']);
+    expect(paths(groups)).toEqual([PAGES.dashboard.path, PAGES.stockLocations.path]);
+    // One ability each: the catalogue's (product), the partners' (company), the reference data's (business-setting).
+    const only = (subject: string) => paths(visibleNavigation((action, asked) => action === 'manage' && asked === subject, shop));
+    expect(only('product')).toEqual(expect.arrayContaining([PAGES.products.path, PAGES.productGroups.path]));
+    expect(only('product')).not.toContain(PAGES.partners.path);
+    expect(only('company')).toContain(PAGES.partners.path);
+    expect(only('company')).not.toContain(PAGES.products.path);
+    expect(only('business-setting')).toEqual(
+      expect.arrayContaining([PAGES.currencies.path, PAGES.taxes.path, PAGES.whduties.path, PAGES.banks.path]),
+    );
+    expect(only('business-setting')).not.toContain(PAGES.productGroups.path);
+  });
+
+  it('leaves a school’s menu as it was: no business page in it', () => {
+    for (const schooltype of ['primary', 'secondary'] as const) {
+      const groups = visibleNavigation(everything, { category: 'School', schooltype });
+      expect(labels(groups)).toEqual(['', 'nav.general', 'nav.reports', 'nav.settings']);
+      const shown = paths(groups);
+      expect(shown).toContain(PAGES.students.path);
+      for (const page of catalogue) expect(shown).not.toContain(page.path);
+    }
+  });
+});

@@ -22,14 +22,39 @@ const entry = (label: string, page: RouteDefinition): NavEntry => ({
 
 /**
  * A business (a tenant whose category is not School) has no classes, marks or reports: its
- * frame shows what a business keeps (issue 10 point 8). Products, stock and invoices join here
- * as they are built.
+ * frame shows what a business keeps (issue 10 point 8, issue 31). Every member reads the lists;
+ * an entry whose screen is for changing records (the catalogue, partners, reference data) is
+ * shown to those who may manage it. Invoices and the rest join here as they are built.
  */
 export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
   { label: '', entries: [{ label: 'nav.dashboard', to: PAGES.dashboard.path }] },
   {
-    label: 'nav.business',
-    entries: [{ label: 'nav.stockLocations', to: PAGES.stockLocations.path }, entry('nav.businesses', PAGES.businesses)],
+    // The stock screens (on hand, receive, adjust, transfer, ledger, low stock, valuation) and the
+    // spreadsheet uploads join this group as their pages land; a group with none is not shown.
+    label: 'nav.stock',
+    entries: [],
+  },
+  {
+    label: 'nav.catalogue',
+    entries: [
+      { ...entry('nav.products', PAGES.products), ability: manage('product') },
+      { ...entry('nav.productGroups', PAGES.productGroups), ability: manage('product') },
+    ],
+  },
+  {
+    label: 'nav.partners',
+    entries: [{ ...entry('nav.customersSuppliers', PAGES.partners), ability: manage('company') }],
+  },
+  {
+    label: 'nav.settings',
+    entries: [
+      { label: 'nav.stockLocations', to: PAGES.stockLocations.path },
+      { ...entry('nav.currencies', PAGES.currencies), ability: manage('business-setting') },
+      { ...entry('nav.taxes', PAGES.taxes), ability: manage('business-setting') },
+      { ...entry('nav.whduties', PAGES.whduties), ability: manage('business-setting') },
+      { ...entry('nav.banks', PAGES.banks), ability: manage('business-setting') },
+      entry('nav.businesses', PAGES.businesses),
+    ],
   },
 ];
 

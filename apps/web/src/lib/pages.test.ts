@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAGES, PROTECTED_ROUTES, pathTo, showsOneRecord } from './pages.js';
+import { isBusinessPage, PAGES, PROTECTED_ROUTES, pathTo, showsOneRecord } from './pages.js';
 
 describe('showsOneRecord (where switching school goes to the dashboard)', () => {
   it('is true on the page of one learner, grade set or competency', () => {
@@ -26,5 +26,14 @@ describe('PAGES (each page declared once)', () => {
   it('fills a page’s parameters into its address', () => {
     expect(pathTo(PAGES.studentDetail, { id: 'abc' })).toBe('/students/abc');
     expect(pathTo(PAGES.gradeDetail, { id: '7' })).toBe('/grades-detail/7');
+  });
+});
+
+describe('isBusinessPage (what a school is told is a business’s)', () => {
+  it('is true under /inventory/ and /business/, false for shared and school pages', () => {
+    for (const page of [PAGES.products, PAGES.productGroups, PAGES.partners, PAGES.banks, PAGES.stockLocations])
+      expect(isBusinessPage(page)).toBe(true);
+    for (const page of [PAGES.dashboard, PAGES.users, PAGES.businesses, PAGES.subjects, PAGES.students])
+      expect(isBusinessPage(page)).toBe(false);
   });
 });

@@ -80,6 +80,14 @@ export const PAGES = {
   newProject: { path: '/school/projects/new', title: 'pages.newProject', ability: manage('mark') },
   projectDetail: { path: '/project-detail/:id', title: 'pages.projectDetail' },
   projectScores: { path: '/school/projectscores/new', title: 'pages.projectScores', ability: { action: 'create', subject: 'mark' } },
+  // A business's catalogue, partners and reference data (issue 31): every member reads them, so no ability.
+  products: { path: '/inventory/products', title: 'pages.products' },
+  productGroups: { path: '/inventory/productgroups', title: 'pages.productGroups' },
+  partners: { path: '/business/partners', title: 'pages.partners' },
+  currencies: { path: '/business/currencies', title: 'pages.currencies' },
+  taxes: { path: '/business/taxes', title: 'pages.taxes' },
+  whduties: { path: '/business/whduties', title: 'pages.whduties' },
+  banks: { path: '/business/banks', title: 'pages.banks' },
 } as const satisfies Record<string, RouteDefinition>;
 
 /** A page's key: what the registry maps to its component. */
@@ -104,6 +112,18 @@ export const BUSINESS_PAGES: ReadonlyArray<RouteDefinition> = [
   PAGES.users,
   PAGES.signinDomains,
 ];
+
+/**
+ * Where a business's own pages live (its catalogue, stock, partners and reference data): a
+ * business opens every page under them, a school none (it is told they are a business's). A new
+ * business page under one of them needs no list of its own.
+ */
+export const BUSINESS_PATH_PREFIXES = ['/inventory/', '/business/'] as const;
+
+/** Whether the page is a business's alone (its path is under a business prefix). */
+export function isBusinessPage(route: RouteDefinition): boolean {
+  return BUSINESS_PATH_PREFIXES.some((prefix) => route.path.startsWith(prefix));
+}
 
 /**
  * Whether the page shows one record (its route has an id), which another school cannot show.

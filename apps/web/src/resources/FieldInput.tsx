@@ -55,6 +55,9 @@ export function FieldInput({ spec, props: given, required = false }: { spec: Fie
           thousandSeparator={spec.kind === 'number' ? ',' : undefined}
         />
       );
+    case 'amount':
+      // Exact decimal text: a float input would round 0.1 + 0.2 and drop what the person typed; phones show digits.
+      return <TextInput {...common} {...(props as object)} inputMode="decimal" autoComplete="off" />;
     case 'date':
       return <TextInput {...common} {...(props as object)} type="date" />;
     case 'photo':

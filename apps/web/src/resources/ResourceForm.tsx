@@ -1,4 +1,5 @@
 import { Button, Group, SimpleGrid, Stack } from '@mantine/core';
+import { decimalsOf, formatAmount } from '@mustard/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -52,6 +53,9 @@ export function ResourceForm<Row extends { id: string }>({
   const initial = Object.fromEntries(
     fields.map((spec) => {
       const value = stored ? (spec.fromRecord?.(stored) ?? stored[spec.name]) : { ...screen.defaults, ...defaults }[spec.name];
+      // An amount is shown as the lists show it ("12,500"): the input schema reads the commas back.
+      if (spec.kind === 'amount' && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value))
+        return [spec.name, formatAmount(value, decimalsOf(value))];
       return [spec.name, value === undefined || (value === null && spec.kind !== 'select') ? blank(spec) : value];
     }),
   );
@@ -92,7 +96,10 @@ export function ResourceForm<Row extends { id: string }>({
     return data;
   };
 
-  const save = form.onSubmit(async (values) => {
+  const save = form.onSubmit(async (shown) => {
+    // A field its `when` hides sends the value it stands for while hidden, where the screen names one.
+    const hidden = fields.filter((spec) => spec.when && !spec.when(shown) && 'hiddenValue' in spec);
+    const values = { ...shown, ...Object.fromEntries(hidden.map((spec) => [spec.name, spec.hiddenValue])) };
     setBusy(true);
     try {
       const calls = screen.calls ?? (resourceCalls(resource) as ResourceCalls<Row>);

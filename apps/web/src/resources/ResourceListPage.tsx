@@ -19,7 +19,7 @@ import {
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { type ListAnswer, RESULT_MESSAGES } from '@mustard/shared';
+import { decimalsOf, formatAmount, type ListAnswer, RESULT_MESSAGES } from '@mustard/shared';
 import { IconDots, IconFilter, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable, type DataTableColumn, type DataTableProps } from 'mantine-datatable';
@@ -313,6 +313,7 @@ function ResourceList({ screen, current }: { screen: ScreenDefinition<Row>; curr
     ...screen.columns.map((column, index) => ({
       accessor: column.field,
       title: t(column.label ?? `fields.${column.field.split('.')[0]}`),
+      ...(column.amount ? { textAlign: 'right' as const } : {}),
       render: (row: Row) => {
         const content = column.render ? column.render(row) : formatValue(read(row, column.field), column, t);
         return index === 0 && row.__depth ? (
@@ -590,9 +591,15 @@ function FormPanel({
 }
 
 /** A cell's text: yes/no for flags, US English numbers (spec §9), options through their labels. */
-function formatValue(value: unknown, column: { translate?: boolean; plain?: boolean }, t: (key: string) => string): ReactNode {
+function formatValue(
+  value: unknown,
+  column: { translate?: boolean | string; plain?: boolean; amount?: boolean },
+  t: (key: string) => string,
+): ReactNode {
   if (value === null || value === undefined || value === '') return '';
+  if (column.amount && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) return formatAmount(value, decimalsOf(value));
   if (typeof value === 'boolean') return value ? t('list.yes') : t('list.no');
   if (typeof value === 'number') return column.plain ? String(value) : value.toLocaleString('en-US');
-  return column.translate ? t(`options.${value}`) : String(value);
+  if (!column.translate) return String(value);
+  return t(`${typeof column.translate === 'string' ? column.translate : 'options'}.${value}`);
 }

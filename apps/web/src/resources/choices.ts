@@ -46,7 +46,7 @@ export function useChoices(choices: Choices | undefined): Choice[] {
   if (choices === 'classes') return classOptions(session?.tenant ?? {}).map((form) => ({ value: form, label: form }));
   if (choices === 'terms') return TERMS.map((term) => ({ value: term, label: term }));
   if (choices === 'papers') return PAPERS.map((paper) => ({ value: paper, label: paper }));
-  if ('values' in choices) return choices.values.map((value) => ({ value, label: t(`options.${value}`) }));
+  if ('values' in choices) return choices.values.map((value) => ({ value, label: t(`${choices.labels ?? 'options'}.${value}`) }));
   return (records.data?.rows ?? [])
     .filter((row) => !choices.activeOnly || row.active !== false)
     .map((row) => ({ value: String(row.id), label: String(row[choices.label] ?? '') }));

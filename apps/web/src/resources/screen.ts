@@ -6,8 +6,8 @@ import type { ResourceCalls } from '../lib/resource-calls.js';
 
 /** Where a select's choices come from. */
 export type Choices =
-  /** Fixed values, labelled `options.<value>`. */
-  | { values: readonly string[] }
+  /** Fixed values, labelled `options.<value>` (or `<labels>.<value>`: a feature's own texts). */
+  | { values: readonly string[]; labels?: string }
   /** The school's classes (spec §3 "Class options"). */
   | 'classes'
   | 'terms'
@@ -27,13 +27,18 @@ export interface FieldSpec<Name extends string = string> {
   label?: string;
   /** Help under the label, with an example (a locale key): what the value means. */
   description?: string;
-  /** `photo` and `sheet` are files sent beside the fields (multipart): a learner's photo, a filled .xlsx. */
-  kind: 'text' | 'textarea' | 'number' | 'select' | 'multiselect' | 'switch' | 'year' | 'date' | 'photo' | 'sheet';
+  /**
+   * `photo` and `sheet` are files sent beside the fields (multipart): a learner's photo, a filled .xlsx.
+   * `amount` is exact decimal text (money, a quantity): typed as text, never a float, thousands commas allowed ("12,500").
+   */
+  kind: 'text' | 'textarea' | 'number' | 'amount' | 'select' | 'multiselect' | 'switch' | 'year' | 'date' | 'photo' | 'sheet';
   choices?: Choices;
   /** The form's value from the stored record, where they differ (a member's roles are sent by name). */
   fromRecord?(record: Record<string, unknown>): unknown;
   /** Shown only while this returns true (for instance, paper classes only with multiple papers). */
   when?(values: Record<string, unknown>): boolean;
+  /** What the form sends for the field while `when` hides it (a service keeps no stock: false), instead of its last value. */
+  hiddenValue?: unknown;
   /** A new record's value from the form's other values until the person chooses one (a new school's defaults follow its type). */
   follow?(values: Record<string, unknown>): unknown;
 }
@@ -52,10 +57,12 @@ export interface ColumnSpec<Row> {
   label?: string;
   /** Drawn from the row instead of printing the field's value. */
   render?(row: Row): ReactNode;
-  /** Values printed through `options.<value>` (categories, statuses). */
-  translate?: boolean;
+  /** Values printed through `options.<value>` (categories, statuses), or through `<translate>.<value>` when a key prefix. */
+  translate?: boolean | string;
   /** Numbers printed as they are (a year is 2026, not 2,026). */
   plain?: boolean;
+  /** Exact decimal text (money, a quantity) printed in US English with every decimal it has ("12,500", "0.125"), right-aligned. */
+  amount?: boolean;
 }
 
 export interface RowAction<Row> {
