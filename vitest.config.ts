@@ -55,6 +55,8 @@ const NO_DATABASE = server([
   'plugins/web.test.ts',
   'modules/reports/report-model.test.ts',
   'modules/students/upload-register.test.ts',
+  // The catalogue's pure parts: amounts against a currency's decimals, the countries, the business defaults' data.
+  'modules/catalogue/catalogue-rules.test.ts',
   // The rules between routes, services and repositories, and between modules and layers: they read the source files.
   'route-service-rules.test.ts',
   'module-imports.test.ts',

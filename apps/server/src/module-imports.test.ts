@@ -39,8 +39,11 @@ const MODULE_IMPORTS: Record<string, ReadonlyArray<string>> = {
   users: ['auth', 'tenants'],
 };
 
-/** Imports up the layers that the architecture makes: a new school gets its defaults in the transaction that creates it. */
-const UPWARD: ReadonlyArray<{ from: string; to: string }> = [{ from: 'modules/tenants/', to: 'seed/school-defaults.ts' }];
+/** Imports up the layers that the architecture makes: a new school or business gets its defaults in the transaction that creates it. */
+const UPWARD: ReadonlyArray<{ from: string; to: string }> = [
+  { from: 'modules/tenants/', to: 'seed/school-defaults.ts' },
+  { from: 'modules/tenants/', to: 'seed/business-defaults.ts' },
+];
 
 /**
  * Imports that break the rules today, each to go (`file -> imported file`); none now (the
@@ -133,6 +136,7 @@ describe('which module may import which (docs/ARCHITECTURE.md)', () => {
     expect(breach('plugins/access.ts', 'modules/auth/auth.service.ts')).toMatch(/a lower layer imports a higher one/);
     expect(breach('modules/marks/entry.service.ts', 'test/factories.ts')).toMatch(/test support/);
     expect(breach('modules/tenants/tenants.service.ts', 'seed/school-defaults.ts')).toBeUndefined();
+    expect(breach('modules/tenants/tenants.service.ts', 'seed/business-defaults.ts')).toBeUndefined();
     expect(breach('modules/tenants/tenants.service.ts', 'seed/demo.ts')).toMatch(/a lower layer/);
     expect(breach('modules/marks/entry.repository.ts', 'modules/students/class-learners.repository.ts')).toBeUndefined();
     expect(breach('app.ts', 'modules/marks/marks.routes.ts')).toBeUndefined();

@@ -1,4 +1,4 @@
-import { type CatalogueMessage, type ResourceDefinition, SETTINGS_MESSAGES } from '@mustard/shared';
+import { type CatalogueMessage, exactText, type ResourceDefinition, SETTINGS_MESSAGES } from '@mustard/shared';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { recordAudit } from '../audit/audit.repository.js';
@@ -34,10 +34,18 @@ export interface ResourceStorage {
    * field to correct: 409 with this text instead of 422 on `uniqueField`.
    */
   duplicate?: CatalogueMessage;
+  /**
+   * Unique and foreign-key constraints by name, each reported on its own field with its own
+   * text (a product's code and its barcode are both unique; a foreign key named without its
+   * column): checked before `uniqueField`, `duplicate` and the generic foreign-key reading.
+   */
+  constraints?: Record<string, { field: string; message: CatalogueMessage }>;
   /** Whether the generic create route exists (grades are created as whole sets instead). */
   create?: boolean;
   /** Checks inside the write's transaction, after validation; throw an AppError to refuse. */
   beforeWrite?(tx: TenantTx, input: Record<string, unknown>, id: string | null): Promise<void>;
+  /** Checks inside the delete's transaction, once the record is found; throw an AppError to refuse. */
+  beforeRemove?(tx: TenantTx, id: string): Promise<void>;
 }
 
 /** Spreadsheets are for a class or a school, not for exporting the whole database. */
@@ -80,6 +88,9 @@ export function resourceRepository<D extends ResourceDefinition>(definition: D, 
   );
   const kindOf = (field: string) => unwrap(shape[field] as z.ZodType);
   const numeric = new Set(columns.filter((field) => kindOf(field) instanceof z.ZodNumber));
+  // Exact decimals (money, quantities) as the shortest text of their value ("12500", not
+  // "12500.0000"): answers are written from the schema's JSON Schema, which runs no transform.
+  const exact = new Set(columns.filter((field) => kindOf(field) === exactText));
   // A filter on a yes/no column arrives as 'true' or 'false' in the query string.
   const flags = new Set(columns.filter((field) => kindOf(field) instanceof z.ZodBoolean));
   const filterFields = Object.keys(definition.filters.shape);
@@ -91,7 +102,11 @@ export function resourceRepository<D extends ResourceDefinition>(definition: D, 
   const selectRecord = (query: AnyQuery): AnyQuery => {
     let selected = query.select(
       columns.map((field) =>
-        numeric.has(field) ? sql<number>`${sql.ref(`r.${field}`)}::float8`.as(field) : sql.ref(`r.${field}`).as(field),
+        numeric.has(field)
+          ? sql<number>`${sql.ref(`r.${field}`)}::float8`.as(field)
+          : exact.has(field)
+            ? sql<string>`trim_scale(${sql.ref(`r.${field}`)})::text`.as(field)
+            : sql.ref(`r.${field}`).as(field),
       ),
     );
     for (const [field, reference] of Object.entries(references)) {
@@ -143,6 +158,13 @@ export function resourceRepository<D extends ResourceDefinition>(definition: D, 
   /** Duplicates and dangling references as the form's own messages, inside the same answer. */
   const writeErrors = (error: unknown): never => {
     const state = sqlState(error);
+    if (state === '23505' || state === '23503') {
+      // node-postgres and PGlite both carry `constraint`; the message names it too.
+      const named = (error as { constraint?: string }).constraint;
+      const message = String((error as Error).message);
+      const known = Object.entries(storage.constraints ?? {}).find(([name]) => name === named || message.includes(`"${name}"`));
+      if (known) throw invalid({ [known[1].field]: [known[1].message] });
+    }
     if (state === '23505' && storage.duplicate) throw conflict(storage.duplicate);
     if (state === '23505')
       throw invalid({ [storage.uniqueField ?? Object.keys(definition.input.shape)[0] ?? 'id']: [SETTINGS_MESSAGES.duplicate] });
@@ -240,6 +262,7 @@ export function resourceRepository<D extends ResourceDefinition>(definition: D, 
     /** Removes a record; 409 with the resource's reason while others depend on it. */
     async remove(tx: TenantTx, id: string): Promise<void> {
       const before = await found(tx, id);
+      await storage.beforeRemove?.(tx, id);
       await db(tx)
         .deleteFrom(storage.table)
         .$call(inTenant(tx.tenantId))

@@ -26,6 +26,8 @@ export const BUSINESS_MESSAGES = {
   termsInvalid: 'Enter payment terms of 0 to 365 days',
   emailInvalid: 'Enter a valid e-mail address',
   oneDefaultCurrency: 'Another currency is the default: make it not the default first',
+  defaultCurrencyKept: 'A business always has a default currency: make another currency the default instead',
+  defaultCurrencyInUse: 'The default currency cannot be deleted: make another currency the default first',
   notABusiness: 'This screen is for businesses',
   notASchool: 'This screen is for schools',
 } as const;

@@ -15,8 +15,13 @@ import { id, named, none } from './fields.js';
  * Money and quantities travel as exact decimal text ("12500", "0.5"), never floats.
  */
 
-/** Decimal decimal text as the database answers it ("12500.0000"), shown without trailing zeros ("12500"). */
-export const exactText = z.string().transform((value) => new Decimal(value).toFixed());
+/**
+ * Decimal text as the database answers it ("12500.0000"), shown without trailing zeros ("12500").
+ * A codec, not a transform: the server's answers are serialised by encoding with the response
+ * schema (fastify-type-provider-zod), which a one-way transform refuses (a 500 on every list).
+ */
+const withoutTrailingZeros = (value: string) => new Decimal(value).toFixed();
+export const exactText = z.codec(z.string(), z.string(), { decode: withoutTrailingZeros, encode: withoutTrailingZeros });
 const activeFilter = z.enum(['true', 'false']).optional();
 const yesNo = (fallback: boolean) => z.boolean().default(fallback);
 const shortText = (max: number) =>

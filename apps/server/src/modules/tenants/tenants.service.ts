@@ -6,11 +6,13 @@ import {
   type Tenant,
   type TenantCreate,
   type TenantNew,
+  tenantKindOf,
 } from '@mustard/shared';
 import { recordAudit } from '../../audit/audit.repository.js';
 import { newId } from '../../db/ids.js';
 import { bindTenant, type TenantTx, type Trx } from '../../db/tenant.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
+import { seedBusinessDefaults } from '../../seed/business-defaults.js';
 import { type DefaultsSummary, seedSchoolDefaults } from '../../seed/school-defaults.js';
 import { defaultRolesFor } from './default-roles.js';
 import { isDemoTenantCode, refuseDemoCreatingTenant, refuseDemoOutsideDemo } from './demo-confinement.js';
@@ -57,13 +59,16 @@ export async function addMember(tx: TenantTx, userId: string, roleIds: string[])
 
 /**
  * Inserts a tenant and its default roles, and leaves the transaction bound to it (`tx`, with the
- * creator as its user). Every way a tenant comes to exist (the API, the CLI, the demo) goes
- * through here.
+ * creator as its user). Every way a tenant comes to exist (the API, the CLI, the sign-up, the
+ * demo) goes through here, so a business always starts with its Ugandan reference data
+ * (currencies with UGX the default, VAT codes, withholding duties, banks, its settings): a
+ * business without a default currency could not price a product.
  */
 export async function insertTenantWithRoles(trx: Trx, input: TenantCreate, creatorId: string | null = null) {
   const row = await insertTenant(trx, input);
   const tx = await bindTenant(trx, row.id, creatorId);
   const roles = await createDefaultRoles(tx, input.category);
+  if (tenantKindOf(input.category) === 'business') await seedBusinessDefaults(tx);
   return { row, roles, tx };
 }
 
