@@ -159,6 +159,14 @@ const PGLITE_IN_CI = [
   ]),
 ];
 
+/**
+ * The unit project, too, loads modules once a worker (isolate: false): its 70-odd files took 52 s
+ * to run isolated and 12 s so, most of it loading the same modules again (measured on the 2-core
+ * machine, issue 31). A unit file that mocks a module runs in a module graph of its own instead
+ * (unit-isolated below); test/test-rules.test.ts holds that no other does.
+ */
+const UNIT_ISOLATED = ['apps/web/src/lib/messages.test.ts'];
+
 /** Test files run at once: of the unit and PostgreSQL projects, of the embedded database's, of the browser's. */
 const API_WORKERS = Number(process.env.MUSTARD_TEST_WORKERS) || 2;
 const PGLITE_WORKERS = Number(process.env.MUSTARD_TEST_WORKERS) || 1;
@@ -194,6 +202,16 @@ export default defineConfig(async () => {
           test: {
             name: 'unit',
             include: ['packages/shared/src/**/*.test.ts', 'apps/web/src/**/*.test.ts', 'bench/**/*.test.ts', ...NO_DATABASE],
+            exclude: [...configDefaults.exclude, ...UNIT_ISOLATED],
+            maxWorkers: API_WORKERS,
+            isolate: false,
+            sequence: { groupOrder: 0 },
+          },
+        },
+        {
+          test: {
+            name: 'unit-isolated',
+            include: UNIT_ISOLATED,
             maxWorkers: API_WORKERS,
             sequence: { groupOrder: 0 },
           },
