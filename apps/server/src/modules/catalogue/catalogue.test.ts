@@ -511,6 +511,18 @@ describe('bad input', () => {
       BUSINESS_MESSAGES.tinRequired,
     );
     refused(await owner.post('/api/banks', { name: 'Bad SWIFT', kind: 'bank', swift: 'ABC' }), 'swift', BUSINESS_MESSAGES.swiftInvalid);
+    // A second record of the same code or name, on the field that is the same.
+    refused(
+      await owner.post('/api/currencies', { code: 'ugx', name: 'Shilling again', decimals: 0, rate: '1' }),
+      'code',
+      SETTINGS_MESSAGES.duplicate,
+    );
+    refused(
+      await owner.post('/api/taxes', { code: 'VAT', name: 'VAT again', kind: 'standard', rate: '18' }),
+      'code',
+      SETTINGS_MESSAGES.duplicate,
+    );
+    refused(await owner.post('/api/banks', { name: 'Centenary Bank', kind: 'bank' }), 'name', SETTINGS_MESSAGES.duplicate);
     expect(await countIn(shop.id, 'products')).toBe(before);
   });
 });
