@@ -1,4 +1,4 @@
-import { currentTerm, defaultTermDates, localDay, type Term, termDatesEndpoint } from '@mustard/shared';
+import { currentTerm, defaultTermDates, localDay, type Term, tenantKindOf, termDatesEndpoint } from '@mustard/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { call } from './api.js';
@@ -11,10 +11,12 @@ import { useAuth } from './auth.js';
 export function useTermDates(year: number) {
   const { session } = useAuth();
   const valid = Number.isInteger(year) && year >= 2000 && year <= 2100;
+  // A business has no terms (the route answers it 404): its lists take the defaults without asking.
+  const school = Boolean(session?.tenant) && tenantKindOf(session?.tenant?.category) === 'school';
   return useQuery({
     queryKey: ['termdates', session?.tenant?.id, year],
     queryFn: () => call(termDatesEndpoint, { query: { year } }),
-    enabled: Boolean(session?.tenant) && valid,
+    enabled: school && valid,
     placeholderData: keepPreviousData,
     staleTime: 10 * 60_000,
   });
