@@ -330,14 +330,14 @@ const uploadLearners = (side: Side, rows: Array<Record<string, string>>) =>
   );
 
 /** One record of a side, read in that side's transaction (undefined when gone). */
-function rowOf(table: string, side: Side, id: string) {
+function rowOf(table: string, side: Party, id: string) {
   return withTenant(t.database.db, { tenantId: side.tenant.id }, (trx) =>
     (trx as unknown as Kysely<any>).selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst(),
   );
 }
 
 /** Every row of a side in some tables, read in that side's transaction, in a stable order. */
-function rowsOf(side: Side, tables: ReadonlyArray<string>) {
+function rowsOf(side: Party, tables: ReadonlyArray<string>) {
   return withTenant(t.database.db, { tenantId: side.tenant.id }, async (trx) => {
     const all: Record<string, string[]> = {};
     for (const table of tables) {
@@ -828,6 +828,8 @@ const LISTS: Record<string, ListFixture> = {
       }),
   },
   '/api/locations': resourceList('/api/locations', 'location'),
+  // The countries (issue 31): one list for every tenant, no tenant's rows; A reads it as any tenant does.
+  '/api/countries': { own: () => ['Uganda'] },
   '/api/school/alevelscores': resourceList('/api/school/alevelscores', 'alevelscore'),
   '/api/school/automarkcomments': resourceList('/api/school/automarkcomments', 'automarkcomment'),
   '/api/school/autoreportcomments': resourceList('/api/school/autoreportcomments', 'autoreportcomment', [['remarktype_id', 'remarktype']]),
@@ -1829,7 +1831,67 @@ async function seedShop(shop: Shop) {
   shop.adminId = admin.id;
   shop.c = caller(t.app, shop.token, shop.tenant.tenantcode);
   shop.ids = {};
+  // Its catalogue, partners and reference data: a record of every kind, the group and product naming its own tax.
+  for (const [key, path] of CATALOGUE) shop.ids[key] = ok(await shop.c.post(path, SHOP_BODY[key](shop))).id;
 }
+
+/** The shops' spare records are numbered apart from the schools' (whose fixtures bound their serial). */
+let shopSerial = 0;
+const nextShop = () => ++shopSerial;
+/** A letter for a number, for a currency's three-letter code. */
+const letter = (n: number) => String.fromCharCode(65 + (Math.floor(n) % 26));
+
+/** The catalogue's resources (issue 31 points 1 to 3), by the key of their records in Shop.ids, in an order that makes references first. */
+const CATALOGUE = [
+  ['currency', '/api/currencies', 'currencies'],
+  ['tax', '/api/taxes', 'taxes'],
+  ['whduty', '/api/whduties', 'whduties'],
+  ['bank', '/api/banks', 'banks'],
+  ['productgroup', '/api/productgroups', 'product_groups'],
+  ['product', '/api/products', 'products'],
+  ['company', '/api/companies', 'companies'],
+] as const;
+type CatalogueKey = (typeof CATALOGUE)[number][0];
+const CATALOGUE_TABLES = CATALOGUE.map(([, , table]) => table);
+
+/** Each record's body for a shop (its create body, and Charlie's PUT body for its own); `n` makes a spare one differ. */
+const SHOP_BODY: Record<CatalogueKey, (shop: Shop, n?: number) => Record<string, unknown>> = {
+  currency: (shop, n) => ({
+    code: n ? `Q${letter(n / 26)}${letter(n)}` : 'CDF',
+    name: `${shop.mark} Franc ${n ?? ''}`,
+    decimals: 2,
+    rate: '1.3',
+  }),
+  tax: (shop, n) => ({ code: `EXP${n ?? ''}`, name: `${shop.mark} exports ${n ?? ''}`, kind: 'zero', rate: '0' }),
+  whduty: (shop, n) => ({
+    code: `RENT${n ?? ''}`,
+    name: `${shop.mark} rent ${n ?? ''}`,
+    kind: 'other',
+    rate: '10.5',
+    threshold: '250000.5',
+  }),
+  bank: (shop, n) => ({ name: `${shop.mark} Savings Bank ${n ?? ''}`, code: `TSB${n ?? ''}`, kind: 'bank' }),
+  productgroup: (shop, n) => ({ name: `${shop.mark} books ${n ?? ''}`, tax_id: shop.ids.tax }),
+  product: (shop, n) => ({
+    code: `${shop.mark.toUpperCase()}-${n ?? 0}`,
+    name: `${shop.mark} pen ${n ?? ''}`,
+    group_id: shop.ids.productgroup,
+    tax_id: shop.ids.tax,
+    unit: 'piece',
+    price: '12500',
+    cost: '9000',
+  }),
+  company: (shop, n) => ({ name: `${shop.mark} Paper Supplies ${n ?? ''}`, role: 'supplier', buyer_type: 'b2b', tin: '1000123456' }),
+};
+
+/** The references a catalogue write may name, and the record of the other shop's each could name instead. */
+const SHOP_REFERENCES: Partial<Record<CatalogueKey, Array<[field: string, key: CatalogueKey]>>> = {
+  productgroup: [['tax_id', 'tax']],
+  product: [
+    ['group_id', 'productgroup'],
+    ['tax_id', 'tax'],
+  ],
+};
 
 beforeAll(async () => {
   await seedShop(C);
@@ -1844,9 +1906,42 @@ function expectNothingOfD(text: string, where: string) {
   }
 }
 
-const BUSINESS_RECORDS: Record<string, RecordFixture<Shop>> = {};
-const BUSINESS_LISTS: Record<string, ListFixture> = {};
-const BUSINESS_WRITES: Record<string, (mode: Mode) => Promise<void>> = {};
+const BUSINESS_RECORDS: Record<string, RecordFixture<Shop>> = Object.fromEntries(
+  CATALOGUE.map(([key, path, table]) => [
+    `${path}/:id`,
+    {
+      id: (shop: Shop) => shop.ids[key] as string,
+      body: (shop: Shop) => SHOP_BODY[key](shop),
+      stored: () => rowOf(table, D, D.ids[key] as string),
+      spare: async () => ok(await C.c.post(path, SHOP_BODY[key](C, nextShop()))).id,
+    },
+  ]),
+);
+const BUSINESS_LISTS: Record<string, ListFixture> = Object.fromEntries(
+  CATALOGUE.map(([key, path]) => [path, { urls: () => [`${path}?per_page=100`, `${path}?excel=1`], own: () => [C.ids[key] as string] }]),
+);
+const BUSINESS_WRITES: Record<string, (mode: Mode) => Promise<void>> = Object.fromEntries(
+  CATALOGUE.map(([key, path, table]) => [
+    `POST ${path}`,
+    async () => {
+      // Naming Delta's group or tax: refused on that field, nothing written in either shop.
+      for (const [field, other] of SHOP_REFERENCES[key] ?? []) {
+        const [beforeC, beforeD] = [await rowsOf(C, CATALOGUE_TABLES), await rowsOf(D, CATALOGUE_TABLES)];
+        const refused = await send(C, 'POST', path, { ...SHOP_BODY[key](C, nextShop()), [field]: D.ids[other] });
+        expect(refused.statusCode, `POST ${path} naming Delta's ${other}: ${refused.body.slice(0, 300)}`).toBe(422);
+        expect(Object.keys(refused.json().errors ?? {}), `POST ${path} naming Delta's ${other}`).toContain(field);
+        expectNothingOfD(refused.body, `POST ${path}`);
+        expect([await rowsOf(C, CATALOGUE_TABLES), await rowsOf(D, CATALOGUE_TABLES)]).toEqual([beforeC, beforeD]);
+      }
+      // A valid one lands in Charlie, Delta's rows as they were.
+      const before = await rowsOf(D, CATALOGUE_TABLES);
+      const response = await send(C, 'POST', path, SHOP_BODY[key](C, nextShop()));
+      expect(response.statusCode, `POST ${path}: ${response.body.slice(0, 300)}`).toBe(200);
+      expect((await rowOf(table, C, response.json().id))?.tenant_id).toBe(C.tenant.id);
+      expect(await rowsOf(D, CATALOGUE_TABLES)).toEqual(before);
+    },
+  ]),
+);
 
 async function checkBusinessRoute(route: AppRoute, mode: Mode) {
   const missing = (map: string) =>
