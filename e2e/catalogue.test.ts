@@ -53,6 +53,13 @@ describe('a shop’s catalogue', () => {
     await page.getByText('1–1 of 1').waitFor();
     const row = screen.locator('tbody tr[data-row="E2E-PEN-01"]');
     await row.getByRole('cell', { name: '12,500', exact: true }).waitFor();
+    // Editing shows the price as the list does, and saving it unchanged keeps it.
+    await row.getByRole('button', { name: 'Row actions' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await expect(form.getByRole('textbox', { name: 'Selling price', exact: true }).inputValue()).resolves.toBe('12,500');
+    await form.getByRole('button', { name: 'Update' }).click();
+    await form.waitFor({ state: 'detached' });
+    await row.getByRole('cell', { name: '12,500', exact: true }).waitFor();
 
     // Stored exact, not as a float of a formatted number.
     const listed = await callApi(page, 'GET', '/api/products?search=E2E-PEN-01');

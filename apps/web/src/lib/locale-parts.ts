@@ -9,6 +9,7 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'analysis',
   'applyAll',
   'avgMarksheet',
+  'catalogue',
   'classCurricula',
   'classValues',
   'comments',
