@@ -62,7 +62,7 @@ export const productsScreen = defineScreen({
     field('fractional', 'switch', { description: help('fractional') }),
     field('price', 'amount', { description: help('price') }),
     field('cost', 'amount'),
-    taxSelect,
+    { ...taxSelect, description: help('tax_id') },
     // A service keeps no stock: no switch, no reorder level, and the product says so.
     field('track_stock', 'switch', { when: (values) => values.kind !== 'service', hiddenValue: false }),
     field('reorder_level', 'amount', {
