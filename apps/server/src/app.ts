@@ -28,6 +28,7 @@ import { calendarRoutes } from './modules/settings/calendar.routes.js';
 import { classCurriculaRoutes } from './modules/settings/class-curricula.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
+import { stockRoutes } from './modules/stock/stock.routes.js';
 import { studentRoutes } from './modules/students/students.routes.js';
 import { studentUploadRoutes } from './modules/students/upload.routes.js';
 import { registrationRoutes } from './modules/tenants/registration.routes.js';
@@ -207,6 +208,7 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(homeRoutes);
   await app.register(settingsRoutes);
   await app.register(catalogueRoutes);
+  await app.register(stockRoutes);
   await app.register(calendarRoutes);
   await app.register(staffRoutes);
   await app.register(studentRoutes);

@@ -3,6 +3,7 @@ export * from './assignments.js';
 export * from './business/constants.js';
 export * from './business/messages.js';
 export * from './business/money.js';
+export * from './business/stock.js';
 export * from './calendar.js';
 export * from './classes.js';
 export * from './comments/index.js';
