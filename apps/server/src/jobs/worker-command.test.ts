@@ -45,16 +45,14 @@ async function until(check: () => boolean, timeoutMs: number, what: string) {
 describe.runIf(process.env.MUSTARD_TEST_DB === 'postgres')('the worker command', () => {
   it('refuses to start without REDIS_URL, or with Redis or the database out of reach: one line, exit code 1', async () => {
     const appUrl = database.appUrl as string;
-    const noRedis = await runMustard(['worker'], childEnv({ DATABASE_URL: appUrl }));
+    // The three starts at once: each is a process of its own that waits on what it cannot reach.
+    const [noRedis, redisAway, databaseAway] = await Promise.all([
+      runMustard(['worker'], childEnv({ DATABASE_URL: appUrl })),
+      runMustard(['worker'], childEnv({ DATABASE_URL: appUrl, REDIS_URL: 'redis://127.0.0.1:1' })),
+      runMustard(['worker'], childEnv({ DATABASE_URL: 'postgres://mustard_app@127.0.0.1:1/mustard', REDIS_URL, REDIS_PREFIX: prefix })),
+    ]);
     expect([noRedis.code, noRedis.stderr.trim()]).toEqual([1, expect.stringMatching(/^The worker needs REDIS_URL: [^\n]+$/)]);
-
-    const redisAway = await runMustard(['worker'], childEnv({ DATABASE_URL: appUrl, REDIS_URL: 'redis://127.0.0.1:1' }));
     expect([redisAway.code, redisAway.stderr.trim()]).toEqual([1, 'The worker cannot reach Redis at 127.0.0.1:1.']);
-
-    const databaseAway = await runMustard(
-      ['worker'],
-      childEnv({ DATABASE_URL: 'postgres://mustard_app@127.0.0.1:1/mustard', REDIS_URL, REDIS_PREFIX: prefix }),
-    );
     expect([databaseAway.code, databaseAway.stderr.trim()]).toEqual([
       1,
       expect.stringMatching(/^The worker cannot use the database: [^\n]+$/),
