@@ -1943,6 +1943,81 @@ const BUSINESS_WRITES: Record<string, (mode: Mode) => Promise<void>> = Object.fr
   ]),
 );
 
+/** The stock ledger's routes (modules/stock): each shop's store and a receipt of its product there, seeded after the shops. */
+const STOCK_TABLES = ['stock_movements', 'stock_records', 'stock_levels', 'stock_valuations', 'business_settings'];
+const stockBody = (shop: Shop, fields: Record<string, unknown> = {}) => ({
+  request_id: newId(),
+  kind: 'purchase',
+  occurred_on: '2026-01-05',
+  location_id: shop.ids.location,
+  partner_id: shop.ids.company,
+  lines: [{ product_id: shop.ids.product, quantity: '3', unit_cost: '9000' }],
+  ...fields,
+});
+
+beforeAll(async () => {
+  for (const shop of [C, D]) {
+    shop.ids.location = ok(await shop.c.post('/api/locations', { name: `${shop.mark} store` })).id;
+    shop.ids.movement = ok(await shop.c.post('/api/stockrecords', stockBody(shop))).movement_id;
+  }
+});
+
+const productCode = (shop: Shop) => SHOP_BODY.product(shop).code as string;
+Object.assign(BUSINESS_LISTS, {
+  '/api/stockrecords': {
+    urls: () => ['/api/stockrecords?per_page=100', '/api/stockrecords?excel=1'],
+    own: () => [C.ids.movement as string],
+    foreignFilters: () => [`/api/stockrecords?product_id=${D.ids.product}`, `/api/stockrecords?location_id=${D.ids.location}`],
+  },
+  '/api/stockrecords/onhand': {
+    urls: () => ['/api/stockrecords/onhand?per_page=100', '/api/stockrecords/onhand?excel=1'],
+    own: () => [C.ids.product as string],
+    foreignFilters: () => [`/api/stockrecords/onhand?search=${productCode(D)}`],
+  },
+  '/api/stockrecords/lookup': {
+    urls: () => [`/api/stockrecords/lookup?code=${productCode(C)}`],
+    own: () => [C.ids.product as string],
+    check: async () => {
+      const response = await send(C, 'GET', `/api/stockrecords/lookup?code=${productCode(D)}`);
+      expect(response.statusCode, response.body).toBe(422);
+      expectNothingOfD(response.body, "lookup of Delta's code");
+    },
+  },
+  '/api/stockrecords/valuation': {
+    urls: () => ['/api/stockrecords/valuation', '/api/stockrecords/valuation?excel=1'],
+    own: () => [C.ids.product as string],
+    foreignFilters: () => [`/api/stockrecords/valuation?location_id=${D.ids.location}`],
+  },
+  '/api/business/settings': {},
+  '/api/home/business': {},
+} satisfies Record<string, ListFixture>);
+Object.assign(BUSINESS_WRITES, {
+  'POST /api/stockrecords': async () => {
+    // Naming Delta's product, location or partner: refused on that field, nothing written in either shop.
+    for (const [field, body] of [
+      ['lines.0.product_id', stockBody(C, { lines: [{ product_id: D.ids.product, quantity: '1', unit_cost: '1' }] })],
+      ['location_id', stockBody(C, { location_id: D.ids.location })],
+      ['partner_id', stockBody(C, { partner_id: D.ids.company })],
+    ] as const) {
+      const [beforeC, beforeD] = [await rowsOf(C, STOCK_TABLES), await rowsOf(D, STOCK_TABLES)];
+      const refused = await send(C, 'POST', '/api/stockrecords', body);
+      expect(refused.statusCode, `POST /api/stockrecords naming Delta's ${field}: ${refused.body.slice(0, 300)}`).toBe(422);
+      expect(Object.keys(refused.json().errors ?? {})).toContain(field);
+      expectNothingOfD(refused.body, 'POST /api/stockrecords');
+      expect([await rowsOf(C, STOCK_TABLES), await rowsOf(D, STOCK_TABLES)]).toEqual([beforeC, beforeD]);
+    }
+    const before = await rowsOf(D, STOCK_TABLES);
+    const response = await send(C, 'POST', '/api/stockrecords', stockBody(C));
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(await rowsOf(D, STOCK_TABLES)).toEqual(before);
+  },
+  'PUT /api/business/settings': async () => {
+    const before = await rowsOf(D, STOCK_TABLES);
+    expect((await send(C, 'PUT', '/api/business/settings', { allow_negative_stock: false })).statusCode).toBe(200);
+    expect(await rowsOf(D, STOCK_TABLES)).toEqual(before);
+  },
+});
+
 async function checkBusinessRoute(route: AppRoute, mode: Mode) {
   const missing = (map: string) =>
     new Error(`${route.key}: a business route not in the matrix. Add it to ${map} (its records in seedShop).`);
