@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/test-app.js';
 import { sleep } from './helpers.js';
 
@@ -31,12 +31,14 @@ beforeAll(async () => {
 });
 
 const sockets = new Set<net.Socket>();
-// A test that failed leaves its connection open, which would keep the server from closing.
-afterEach(() => {
+// A test that failed leaves its connection open, which would keep the server from closing. The
+// tests run at once (each waits on the server's timeouts on a connection of its own: 17 s one
+// after another), so their connections are closed when all are done, not after each.
+afterAll(async () => {
   for (const socket of sockets) socket.destroy();
   sockets.clear();
+  await t?.close();
 });
-afterAll(() => t?.close());
 
 interface Connection {
   socket: net.Socket;
@@ -88,7 +90,7 @@ const LOGIN_BODY = JSON.stringify({ user: { email: 'nobody@school.test', passwor
 const loginHead = (length = LOGIN_BODY.length) =>
   `POST /auth/login HTTP/1.1\r\nHost: mustard\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
-describe('a slow client is cut off at its timeout', () => {
+describe.concurrent('a slow client is cut off at its timeout', () => {
   it('a body sent a byte at a time is cut at the request timeout, with 408', async () => {
     const connection = await connect();
     connection.socket.write(loginHead(10_000));
@@ -130,7 +132,7 @@ describe('a slow client is cut off at its timeout', () => {
   });
 });
 
-describe('a request sent in time is answered as ever', () => {
+describe.concurrent('a request sent in time is answered as ever', () => {
   it('an ordinary request', async () => {
     const ready = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(ready.status).toBe(200);
