@@ -141,6 +141,8 @@ async function checkReferences(tx: TenantTx, input: StockMovementInput): Promise
  * partner; a product that keeps no stock; a fraction of a product counted whole; a unit cost
  * finer than the default currency; a purchase from a partner who is only a customer; a line
  * that would take stock at its location below zero (unless the business allows it).
+ * `input` is as StockMovementInputSchema parses it: a caller outside a route (an upload, the
+ * seed) parses its movement with that schema first, which checks quantities, days and kinds.
  */
 export async function recordStockMovement(context: StockContext, input: StockMovementInput): Promise<RecordedMovement> {
   const { tx } = context;
