@@ -70,6 +70,7 @@ describe('the route table', () => {
   it('has the /api routes of both kinds', () => {
     expect(api.length).toBeGreaterThan(60);
     expect(api.some((route) => routeTenantKind(route.url) === 'school')).toBe(true);
+    expect(api.some((route) => routeTenantKind(route.url) === 'business')).toBe(true);
     expect(api.some((route) => routeTenantKind(route.url) === null)).toBe(true);
   });
 
