@@ -234,10 +234,10 @@ describe('invitations (issue 9 point 2)', () => {
   });
 
   it('a teacher of other schools sees the invitation, joins with the code from the banner, or declines another', async () => {
-    const shopCode = await invite('demo-shop', { name: 'Shop Helper', email: TEACHER, roles: ['bursar'] });
+    const shopCode = await invite('demo-shop', { name: 'Shop Helper', email: TEACHER, roles: ['storekeeper'] });
     const page = await signedIn(TEACHER);
     const banner = page.getByTestId('invitations');
-    await banner.getByText('Mustard Stationers invites you to join as bursar.', { exact: false }).waitFor();
+    await banner.getByText('Mustard Stationers invites you to join as storekeeper.', { exact: false }).waitFor();
     await banner.getByLabel('Invitation code').fill('AAAA-BBBB-CCCC');
     await banner.getByRole('button', { name: 'Accept' }).click();
     await banner.getByText('This invitation code is not valid or has expired').waitFor();
