@@ -72,6 +72,7 @@ const deleteComments = () => import('../features/comments/DeleteCommentsPage.js'
 const curriculum = () => import('../features/curriculum/pages.js');
 const projectScores = () => import('../features/curriculum/ProjectScoresPage.js');
 const catalogue = () => import('../features/catalogue/pages.js');
+const stock = () => import('../features/stock/pages.js');
 /**
  * Each signed-in page registered once, by its key in PAGES (lib/pages.ts): the compiler refuses
  * a key that is not a page. A page without a component shows its title until its issue lands.
@@ -135,6 +136,13 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   newProject: screen(curriculum, (m) => m.ProjectFormPage),
   projectDetail: screen(curriculum, (m) => m.ProjectDetailPage),
   projectScores: screen(projectScores, (m) => m.ProjectScoresPage),
+  stockOnHand: screen(stock, (m) => m.StockOnHandPage),
+  stockReceive: screen(stock, (m) => m.ReceivePage),
+  stockAdjust: screen(stock, (m) => m.AdjustPage),
+  stockTransfer: screen(stock, (m) => m.TransferPage),
+  stockLedger: screen(stock, (m) => m.LedgerPage),
+  stockLow: screen(stock, (m) => m.LowStockPage),
+  stockValuation: screen(stock, (m) => m.ValuationPage),
   products: screen(catalogue, (m) => m.ProductsPage),
   productGroups: screen(catalogue, (m) => m.ProductGroupsPage),
   partners: screen(catalogue, (m) => m.PartnersPage),

@@ -36,6 +36,7 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'signinDomains',
   'staff',
   'statistics',
+  'stockScreens',
   'students',
   'termCopy',
   'termDates',

@@ -32,7 +32,15 @@ export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> 
     // The stock screens (on hand, receive, adjust, transfer, ledger, low stock, valuation) and the
     // spreadsheet uploads join this group as their pages land; a group with none is not shown.
     label: 'nav.stock',
-    entries: [],
+    entries: [
+      entry('nav.stockOnHand', PAGES.stockOnHand),
+      entry('nav.stockReceive', PAGES.stockReceive),
+      entry('nav.stockAdjust', PAGES.stockAdjust),
+      entry('nav.stockTransfer', PAGES.stockTransfer),
+      entry('nav.stockLedger', PAGES.stockLedger),
+      entry('nav.stockLow', PAGES.stockLow),
+      entry('nav.stockValuation', PAGES.stockValuation),
+    ],
   },
   {
     label: 'nav.catalogue',
