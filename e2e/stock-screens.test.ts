@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe.js';
 import { ADMIN, callApi, type Harness, pickOption, useHarness } from './harness.js';
 
 /*
@@ -56,6 +57,8 @@ describe('a shop’s stock on a phone', () => {
     await line.getByTestId('unit-cost').fill('1,250.5');
     await expect(line.getByTestId('line-total').textContent()).resolves.toContain('5,002');
     await expect(page.getByTestId('grand-total').textContent()).resolves.toContain('5,002');
+    // The shop's screens are not in the every-page check (it signs in to a school): checked here, a line open.
+    await expect(seriousViolations(page)).resolves.toEqual([]);
     // Phones first: nothing wider than the screen.
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(360);
     // The shop's currency (UGX) has no decimals: the server's refusal shows beside the line, nothing saved.
@@ -86,6 +89,24 @@ describe('a shop’s stock on a phone', () => {
     await page.goto(`${h.url}/inventory/stock/low`);
     await page.getByLabel('Search', { exact: true }).fill(code);
     await expect.poll(() => page.getByTestId(`onhand-${code}`).getByTestId('shortfall').textContent({ timeout: 10_000 })).toBe('6');
+
+    // The dashboard: the figures the server gives, the low-stock count a link to the list.
+    await page.goto(`${h.url}/dashboard`);
+    const widget = page.getByTestId('stock-widget');
+    await widget.getByTestId('low-stock-count').waitFor();
+    const home = (await callApi(page, 'GET', '/api/home/business')).data as { low_stock: number; movements_today: number };
+    expect(home.low_stock).toBeGreaterThanOrEqual(1);
+    await expect(widget.getByTestId('low-stock-count').textContent()).resolves.toBe(home.low_stock.toLocaleString('en-US'));
+    await expect(widget.getByTestId('movements-today').textContent()).resolves.toBe(home.movements_today.toLocaleString('en-US'));
+
+    // The stock setting, for those who manage the business's settings: switched on and back off.
+    await page.goto(`${h.url}/inventory/stock/valuation`);
+    const allow = page.getByRole('switch', { name: 'Allow negative stock' });
+    await expect(allow.isChecked()).resolves.toBe(false);
+    await allow.click({ force: true });
+    await expect.poll(async () => (await callApi(page, 'GET', '/api/business/settings')).data).toEqual({ allow_negative_stock: true });
+    await allow.click({ force: true });
+    await expect.poll(async () => (await callApi(page, 'GET', '/api/business/settings')).data).toEqual({ allow_negative_stock: false });
     await page.context().close();
   });
 });

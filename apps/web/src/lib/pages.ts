@@ -12,6 +12,7 @@ export interface RouteDefinition {
 }
 
 const manage = (subject: SubjectClass) => ({ action: 'manage' as const, subject });
+const recordStock = { action: 'create', subject: 'stock' } as const;
 
 /**
  * Each page's path and title, declared here once: the router's registry (app/registry.tsx, page
@@ -30,9 +31,9 @@ export const PAGES = {
   stockLocations: { path: '/inventory/stock/locations', title: 'pages.stockLocations' },
   // The stock screens (issue 31 point 5): every member reads them; recording needs `create stock`.
   stockOnHand: { path: '/inventory/stock/onhand', title: 'pages.stockOnHand' },
-  stockReceive: { path: '/inventory/stock/receive', title: 'pages.stockReceive', ability: { action: 'create', subject: 'stock' } },
-  stockAdjust: { path: '/inventory/stock/adjust', title: 'pages.stockAdjust', ability: { action: 'create', subject: 'stock' } },
-  stockTransfer: { path: '/inventory/stock/transfer', title: 'pages.stockTransfer', ability: { action: 'create', subject: 'stock' } },
+  stockReceive: { path: '/inventory/stock/receive', title: 'pages.stockReceive', ability: recordStock },
+  stockAdjust: { path: '/inventory/stock/adjust', title: 'pages.stockAdjust', ability: recordStock },
+  stockTransfer: { path: '/inventory/stock/transfer', title: 'pages.stockTransfer', ability: recordStock },
   stockLedger: { path: '/inventory/stock/ledger', title: 'pages.stockLedger' },
   stockLow: { path: '/inventory/stock/low', title: 'pages.stockLow' },
   stockValuation: { path: '/inventory/stock/valuation', title: 'pages.stockValuation' },

@@ -318,6 +318,12 @@ function LineEntry({
 
 type MovementKind = 'purchase' | 'adjustment' | 'transfer';
 
+/** Today where the person is (their shop's day), not UTC's: at 01:00 in Kampala it is already tomorrow. */
+function localDay(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
 /** A new request id: one per action, kept across retries so a dropped connection's retry is recorded once. */
 const newRequestId = () => crypto.randomUUID();
 
@@ -328,7 +334,7 @@ function MovementForm({ kind }: { kind: MovementKind }) {
   const places = useChoices(locations);
   const partners = useChoices(companies);
   const requestId = useRef(newRequestId());
-  const [day, setDay] = useState(() => new Date().toISOString().slice(0, 10));
+  const [day, setDay] = useState(localDay);
   const [location, setLocation] = useState<string | null>(null);
   const [toLocation, setToLocation] = useState<string | null>(null);
   const [partner, setPartner] = useState<string | null>(null);
