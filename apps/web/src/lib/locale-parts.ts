@@ -46,7 +46,28 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
 
 export type LocalePart = 'core' | 'screens';
 
-/** The part of a locale file's texts: its screens' keys, or every other. */
+/**
+ * Texts inside a first-paint key that only the screens need, as `parent.child`: the business
+ * side's messages are shown on its screens alone, and a school's cold dashboard need not carry them.
+ */
+export const SCREEN_TEXT_BRANCHES: ReadonlyArray<readonly [parent: string, child: string]> = [
+  ['messages', 'business'],
+  ['messages', 'stock'],
+];
+
+/** The part of a locale file's texts: its screens' keys (and branches), or every other. */
 export function localePart(texts: Record<string, unknown>, part: LocalePart): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(texts).filter(([key]) => SCREEN_TEXTS.includes(key) === (part === 'screens')));
+  const screens = part === 'screens';
+  const result: Record<string, unknown> = Object.fromEntries(
+    Object.entries(texts).filter(([key]) => SCREEN_TEXTS.includes(key) === screens),
+  );
+  for (const [parent, child] of SCREEN_TEXT_BRANCHES) {
+    const branch = texts[parent];
+    if (!branch || typeof branch !== 'object' || !(child in branch)) continue;
+    const moved = (branch as Record<string, unknown>)[child];
+    const current = (result[parent] as Record<string, unknown> | undefined) ?? {};
+    if (screens) result[parent] = { ...current, [child]: moved };
+    else result[parent] = Object.fromEntries(Object.entries(current).filter(([key]) => key !== child));
+  }
+  return result;
 }
