@@ -30,6 +30,9 @@ export const BUSINESS_MESSAGES = {
   defaultCurrencyInUse: 'The default currency cannot be deleted: make another currency the default first',
   notABusiness: 'This screen is for businesses',
   notASchool: 'This screen is for schools',
+  taxUnknown: 'No tax of this business has this code or name',
+  codeRepeated: 'This code is on an earlier row too',
+  uploaded: 'The upload is saved',
 } as const;
 
 /** The stock ledger and its screens. */
