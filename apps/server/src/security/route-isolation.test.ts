@@ -254,7 +254,7 @@ function send(side: Party, method: string, url: string, payload?: unknown): Prom
 
 /** A multipart form (text fields and a file), as the browser sends the learner form and uploads. */
 async function sendForm(
-  side: Side,
+  side: Party,
   method: 'POST' | 'PUT',
   url: string,
   fields: Record<string, string | number>,
@@ -2015,6 +2015,41 @@ Object.assign(BUSINESS_WRITES, {
     const before = await rowsOf(D, STOCK_TABLES);
     expect((await send(C, 'PUT', '/api/business/settings', { allow_negative_stock: false })).statusCode).toBe(200);
     expect(await rowsOf(D, STOCK_TABLES)).toEqual(before);
+  },
+});
+
+/** A business upload's sheet: a header row and rows. */
+async function uploadSheet(header: string[], rows: string[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Upload');
+  sheet.addRow(header);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+Object.assign(BUSINESS_LISTS, { '/api/uploads/template': { urls: () => ['/api/uploads/template?kind=products'] } } satisfies Record<
+  string,
+  ListFixture
+>);
+Object.assign(BUSINESS_WRITES, {
+  // Opening stock naming Delta's location or Delta's product code: refused, nothing written in either shop.
+  'POST /api/uploads': async () => {
+    const header = ['Code', 'Quantity', 'Unit cost'];
+    for (const [field, fields, rows] of [
+      ['location_id', { kind: 'openingstock', location_id: D.ids.location as string }, [[productCode(C), '1', '100']]],
+      ['2.code', { kind: 'openingstock', location_id: C.ids.location as string }, [[productCode(D), '1', '100']]],
+    ] as const) {
+      const [beforeC, beforeD] = [await rowsOf(C, STOCK_TABLES), await rowsOf(D, STOCK_TABLES)];
+      const bytes = await uploadSheet(
+        header,
+        rows.map((row) => [...row]),
+      );
+      const refused = await sendForm(C, 'POST', '/api/uploads', fields, { field: 'file', bytes, name: 'opening.xlsx' });
+      expect(refused.statusCode, `POST /api/uploads naming Delta's ${field}: ${refused.body.slice(0, 300)}`).toBe(422);
+      expect(Object.keys(refused.json().errors ?? {})).toContain(field);
+      expectNothingOfD(refused.body, 'POST /api/uploads');
+      expect([await rowsOf(C, STOCK_TABLES), await rowsOf(D, STOCK_TABLES)]).toEqual([beforeC, beforeD]);
+    }
   },
 });
 
