@@ -33,6 +33,9 @@ export const BUSINESS_MESSAGES = {
   taxUnknown: 'No tax of this business has this code or name',
   codeRepeated: 'This code is on an earlier row too',
   uploaded: 'The upload is saved',
+  sheetEmpty: 'The sheet has no rows to upload',
+  sheetTooManyRows: 'The sheet has too many rows (at most 5,000)',
+  sheetRowsInvalid: 'Some rows are not valid; nothing was saved',
 } as const;
 
 /** The stock ledger and its screens. */

@@ -1,4 +1,4 @@
-import { BUSINESS_MESSAGES, STUDENT_MESSAGES, SUPERADMIN_ROLE, TENANT_HEADER } from '@mustard/shared';
+import { BUSINESS_MESSAGES, SUPERADMIN_ROLE, TENANT_HEADER } from '@mustard/shared';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,7 +160,7 @@ describe('the product list', () => {
       { kind: 'products' },
     );
     expect(bad.statusCode, bad.body).toBe(422);
-    expect(bad.json().message).toBe(STUDENT_MESSAGES.rowsInvalid);
+    expect(bad.json().message).toBe(BUSINESS_MESSAGES.sheetRowsInvalid);
     expect(Object.keys(bad.json().errors).sort()).toEqual(['3.name', '4.price', '4.tax']);
     expect(bad.json().errors['4.tax']).toEqual([BUSINESS_MESSAGES.taxUnknown]);
     expect(await productsOf()).toHaveLength(3);
@@ -240,6 +240,16 @@ describe('bounds and who may upload', () => {
       location_id: store.id,
     });
     expect([413, 422]).toContain(huge.statusCode);
+    // A shop's sheet is answered in a shop's words, not the school's "no learners".
+    if (huge.statusCode === 422) expect(huge.json().message).toBe(BUSINESS_MESSAGES.sheetTooManyRows);
+    for (const [header, kind] of [
+      [PRODUCT_HEADER, 'products'],
+      [['Code', 'Quantity', 'Unit cost'], 'openingstock'],
+    ] as const) {
+      const empty = await upload(ownerToken, shop.tenantcode, await workbook([...header], []), { kind, location_id: store.id });
+      expect(empty.statusCode, empty.body).toBe(422);
+      expect(empty.json().message).toBe(BUSINESS_MESSAGES.sheetEmpty);
+    }
     const file = await workbook(PRODUCT_HEADER, [pen('500')]);
     expect((await upload(ownerToken, school.tenantcode, file, { kind: 'products' })).statusCode).toBe(404);
     expect((await upload(readerToken, shop.tenantcode, file, { kind: 'products' })).statusCode).toBe(403);

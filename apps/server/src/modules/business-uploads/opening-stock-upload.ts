@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MAX_MOVEMENT_LINES, STOCK_MESSAGES, STUDENT_MESSAGES, StockMovementInputSchema } from '@mustard/shared';
+import { BUSINESS_MESSAGES, MAX_MOVEMENT_LINES, STOCK_MESSAGES, StockMovementInputSchema } from '@mustard/shared';
 import { AppError, type FieldErrors } from '../../errors.js';
 import type { ActionContext } from '../../plugins/endpoints.js';
 import { cellText, type Sheet, SPREADSHEET_LIMITS } from '../../resources/spreadsheet.js';
@@ -36,7 +36,7 @@ export async function uploadOpeningStock(
 ): Promise<UploadCounts> {
   const { tx } = context;
   if (!where.locationId) throw new AppError(422, undefined, { location_id: [STOCK_MESSAGES.locationRequired] });
-  if (sheet.rows.length > SPREADSHEET_LIMITS.rows) throw new AppError(422, STUDENT_MESSAGES.tooManyRows);
+  if (sheet.rows.length > SPREADSHEET_LIMITS.rows) throw new AppError(422, BUSINESS_MESSAGES.sheetTooManyRows);
   const column = (names: string[]) =>
     sheet.header.findIndex((heading) =>
       names.includes(
@@ -70,7 +70,7 @@ export async function uploadOpeningStock(
     }
     lines.push({ row: row.number, product_id: productId, quantity: quantity ?? '', unit_cost: cost ?? '' });
   }
-  if (lines.length === 0 && Object.keys(errors).length === 0) throw new AppError(422, STUDENT_MESSAGES.emptySheet);
+  if (lines.length === 0 && Object.keys(errors).length === 0) throw new AppError(422, BUSINESS_MESSAGES.sheetEmpty);
   const fileHash = createHash('sha256').update(file).digest('hex');
   const movements = [];
   for (let start = 0; start < lines.length; start += MAX_MOVEMENT_LINES) {
@@ -91,7 +91,7 @@ export async function uploadOpeningStock(
       }
     } else movements.push({ chunk, input: parsed.data });
   }
-  if (Object.keys(errors).length > 0) throw new AppError(422, STUDENT_MESSAGES.rowsInvalid, errors);
+  if (Object.keys(errors).length > 0) throw new AppError(422, BUSINESS_MESSAGES.sheetRowsInvalid, errors);
   const counts: UploadCounts = { created: 0, updated: 0, unchanged: 0 };
   for (const { chunk, input } of movements) {
     try {
@@ -106,7 +106,7 @@ export async function uploadOpeningStock(
         const match = /^lines\.(\d+)\.(\w+)$/.exec(key);
         byRow[match ? `${chunk[Number(match[1])]?.row}.${match[2]}` : key] = messages;
       }
-      throw new AppError(422, STUDENT_MESSAGES.rowsInvalid, byRow);
+      throw new AppError(422, BUSINESS_MESSAGES.sheetRowsInvalid, byRow);
     }
   }
   return counts;

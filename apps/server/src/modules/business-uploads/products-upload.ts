@@ -1,4 +1,4 @@
-import { BUSINESS_MESSAGES, products, STUDENT_MESSAGES } from '@mustard/shared';
+import { BUSINESS_MESSAGES, products } from '@mustard/shared';
 import { newId } from '../../db/ids.js';
 import { AppError, type FieldErrors } from '../../errors.js';
 import type { ActionContext } from '../../plugins/endpoints.js';
@@ -67,7 +67,7 @@ export interface UploadCounts {
 }
 
 export async function uploadProducts({ tx }: ActionContext, sheet: Sheet): Promise<UploadCounts> {
-  if (sheet.rows.length > SPREADSHEET_LIMITS.rows) throw new AppError(422, STUDENT_MESSAGES.tooManyRows);
+  if (sheet.rows.length > SPREADSHEET_LIMITS.rows) throw new AppError(422, BUSINESS_MESSAGES.sheetTooManyRows);
   const fieldAt = new Map<string, number>();
   sheet.header.forEach((heading, index) => {
     const field = COLUMNS.get(
@@ -129,8 +129,8 @@ export async function uploadProducts({ tx }: ActionContext, sheet: Sheet): Promi
     seenCodes.set(code.toLowerCase(), row.number);
     parsed.push({ row: row.number, values: result.data as Record<string, unknown> });
   }
-  if (Object.keys(errors).length > 0) throw new AppError(422, STUDENT_MESSAGES.rowsInvalid, errors);
-  if (parsed.length === 0) throw new AppError(422, STUDENT_MESSAGES.emptySheet);
+  if (Object.keys(errors).length > 0) throw new AppError(422, BUSINESS_MESSAGES.sheetRowsInvalid, errors);
+  if (parsed.length === 0) throw new AppError(422, BUSINESS_MESSAGES.sheetEmpty);
 
   const existing = await db.selectFrom('products').selectAll().where('tenant_id', '=', tx.tenantId).execute();
   const byCode = new Map(existing.map((product) => [product.code.toLowerCase(), product]));
