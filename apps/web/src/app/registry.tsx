@@ -73,6 +73,7 @@ const curriculum = () => import('../features/curriculum/pages.js');
 const projectScores = () => import('../features/curriculum/ProjectScoresPage.js');
 const catalogue = () => import('../features/catalogue/pages.js');
 const stock = () => import('../features/stock/pages.js');
+const businessUploads = () => import('../features/business-uploads/BusinessUploadsPage.js');
 /**
  * Each signed-in page registered once, by its key in PAGES (lib/pages.ts): the compiler refuses
  * a key that is not a page. A page without a component shows its title until its issue lands.
@@ -143,6 +144,7 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   stockLedger: screen(stock, (m) => m.LedgerPage),
   stockLow: screen(stock, (m) => m.LowStockPage),
   stockValuation: screen(stock, (m) => m.ValuationPage),
+  businessUploads: screen(businessUploads, (m) => m.BusinessUploadsPage),
   products: screen(catalogue, (m) => m.ProductsPage),
   productGroups: screen(catalogue, (m) => m.ProductGroupsPage),
   partners: screen(catalogue, (m) => m.PartnersPage),

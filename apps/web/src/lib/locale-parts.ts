@@ -9,6 +9,7 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'analysis',
   'applyAll',
   'avgMarksheet',
+  'businessUploads',
   'catalogue',
   'classCurricula',
   'classValues',

@@ -40,6 +40,7 @@ export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> 
       entry('nav.stockLedger', PAGES.stockLedger),
       entry('nav.stockLow', PAGES.stockLow),
       entry('nav.stockValuation', PAGES.stockValuation),
+      entry('nav.businessUploads', PAGES.businessUploads),
     ],
   },
   {

@@ -37,6 +37,8 @@ export const PAGES = {
   stockLedger: { path: '/inventory/stock/ledger', title: 'pages.stockLedger' },
   stockLow: { path: '/inventory/stock/low', title: 'pages.stockLow' },
   stockValuation: { path: '/inventory/stock/valuation', title: 'pages.stockValuation' },
+  // A business's spreadsheet uploads (issue 31 point 6): the product list and opening stock.
+  businessUploads: { path: '/inventory/uploads', title: 'pages.businessUploads', ability: manage('product') },
   subjects: { path: '/subjects/list', title: 'pages.subjects' },
   subjectTeachers: { path: '/subjects/teachers', title: 'pages.subjectTeachers' },
   classTeachers: { path: '/classteachers', title: 'pages.classTeachers' },
