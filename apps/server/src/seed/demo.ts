@@ -13,6 +13,7 @@ import { seedDemoFees } from './demo-fees.js';
 import { seedDemoMarks } from './demo-marks.js';
 import { BOYS, GIRLS, HOUSES, PLACES, pick, SURNAMES, seededRandom } from './demo-people.js';
 import { seedSchoolSettings, seedShopSettings } from './demo-settings.js';
+import { seedDemoShop } from './demo-shop.js';
 import { DEMO_STAFF, seedDemoStaff, staffEmail } from './demo-staff.js';
 
 /**
@@ -225,7 +226,11 @@ export async function seedDemo(database: Database, password: string): Promise<De
       if (tenant.category === 'School') await ensureMembers(trx, tenantId, [teacherId, ...staffIds.values()], 'teacher');
       if (tenant.category === 'School' && classes)
         await seedSchoolSettings(trx, tenantId, { schooltype: tenant.schooltype, classes }, year);
-      else await seedShopSettings(trx, tenantId);
+      else {
+        await seedShopSettings(trx, tenantId);
+        // The shop's catalogue, partners and a month of stock (issue 31 point 8).
+        if (tenant.tenantcode === 'demo-shop') await seedDemoShop(trx, tenantId, adminId);
+      }
       if (prefix && classes && streams) {
         const learners = demoLearners(tenantId, prefix, classes, streams, year);
         await inBatches(learners, (batch) =>
