@@ -364,7 +364,7 @@ function MovementForm({ kind }: { kind: MovementKind }) {
             quantity: plain(line.quantity),
             ...(kind === 'purchase' ? { unit_cost: plain(line.unit_cost) } : {}),
           })),
-        } as never,
+        },
       }),
     onSuccess: (answer) => {
       // Recorded: the next movement is a new action with an id of its own.
