@@ -34,6 +34,16 @@ export const SUBJECTS = [
   'company',
   /** A business's reference data (currencies, taxes, withholding duties, banks) and its settings. */
   'business-setting',
+  /** Selling and getting paid: invoices, counter sales, receipts, credit and debit memos. */
+  'sale',
+  /** Money out: preparing (create), approving and paying (manage) payment vouchers. */
+  'voucher',
+  /** The chart of accounts and the books: journal, trial balance. */
+  'account',
+  /** EFRIS: the business's device, its fiscal outbox and registering products with URA. */
+  'efris',
+  /** The shop's daily reports: cash-up, debtors, VAT summary, profit. */
+  'business-report',
 ] as const;
 export type SubjectClass = (typeof SUBJECTS)[number];
 

@@ -2,6 +2,7 @@ export * from './abilities.js';
 export * from './assignments.js';
 export * from './business/constants.js';
 export * from './business/messages.js';
+export * from './business/messages-sales.js';
 export * from './business/money.js';
 export * from './business/stock.js';
 export * from './calendar.js';

@@ -1,4 +1,5 @@
 import { BUSINESS_MESSAGES, STOCK_MESSAGES } from './business/messages.js';
+import { ACCOUNT_MESSAGES, BUSINESS_REPORT_MESSAGES, EFRIS_MESSAGES, PAYMENT_MESSAGES, SALES_MESSAGES } from './business/messages-sales.js';
 import { COMMENT_MESSAGES } from './comments/messages.js';
 import { REMARK_MESSAGES } from './comments/remark-messages.js';
 import { GRADING_RULE_MESSAGES } from './grading/engine/rule-messages.js';
@@ -367,6 +368,11 @@ export const MESSAGE_CATALOGUES = {
   curriculum: CURRICULUM_MESSAGES,
   business: BUSINESS_MESSAGES,
   stock: STOCK_MESSAGES,
+  sales: SALES_MESSAGES,
+  payments: PAYMENT_MESSAGES,
+  accounts: ACCOUNT_MESSAGES,
+  efris: EFRIS_MESSAGES,
+  businessReports: BUSINESS_REPORT_MESSAGES,
 } as const;
 
 type Values<T> = T[keyof T];

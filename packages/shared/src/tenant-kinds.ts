@@ -30,6 +30,12 @@ export const BUSINESS_ROUTE_PREFIXES = [
   '/api/business/',
   '/api/home/business',
   '/api/uploads/template',
+  '/api/accounts',
+  '/api/invoices',
+  '/api/receipts',
+  '/api/memos',
+  '/api/vouchers',
+  '/api/efris',
 ] as const;
 
 /** Exact paths of business routes whose prefix a school route shares (`/api/uploads/studentjournals`). */

@@ -6,7 +6,7 @@ import { migrations } from './migrations/index.js';
 export const APP_ROLE = 'mustard_app';
 export const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock'];
 /** Ledgers the app may add to but never change (business.md: a correction is a new row). */
-export const APPEND_ONLY_TABLES = ['stock_records'];
+export const APPEND_ONLY_TABLES = ['stock_records', 'journal_entries', 'journal_lines', 'receipts', 'receipt_allocations'];
 
 function migrator(db: Kysely<any>) {
   return new Migrator({ db, provider: { getMigrations: async () => migrations } });

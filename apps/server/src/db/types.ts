@@ -1,4 +1,18 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type {
+  AccountsTable,
+  DocumentNumbersTable,
+  InvoiceLinesTable,
+  InvoicesTable,
+  JournalEntriesTable,
+  JournalLinesTable,
+  MemoLinesTable,
+  MemosTable,
+  ReceiptAllocationsTable,
+  ReceiptsTable,
+  VoucherLinesTable,
+  VouchersTable,
+} from './sales-types.js';
 
 /** Database rows as Kysely sees them. API shapes live in packages/shared; repositories map. */
 
@@ -293,6 +307,8 @@ export type Numeric = ColumnType<string, string | number, string | number>;
 export interface BusinessSettingsTable {
   tenant_id: string;
   allow_negative_stock: Generated<boolean>;
+  /** Migration 0028: a business not registered for VAT issues invoices without VAT. */
+  vat_registered: Generated<boolean>;
   updated_at: Generated<Timestamp>;
 }
 
@@ -792,6 +808,18 @@ export interface DB {
   stock_records: StockRecordsTable;
   stock_levels: StockLevelsTable;
   stock_valuations: StockValuationsTable;
+  accounts: AccountsTable;
+  document_numbers: DocumentNumbersTable;
+  invoices: InvoicesTable;
+  invoice_lines: InvoiceLinesTable;
+  receipts: ReceiptsTable;
+  receipt_allocations: ReceiptAllocationsTable;
+  memos: MemosTable;
+  memo_lines: MemoLinesTable;
+  vouchers: VouchersTable;
+  voucher_lines: VoucherLinesTable;
+  journal_entries: JournalEntriesTable;
+  journal_lines: JournalLinesTable;
   student_class_history: StudentClassHistoryTable;
   fee_journals: FeeJournalsTable;
   statement_lines: StatementLinesTable;

@@ -8,7 +8,9 @@
 export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'analysis',
   'applyAll',
+  'accountScreens',
   'avgMarksheet',
+  'businessReports',
   'businessUploads',
   'catalogue',
   'classCurricula',
@@ -17,6 +19,7 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'cumulativeReport',
   'curriculum',
   'deleteComments',
+  'efrisScreens',
   'empty',
   'externalSignIn',
   'gradingRules',
@@ -25,6 +28,7 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'marksheet',
   'ncMarksheet',
   'ncTerminalReport',
+  'paymentScreens',
   'people',
   'progressReport',
   'register',
@@ -34,6 +38,7 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
   'reportLayout',
   'reportSettings',
   'reset',
+  'salesScreens',
   'signinDomains',
   'staff',
   'statistics',
@@ -54,6 +59,11 @@ export type LocalePart = 'core' | 'screens';
 export const SCREEN_TEXT_BRANCHES: ReadonlyArray<readonly [parent: string, child: string]> = [
   ['messages', 'business'],
   ['messages', 'stock'],
+  ['messages', 'sales'],
+  ['messages', 'payments'],
+  ['messages', 'accounts'],
+  ['messages', 'efris'],
+  ['messages', 'businessReports'],
 ];
 
 /** The part of a locale file's texts: its screens' keys (and branches), or every other. */

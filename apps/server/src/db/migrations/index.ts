@@ -25,6 +25,7 @@ import * as guardianEmail from './2026_11_26_0024_guardian_email.js';
 import * as externalSignin from './2026_11_26_0025_external_signin.js';
 import * as registrationLogo from './2026_11_26_0026_registration_logo.js';
 import * as business from './2026_11_26_0027_business.js';
+import * as sales from './2026_11_27_0028_sales.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0025_external_signin': externalSignin,
   '2026_11_26_0026_registration_logo': registrationLogo,
   '2026_11_26_0027_business': business,
+  '2026_11_27_0028_sales': sales,
 };

@@ -42,7 +42,8 @@ export const DEFAULT_ROLES: ReadonlyArray<{ name: string; permissions: ReadonlyA
 /**
  * The roles a new business starts with (issue 31): the owner (administrator), a manager who
  * keeps the catalogue, partners, reference data and members, and a storekeeper who receives,
- * adjusts and moves stock. Every member reads.
+ * adjusts and moves stock, and a cashier who sells at the counter and takes money (issue 32).
+ * Every member reads.
  */
 export const BUSINESS_ROLES: ReadonlyArray<{ name: string; permissions: ReadonlyArray<[action: string, subject: string]> }> = [
   { name: SUPERADMIN_ROLE, permissions: [] },
@@ -54,11 +55,24 @@ export const BUSINESS_ROLES: ReadonlyArray<{ name: string; permissions: Readonly
       ['manage', 'company'],
       ['manage', 'location'],
       ['manage', 'business-setting'],
+      ['manage', 'sale'],
+      ['manage', 'voucher'],
+      ['manage', 'account'],
+      ['manage', 'efris'],
+      ['manage', 'business-report'],
       ['manage', 'user'],
       ['read', 'tenant'],
     ],
   },
   { name: 'storekeeper', permissions: [['create', 'stock']] },
+  // At the counter: sells, takes money and prints receipts; prepares vouchers for approval.
+  {
+    name: 'cashier',
+    permissions: [
+      ['create', 'sale'],
+      ['create', 'voucher'],
+    ],
+  },
 ];
 
 /** The roles a new tenant of this category starts with. */
