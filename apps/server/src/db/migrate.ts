@@ -6,7 +6,14 @@ import { migrations } from './migrations/index.js';
 export const APP_ROLE = 'mustard_app';
 export const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock'];
 /** Ledgers the app may add to but never change (business.md: a correction is a new row). */
-export const APPEND_ONLY_TABLES = ['stock_records', 'journal_entries', 'journal_lines', 'receipts', 'receipt_allocations'];
+export const APPEND_ONLY_TABLES = [
+  'stock_records',
+  'journal_entries',
+  'journal_lines',
+  'receipts',
+  'receipt_allocations',
+  'efris_messages',
+];
 
 function migrator(db: Kysely<any>) {
   return new Migrator({ db, provider: { getMigrations: async () => migrations } });

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { EfrisDevicesTable, EfrisMessagesTable, EfrisOutboxTable, EfrisProductsTable } from './efris-types.js';
 import type {
   AccountsTable,
   DocumentNumbersTable,
@@ -820,6 +821,10 @@ export interface DB {
   voucher_lines: VoucherLinesTable;
   journal_entries: JournalEntriesTable;
   journal_lines: JournalLinesTable;
+  efris_devices: EfrisDevicesTable;
+  efris_outbox: EfrisOutboxTable;
+  efris_messages: EfrisMessagesTable;
+  efris_products: EfrisProductsTable;
   student_class_history: StudentClassHistoryTable;
   fee_journals: FeeJournalsTable;
   statement_lines: StatementLinesTable;

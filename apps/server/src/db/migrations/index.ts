@@ -26,6 +26,7 @@ import * as externalSignin from './2026_11_26_0025_external_signin.js';
 import * as registrationLogo from './2026_11_26_0026_registration_logo.js';
 import * as business from './2026_11_26_0027_business.js';
 import * as sales from './2026_11_27_0028_sales.js';
+import * as efris from './2026_11_27_0029_efris.js';
 
 /**
  * Every migration in order. Listed by hand (not read from the folder) so the set is fixed at
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0026_registration_logo': registrationLogo,
   '2026_11_26_0027_business': business,
   '2026_11_27_0028_sales': sales,
+  '2026_11_27_0029_efris': efris,
 };
