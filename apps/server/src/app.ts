@@ -13,6 +13,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { externalSignInRoutes } from './modules/auth/external-signin.routes.js';
 import { createLimits, type Limits } from './modules/auth/failure-limiter.js';
 import { passwordResetRoutes } from './modules/auth/password-reset.routes.js';
+import { businessReportRoutes } from './modules/business-reports/business-reports.routes.js';
 import { businessUploadRoutes } from './modules/business-uploads/business-uploads.routes.js';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.js';
 import { markCommentRoutes } from './modules/comments/mark-comments.routes.js';
@@ -210,6 +211,7 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(settingsRoutes);
   await app.register(catalogueRoutes);
   await app.register(stockRoutes);
+  await app.register(businessReportRoutes);
   await app.register(businessUploadRoutes);
   await app.register(calendarRoutes);
   await app.register(staffRoutes);

@@ -30,3 +30,6 @@ export const EFRIS_MESSAGES = {
 export const BUSINESS_REPORT_MESSAGES = {
   periodInvalid: 'Choose a period of at most one year',
 } as const;
+  dateInvalid: 'Please enter a valid date (YYYY-MM-DD)',
+  monthInvalid: 'Please choose a month (YYYY-MM)',
+  tooManyRows: 'This report has too many rows to show at once: choose a shorter period',
