@@ -170,7 +170,9 @@ export function cashupReport(
     (fact) => fact.currency_code,
     (fact) => ({ currency_code: fact.currency_code }),
   ).sort((a, b) => byText(a.currency_code, b.currency_code));
-  const mobile_money = [...mobileMoney].sort((a, b) => byText(a.received_on, b.received_on) || byText(a.number, b.number));
+  const mobile_money = mobileMoney
+    .map((each) => ({ ...each, amount: exact(new Decimal(each.amount)) }))
+    .sort((a, b) => byText(a.received_on, b.received_on) || byText(a.number, b.number));
   return { from: period.from, to: period.to, days, cashiers, totals, mobile_money };
 }
 
@@ -390,7 +392,9 @@ export function vatReport(month: string, output: ReadonlyArray<VatOutputFact>, i
     a.tax_code < b.tax_code ? -1 : a.tax_code > b.tax_code ? 1 : new Decimal(a.tax_rate).comparedTo(b.tax_rate),
   );
   const output_total = sorted.reduce<TaxFigures>((total, row) => addFigures(total, row), ZERO_FIGURES);
-  const vouchers = [...input].sort((a, b) => (a.paid_on < b.paid_on ? -1 : a.paid_on > b.paid_on ? 1 : a.number < b.number ? -1 : 1));
+  const vouchers = input
+    .map((each) => ({ ...each, ...addFigures(ZERO_FIGURES, each) }))
+    .sort((a, b) => (a.paid_on < b.paid_on ? -1 : a.paid_on > b.paid_on ? 1 : a.number < b.number ? -1 : 1));
   const input_total = vouchers.reduce<TaxFigures>((total, row) => addFigures(total, row), ZERO_FIGURES);
   const { from, to } = monthPeriod(month);
   return {

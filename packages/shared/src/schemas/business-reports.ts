@@ -13,7 +13,7 @@ import { text } from './common.js';
 /** YYYY-MM-DD naming a real day from 2000 on. */
 export const reportDay = text(M.dateInvalid)
   .trim()
-  .max(10, M.dateInvalid)
+  .max(10, { error: M.dateInvalid, abort: true })
   .refine((value) => isReportDay(value) && value >= '2000-01-01' && value <= '2999-12-31', { error: M.dateInvalid });
 
 const outputs = { excel: flag, pdf: flag };

@@ -23,10 +23,10 @@ export const cellText = (cell: ReportCell): string =>
 /** Column widths: each column's longest text measured, the first (names) taking what is left, all within the page. */
 function columnWidths(doc: Doc, table: ReportTable, width: number): number[] {
   const count = table.head.length;
+  // Measured in bold, the wider of the two: a totals row is bold.
+  doc.font(DOCUMENT_FONTS.bold).fontSize(SIZE);
   const measured = table.head.map((head, column) => {
-    doc.font(DOCUMENT_FONTS.bold).fontSize(SIZE);
     let widest = doc.widthOfString(head);
-    doc.font(DOCUMENT_FONTS.regular);
     for (const row of table.rows.slice(0, 500)) widest = Math.max(widest, doc.widthOfString(cellText(row[column] ?? null)));
     return Math.min(widest + 8, column === 0 ? width * 0.4 : width / Math.max(2, count - 1));
   });
