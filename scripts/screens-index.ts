@@ -285,9 +285,27 @@ function reach(web: Web, start: { file: string; declarations: ts.Node[] }, contr
   return { files, used };
 }
 
-/** Each page key's component in the registry: `key: page(loader, (m) => m.Name)`, the loader `() => import('…')`. */
+/**
+ * Each page key's component in the registries (a school's and the common pages in app/registry.tsx,
+ * a business's in app/business-registry.tsx): `key: page(loader, (m) => m.Name)`, the loader `() => import('…')`.
+ */
 function registry(web: Web) {
-  const file = path.join(WEB, 'app', 'registry.tsx');
+  const components = new Map<string, { name: string; file: string; declarations: ts.Node[] }>();
+  for (const [fileName, tableName] of [
+    ['registry.tsx', 'PAGE_COMPONENTS'],
+    ['business-registry.tsx', 'BUSINESS_PAGE_COMPONENTS'],
+  ] as const)
+    readRegistry(web, path.join(WEB, 'app', fileName), tableName, components);
+  if (components.size === 0) throw new Error('the page registries are empty');
+  return components;
+}
+
+function readRegistry(
+  web: Web,
+  file: string,
+  tableName: string,
+  components: Map<string, { name: string; file: string; declarations: ts.Node[] }>,
+) {
   const module = web.module(file);
   const source = module.source;
   const loaded = (node: ts.Node): string | undefined => {
@@ -307,10 +325,9 @@ function registry(web: Web) {
     find(node);
     return found;
   };
-  const components = new Map<string, { name: string; file: string; declarations: ts.Node[] }>();
-  const table = module.declarations.get('PAGE_COMPONENTS')?.[0];
+  const table = module.declarations.get(tableName)?.[0];
   if (!table || !ts.isVariableDeclaration(table) || !table.initializer || !ts.isObjectLiteralExpression(table.initializer))
-    throw new Error(`${posix(file)}: PAGE_COMPONENTS is not an object literal`);
+    throw new Error(`${posix(file)}: ${tableName} is not an object literal`);
   for (const property of table.initializer.properties) {
     if (!ts.isPropertyAssignment(property)) continue;
     const key = property.name.getText(source).replace(/^['"]|['"]$/g, '');
@@ -326,8 +343,6 @@ function registry(web: Web) {
     const declared = path.normalize(target.declarations[0]!.getSourceFile().fileName);
     components.set(key, { name, file: declared, declarations: target.declarations });
   }
-  if (components.size === 0) throw new Error(`${posix(file)}: PAGE_COMPONENTS is empty`);
-  return components;
 }
 
 /** The names each server file imports from '@mustard/shared' as values, and those it registers as a resource. */

@@ -11,6 +11,7 @@ import { useLayout } from '../lib/layout.js';
 import './layout.css';
 import { PageLoading } from '../components/PageLoading.js';
 import { visibleNavigation } from '../lib/navigation.js';
+import { RegisteredPage } from './RegisteredPage.js';
 import { RequireRouteAbility } from './RequireRouteAbility.js';
 import { Sidebar } from './Sidebar.js';
 import { SignedInProviders } from './SignedInProviders.js';
@@ -23,14 +24,15 @@ const SIDEBAR_WIDTH = { lg: 250, md: 200, sm: 84 } as const;
 
 /**
  * The current page, below any invitation a school sent the person; while the page's code
- * downloads, the frame stays and a loader fills the page.
+ * downloads, the frame stays and a loader fills the page. The page's component comes from the
+ * registry (RegisteredPage), which this frame's chunk carries.
  */
 function PageOutlet() {
   return (
     <>
       <InvitationsBanner />
       <Suspense fallback={<PageLoading />}>
-        <Outlet />
+        <Outlet context={RegisteredPage} />
       </Suspense>
     </>
   );

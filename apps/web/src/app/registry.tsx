@@ -1,49 +1,15 @@
-import { type ComponentType, lazy } from 'react';
-import { loadScreenTexts } from '../lib/i18n.js';
+import type { ComponentType } from 'react';
 import type { PageKey } from '../lib/pages.js';
+import { page, screen } from './public-pages.js';
 
+// A business's pages (paths under /inventory/ or /business/) are registered in app/business-registry.tsx, not here.
 /*
  * The page registry: which component each page is, each loaded as its own chunk (React.lazy)
  * when first shown. The app's frame is the only layer that imports features; features,
- * resources, components and lib never import app/ (a unit test holds them to it).
+ * resources, components and lib never import app/ (a unit test holds them to it). It travels
+ * with the signed-in frame's chunk (app/RegisteredPage.tsx), not with /login; the public pages
+ * are in app/public-pages.tsx.
  */
-
-/** A page component from a module that exports it by name, loaded when first shown. */
-export function page<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType): ComponentType {
-  return lazy(async () => ({ default: pick(await load()) }));
-}
-
-/** A screen behind the dashboard: its code and its texts (lib/locale-parts.ts) arrive together. */
-function screen<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType): ComponentType {
-  return lazy(async () => {
-    const [module] = await Promise.all([load(), loadScreenTexts()]);
-    return { default: pick(module) };
-  });
-}
-
-const auth = () => import('../features/auth/pages.js');
-const register = () => import('../features/register/pages.js');
-const status = () => import('../features/public/StatusPages.js');
-const join = () => import('../features/auth/JoinPage.js');
-const passwordReset = () => import('../features/password-reset/PasswordResetPage.js');
-
-/** Public pages of spec §2 (the plain layout). */
-export const PUBLIC_PAGES: Record<string, ComponentType> = {
-  '/login': page(auth, (m) => m.LoginPage),
-  '/logout': page(auth, (m) => m.LogoutPage),
-  // Its texts are the screens' part of the locale files: none of them weighs on /login.
-  '/auth/password/reset': screen(passwordReset, (m) => m.PasswordResetPage),
-  '/join': page(join, (m) => m.JoinPage),
-  // The sign-up's texts are the screens' part of the locale files: none of them weighs on /login.
-  '/register': screen(register, (m) => m.RegisterPage),
-  '/signup': screen(register, (m) => m.SignupPage),
-  '/register/business': screen(register, (m) => m.BusinessPage),
-  '/register/business/products': screen(register, (m) => m.ProductsPage),
-  '/register/check-email': screen(register, (m) => m.CheckEmailPage),
-  '/register/verify': screen(register, (m) => m.VerifyPage),
-  '/coming-soon': page(status, (m) => m.ComingSoonPage),
-  '/maintenance': page(status, (m) => m.MaintenancePage),
-};
 
 /** Signed-in pages that exist now; every other protected route shows its title until its issue lands. */
 const home = () => import('../features/dashboard/HomePage.js');
@@ -71,9 +37,6 @@ const reportComments = () => import('../features/comments/ReportCommentsPage.js'
 const deleteComments = () => import('../features/comments/DeleteCommentsPage.js');
 const curriculum = () => import('../features/curriculum/pages.js');
 const projectScores = () => import('../features/curriculum/ProjectScoresPage.js');
-const catalogue = () => import('../features/catalogue/pages.js');
-const stock = () => import('../features/stock/pages.js');
-const businessUploads = () => import('../features/business-uploads/BusinessUploadsPage.js');
 /**
  * Each signed-in page registered once, by its key in PAGES (lib/pages.ts): the compiler refuses
  * a key that is not a page. A page without a component shows its title until its issue lands.
@@ -137,19 +100,4 @@ export const PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   newProject: screen(curriculum, (m) => m.ProjectFormPage),
   projectDetail: screen(curriculum, (m) => m.ProjectDetailPage),
   projectScores: screen(projectScores, (m) => m.ProjectScoresPage),
-  stockOnHand: screen(stock, (m) => m.StockOnHandPage),
-  stockReceive: screen(stock, (m) => m.ReceivePage),
-  stockAdjust: screen(stock, (m) => m.AdjustPage),
-  stockTransfer: screen(stock, (m) => m.TransferPage),
-  stockLedger: screen(stock, (m) => m.LedgerPage),
-  stockLow: screen(stock, (m) => m.LowStockPage),
-  stockValuation: screen(stock, (m) => m.ValuationPage),
-  businessUploads: screen(businessUploads, (m) => m.BusinessUploadsPage),
-  products: screen(catalogue, (m) => m.ProductsPage),
-  productGroups: screen(catalogue, (m) => m.ProductGroupsPage),
-  partners: screen(catalogue, (m) => m.PartnersPage),
-  currencies: screen(catalogue, (m) => m.CurrenciesPage),
-  taxes: screen(catalogue, (m) => m.TaxesPage),
-  whduties: screen(catalogue, (m) => m.WhdutiesPage),
-  banks: screen(catalogue, (m) => m.BanksPage),
 };

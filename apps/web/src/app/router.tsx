@@ -1,12 +1,11 @@
-import { type ReactNode, Suspense } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { type ComponentType, type ReactNode, Suspense } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useOutletContext } from 'react-router';
 import { PageLoading } from '../components/PageLoading.js';
 import { ErrorPage } from '../features/errors/ErrorPage.js';
 import { PAGES, type PageKey } from '../lib/pages.js';
 import { RequireSession } from './guards.js';
 import { PageErrorBoundary } from './PageErrorBoundary.js';
-import { PlaceholderPage } from './PlaceholderPage.js';
-import { PAGE_COMPONENTS, PUBLIC_PAGES, page } from './registry.js';
+import { PUBLIC_PAGES, page } from './public-pages.js';
 
 /*
  * Declarative routes rather than a data router: a cold /login downloads about 17 KB (gzipped)
@@ -18,6 +17,16 @@ const SignedInFrame = page(
   () => import('./AppLayout.js'),
   (m) => m.AppLayout,
 );
+
+/**
+ * A signed-in page: the router names only its path; its component comes from the page registry,
+ * which travels with the signed-in frame (app/RegisteredPage.tsx, handed down as the outlet's
+ * context), so no page added to the registry weighs on a cold /login.
+ */
+function SignedInPage({ pageKey }: { pageKey: PageKey }) {
+  const RegisteredPage = useOutletContext<ComponentType<{ pageKey: PageKey }>>();
+  return <RegisteredPage pageKey={pageKey} />;
+}
 
 function Loading({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageLoading />}>{children}</Suspense>;
@@ -45,11 +54,9 @@ export function AppRoutes() {
                 </RequireSession>
               }
             >
-              {(Object.keys(PAGES) as PageKey[]).map((key) => {
-                const route = PAGES[key];
-                const Page = PAGE_COMPONENTS[key];
-                return <Route key={route.path} path={route.path} element={Page ? <Page /> : <PlaceholderPage title={route.title} />} />;
-              })}
+              {(Object.keys(PAGES) as PageKey[]).map((key) => (
+                <Route key={PAGES[key].path} path={PAGES[key].path} element={<SignedInPage pageKey={key} />} />
+              ))}
             </Route>
             <Route path="*" element={<ErrorPage status={404} />} />
           </Routes>
