@@ -7,6 +7,8 @@ import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Numeric = ColumnType<string, string | number, string | number>;
+/** A numeric column with a default: optional on insert (Kysely's Generated does not unwrap a ColumnType). */
+type DefaultNumeric = ColumnType<string, string | number | undefined, string | number>;
 type Day = ColumnType<string, string, string>;
 type PaymentMethod = 'cash' | 'mtn_momo' | 'airtel_money' | 'bank' | 'cheque' | 'card';
 type TaxKind = 'standard' | 'zero' | 'exempt' | 'deemed';
@@ -65,16 +67,16 @@ export interface InvoicesTable {
   location_id: string;
   currency_code: string;
   currency_decimals: number;
-  rate: Generated<Numeric>;
+  rate: DefaultNumeric;
   issued_on: Day;
   due_on: Day;
   reference: string | null;
   notes: string | null;
   vat_registered: Generated<boolean>;
-  discount_total: Generated<Numeric>;
-  net_total: Generated<Numeric>;
-  tax_total: Generated<Numeric>;
-  gross_total: Generated<Numeric>;
+  discount_total: DefaultNumeric;
+  net_total: DefaultNumeric;
+  tax_total: DefaultNumeric;
+  gross_total: DefaultNumeric;
   stock_movement_id: string | null;
   fiscal_status: Generated<'none' | 'pending' | 'fiscalised' | 'failed'>;
   fiscal_fdn: string | null;
@@ -100,16 +102,16 @@ interface DocumentLine {
   tax_id: string | null;
   tax_code: string | null;
   tax_kind: TaxKind | null;
-  tax_rate: Generated<Numeric>;
+  tax_rate: DefaultNumeric;
   gross: Numeric;
-  tax: Generated<Numeric>;
-  net: Generated<Numeric>;
-  unit_cost: Generated<Numeric>;
+  tax: DefaultNumeric;
+  net: DefaultNumeric;
+  unit_cost: DefaultNumeric;
 }
 
 export interface InvoiceLinesTable extends DocumentLine {
   invoice_id: string;
-  discount: Generated<Numeric>;
+  discount: DefaultNumeric;
 }
 
 export interface ReceiptsTable {
@@ -124,7 +126,7 @@ export interface ReceiptsTable {
   account_id: string;
   currency_code: string;
   amount: Numeric;
-  wht_amount: Generated<Numeric>;
+  wht_amount: DefaultNumeric;
   whduty_id: string | null;
   wht_certificate: string | null;
   /** The cash sale this receipt paid at the counter, if any. */
@@ -158,8 +160,8 @@ export interface MemosTable {
   location_id: string | null;
   issued_on: Day;
   currency_code: string;
-  net_total: Generated<Numeric>;
-  tax_total: Generated<Numeric>;
+  net_total: DefaultNumeric;
+  tax_total: DefaultNumeric;
   gross_total: Numeric;
   stock_movement_id: string | null;
   fiscal_status: Generated<'none' | 'pending' | 'submitted' | 'approved' | 'rejected' | 'failed'>;
@@ -194,12 +196,12 @@ export interface VouchersTable {
   reference: string | null;
   voucher_on: Day;
   currency_code: string;
-  gross_total: Generated<Numeric>;
-  tax_total: Generated<Numeric>;
+  gross_total: DefaultNumeric;
+  tax_total: DefaultNumeric;
   whduty_id: string | null;
-  wht_amount: Generated<Numeric>;
+  wht_amount: DefaultNumeric;
   wht_certificate: string | null;
-  net_paid: Generated<Numeric>;
+  net_paid: DefaultNumeric;
   notes: string | null;
   prepared_by: string | null;
   approved_by: string | null;
@@ -220,7 +222,7 @@ export interface VoucherLinesTable {
   description: string;
   amount: Numeric;
   /** Input VAT within the amount, claimable on the VAT return. */
-  tax: Generated<Numeric>;
+  tax: DefaultNumeric;
 }
 
 export interface JournalEntriesTable {
@@ -240,6 +242,6 @@ export interface JournalLinesTable {
   line: number;
   account_id: string;
   partner_id: string | null;
-  debit: Generated<Numeric>;
-  credit: Generated<Numeric>;
+  debit: DefaultNumeric;
+  credit: DefaultNumeric;
 }
