@@ -4,6 +4,7 @@ export * from './business/constants.js';
 export * from './business/messages.js';
 export * from './business/messages-sales.js';
 export * from './business/money.js';
+export * from './business/print.js';
 export * from './business/sales.js';
 export * from './business/reports.js';
 export * from './business/stock.js';
