@@ -29,7 +29,7 @@ export const EFRIS_MESSAGES = {
 /** The shop's daily reports. */
 export const BUSINESS_REPORT_MESSAGES = {
   periodInvalid: 'Choose a period of at most one year',
-} as const;
   dateInvalid: 'Please enter a valid date (YYYY-MM-DD)',
   monthInvalid: 'Please choose a month (YYYY-MM)',
   tooManyRows: 'This report has too many rows to show at once: choose a shorter period',
+} as const;
