@@ -1,6 +1,7 @@
 import { newId } from '../db/ids.js';
 import type { TenantTx } from '../db/tenant.js';
 import type { Numeric } from '../db/types.js';
+import { seedChartOfAccounts } from '../modules/accounts/chart.js';
 
 /*
  * The Ugandan defaults of a business (issue 31 point 2; guide business.md "What each name
@@ -125,6 +126,8 @@ export async function seedBusinessDefaults(tx: TenantTx): Promise<BusinessDefaul
     .values(DEFAULT_BANKS.map((bank) => ({ ...bank, tenant_id, id: newId() })))
     .onConflict((oc) => oc.doNothing())
     .execute();
+  // The chart of accounts of a Ugandan shop (issue 32): what the automatic postings post to.
+  await seedChartOfAccounts(tx);
   const count = async (table: 'currencies' | 'taxes' | 'whduties' | 'banks') =>
     Number(
       (
