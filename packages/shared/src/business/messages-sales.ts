@@ -9,6 +9,29 @@
 /** Invoices, drafts, issuing and the counter sale. */
 export const SALES_MESSAGES = {
   documentIssued: 'This document is issued and cannot be changed: correct it with a credit or debit memo',
+  customerRequired: 'Choose the customer',
+  notACustomer: 'This partner is not a customer',
+  locationRequired: 'Choose the location the goods leave from',
+  currencyUnknown: 'The business has no such currency',
+  dateInvalid: 'Enter a date as YYYY-MM-DD',
+  dueBeforeIssue: 'The due date cannot be before the invoice date',
+  linesRequired: 'Add at least one product',
+  tooManyLines: 'An invoice has at most 500 lines',
+  productRequired: 'Choose a product',
+  productInactive: 'This product is inactive: it is not sold any more',
+  quantityInvalid: 'Enter a quantity above 0 with at most 3 decimals',
+  priceInvalid: 'Enter a price of 0 or more',
+  discountAboveLine: 'The discount cannot be more than the line amount',
+  textTooLong: 'This text is too long',
+  statusInvalid: 'Choose draft, paid, part paid, unpaid or overdue',
+  methodRequired: 'Choose how the customer pays',
+  tenderedBelowTotal: 'The amount tendered is less than the total',
+  requestReused: 'This request was already used for another invoice',
+  invoiceSaved: 'Invoice saved',
+  invoiceIssued: 'Invoice issued',
+  invoiceDeleted: 'Draft deleted',
+  saleRecorded: 'Sale recorded',
+  saleAlreadyRecorded: 'This sale was already recorded',
 } as const;
 
 /** Receipts, allocations, credit and debit memos. */
