@@ -2031,6 +2031,18 @@ Object.assign(BUSINESS_LISTS, { '/api/uploads/template': { urls: () => ['/api/up
   string,
   ListFixture
 >);
+// The shop's daily reports (issue 32 point 8): each a report of the asker's shop alone, as JSON, a workbook and a PDF.
+Object.assign(
+  BUSINESS_LISTS,
+  Object.fromEntries(
+    ['cashup?from=2026-01-01&to=2026-12-31', 'debtors?date=2026-12-31', 'vat?month=2026-11', 'profit?from=2026-01-01&to=2026-12-31'].map(
+      (report) => {
+        const url = `/api/business/reports/${report}`;
+        return [url.split('?')[0], { urls: () => [url, `${url}&excel=1`, `${url}&pdf=1`] }];
+      },
+    ),
+  ) satisfies Record<string, ListFixture>,
+);
 Object.assign(BUSINESS_WRITES, {
   // Opening stock naming Delta's location or Delta's product code: refused, nothing written in either shop.
   'POST /api/uploads': async () => {

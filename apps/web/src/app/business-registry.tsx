@@ -12,6 +12,7 @@ import { screen } from './public-pages.js';
 const catalogue = () => import('../features/catalogue/pages.js');
 const stock = () => import('../features/stock/pages.js');
 const businessUploads = () => import('../features/business-uploads/BusinessUploadsPage.js');
+const businessReports = () => import('../features/business-reports/pages.js');
 /** Each business page registered once, by its key in PAGES (lib/pages.ts). */
 export const BUSINESS_PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   stockOnHand: screen(stock, (m) => m.StockOnHandPage),
@@ -29,4 +30,8 @@ export const BUSINESS_PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentTy
   taxes: screen(catalogue, (m) => m.TaxesPage),
   whduties: screen(catalogue, (m) => m.WhdutiesPage),
   banks: screen(catalogue, (m) => m.BanksPage),
+  businessCashup: screen(businessReports, (m) => m.CashupReportPage),
+  businessDebtors: screen(businessReports, (m) => m.DebtorsReportPage),
+  businessVat: screen(businessReports, (m) => m.VatReportPage),
+  businessProfit: screen(businessReports, (m) => m.ProfitReportPage),
 };

@@ -55,6 +55,11 @@ export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> 
     entries: [{ ...entry('nav.customersSuppliers', PAGES.partners), ability: manage('company') }],
   },
   {
+    // The daily reports (issue 32 point 8), each titled as its page: for those who read business reports.
+    label: 'nav.businessReports',
+    entries: [PAGES.businessCashup, PAGES.businessDebtors, PAGES.businessVat, PAGES.businessProfit].map((page) => entry(page.title, page)),
+  },
+  {
     label: 'nav.settings',
     entries: [
       { label: 'nav.stockLocations', to: PAGES.stockLocations.path },

@@ -13,6 +13,7 @@ export interface RouteDefinition {
 
 const manage = (subject: SubjectClass) => ({ action: 'manage' as const, subject });
 const recordStock = { action: 'create', subject: 'stock' } as const;
+const readBusinessReports = { action: 'read', subject: 'business-report' } as const;
 
 /**
  * Each page's path and title, declared here once: the router's registry (app/registry.tsx, page
@@ -99,6 +100,11 @@ export const PAGES = {
   taxes: { path: '/business/taxes', title: 'pages.taxes' },
   whduties: { path: '/business/whduties', title: 'pages.whduties' },
   banks: { path: '/business/banks', title: 'pages.banks' },
+  // The shop owner's daily reports (issue 32 point 8): for those who read business reports.
+  businessCashup: { path: '/business/reports/cashup', title: 'pages.businessCashup', ability: readBusinessReports },
+  businessDebtors: { path: '/business/reports/debtors', title: 'pages.businessDebtors', ability: readBusinessReports },
+  businessVat: { path: '/business/reports/vat', title: 'pages.businessVat', ability: readBusinessReports },
+  businessProfit: { path: '/business/reports/profit', title: 'pages.businessProfit', ability: readBusinessReports },
 } as const satisfies Record<string, RouteDefinition>;
 
 /** A page's key: what the registry maps to its component. */

@@ -466,6 +466,8 @@ describe('the cash-up', () => {
     expect(text).toContain('Cash-up 2026-10-01 to 2026-10-31');
     expect(text).toMatch(/Total\s+11,800\s+50,000\s+3,600\s+0\s+0\s+0\s+3\s+65,400/);
     expect(text).toMatch(/Agnes Namata\s+11,800\s+0\s+3,600\s+0\s+0\s+0\s+2\s+15,400/);
+    // A PDF asked with the spreadsheet flag too (the web's download of a spreadsheet contract) is the PDF.
+    expect((await manager.get(`/api/business/reports/cashup?${OCTOBER}&excel=1&pdf=1`)).headers['content-type']).toBe('application/pdf');
     expect(text).toMatch(/RCT-000002\s+MTN MoMo\s+MP241010\.1234\.A12345\s+Kato Traders\s+Brian Okello\s+50,000/);
   });
 });
