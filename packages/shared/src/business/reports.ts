@@ -1,4 +1,5 @@
 import { Decimal } from './money.js';
+import { AGING_BUCKETS, type AgingBucket, agingBucket, PAYMENT_METHODS, type PaymentMethod } from './sales.js';
 
 /*
  * The reports a shop owner reads daily (issue 32 point 8; guide business.md "Reports a shop owner
@@ -9,15 +10,15 @@ import { Decimal } from './money.js';
  * The server, the workbook and the PDF all show what these functions give.
  */
 
-/** The ways money comes in (migration 0028's receipts.method), in the order the reports show them. */
-export const REPORT_PAYMENT_METHODS = ['cash', 'mtn_momo', 'airtel_money', 'bank', 'cheque', 'card'] as const;
-export type ReportPaymentMethod = (typeof REPORT_PAYMENT_METHODS)[number];
+/** The ways money comes in (sales.ts, migration 0028's receipts.method), in the order the reports show them. */
+export const REPORT_PAYMENT_METHODS = PAYMENT_METHODS;
+export type ReportPaymentMethod = PaymentMethod;
 /** The methods a mobile-money statement is checked against, receipt by receipt. */
 export const MOBILE_MONEY_METHODS: ReadonlyArray<ReportPaymentMethod> = ['mtn_momo', 'airtel_money'];
 
-/** How overdue an open invoice is on the report's day: not yet due, then 1-30 ... over 90 days past its due date. */
-export const DEBTOR_AGING_BUCKETS = ['current', '1_30', '31_60', '61_90', 'over_90'] as const;
-export type DebtorAgingBucket = (typeof DEBTOR_AGING_BUCKETS)[number];
+/** How overdue an open invoice is on the report's day (sales.ts): not yet due, then 1-30 ... over 90 days past its due date. */
+export const DEBTOR_AGING_BUCKETS = AGING_BUCKETS;
+export type DebtorAgingBucket = AgingBucket;
 
 /** The longest period a report covers (BUSINESS_REPORT_MESSAGES.periodInvalid): a year. */
 export const MAX_REPORT_DAYS = 366;
@@ -55,9 +56,7 @@ export function monthPeriod(month: string): { from: string; to: string } {
 
 /** Days past due on `date` (0 or less: not yet due) and its aging bucket. */
 export function debtorAging(dueOn: string, date: string): { days: number; bucket: DebtorAgingBucket } {
-  const days = dayNumber(date) - dayNumber(dueOn);
-  const bucket: DebtorAgingBucket = days <= 0 ? 'current' : days <= 30 ? '1_30' : days <= 60 ? '31_60' : days <= 90 ? '61_90' : 'over_90';
-  return { days: Math.max(0, days), bucket };
+  return { days: Math.max(0, dayNumber(date) - dayNumber(dueOn)), bucket: agingBucket(dueOn, date) };
 }
 
 const exact = (value: Decimal) => value.toFixed();
