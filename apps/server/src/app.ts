@@ -19,6 +19,7 @@ import { catalogueRoutes } from './modules/catalogue/catalogue.routes.js';
 import { markCommentRoutes } from './modules/comments/mark-comments.routes.js';
 import { remarkRoutes } from './modules/comments/remarks.routes.js';
 import { curriculumRoutes } from './modules/curriculum/curriculum.routes.js';
+import { installEfris } from './modules/efris/install.js';
 import { feeRoutes } from './modules/fees/fees.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { homeRoutes } from './modules/home/home.routes.js';
@@ -211,6 +212,7 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(settingsRoutes);
   await app.register(catalogueRoutes);
   await app.register(stockRoutes);
+  await installEfris(app);
   await app.register(businessReportRoutes);
   await app.register(businessUploadRoutes);
   await app.register(calendarRoutes);

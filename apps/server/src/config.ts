@@ -63,6 +63,8 @@ const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'must be 1 to 40 letters, digits, dots, dashes or underscores')
     .default('mustard'),
   JOB_LOCK_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  EFRIS_FAKE: boolish.optional(),
+  EFRIS_FAKE_FILE: z.string().optional(),
 });
 
 export interface Config {
@@ -120,6 +122,16 @@ export interface Config {
   redisPrefix: string;
   /** Seconds a worker's claim on a job lasts unrenewed: a worker killed mid-job has its job taken by another after about this long. */
   jobLockSeconds: number;
+  /**
+   * Serve the local fake of URA's EFRIS API at /efris-fake/ws/taapp/getInformation and let a
+   * business's device in 'fake' mode use it (EFRIS_FAKE; default on outside production, never
+   * on in production unless asked). Everything it issues is marked SIMULATED.
+   */
+  efrisFake?: boolean;
+  /** A JSON file the fake keeps its store in across restarts (EFRIS_FAKE_FILE; unset: in memory). */
+  efrisFakeFile?: string | undefined;
+  /** Tests only: the EFRIS worker's timings in milliseconds (modules/efris/worker.ts has the defaults). */
+  efrisTiming?: { pollMs?: number; retryBaseMs?: number; retryCapMs?: number; timeoutMs?: number; approvalPollMs?: number };
   /** Tests only: the mail sender's timings in milliseconds, shorter than a deployment's (mail/sender.ts has the defaults). */
   mailTiming?: { pollMs?: number; retryBaseMs?: number; retryCapMs?: number; maxAttempts?: number; claimLeaseMs?: number };
   /**
@@ -203,6 +215,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL || undefined,
     redisPrefix: e.REDIS_PREFIX,
     jobLockSeconds: e.JOB_LOCK_SECONDS,
+    efrisFake: e.EFRIS_FAKE ?? e.NODE_ENV !== 'production',
+    efrisFakeFile: e.EFRIS_FAKE_FILE || undefined,
     skipCodeTenantFilter: false,
   };
 }

@@ -19,7 +19,7 @@ const LAYERS: ReadonlyArray<ReadonlyArray<string>> = [
   ['db', 'redis'],
   ['audit', 'access'],
   ['plugins'],
-  ['resources', 'documents', 'mail', 'jobs'],
+  ['resources', 'documents', 'mail', 'jobs', 'efris-fake'],
   ['modules'],
   ['seed'],
   ['app.ts'],
@@ -30,6 +30,8 @@ const LAYERS: ReadonlyArray<ReadonlyArray<string>> = [
 const MODULE_IMPORTS: Record<string, ReadonlyArray<string>> = {
   // The opening-stock upload records its movements through the stock ledger's one service.
   'business-uploads': ['stock'],
+  // The EFRIS device's key is sealed as the sign-in providers' secrets are (auth/secret-box.ts).
+  efris: ['auth'],
   comments: ['reports', 'settings', 'staff', 'students'],
   curriculum: ['marks', 'settings', 'staff'],
   fees: ['students'],

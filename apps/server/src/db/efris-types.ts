@@ -6,7 +6,8 @@ import type { ColumnType, Generated } from 'kysely';
  */
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type Numeric = ColumnType<string, string | number, string | number>;
+/** Kysely's Generated does not unwrap a ColumnType: a defaulted numeric says so itself. */
+type DefaultedNumeric = ColumnType<string, string | number | undefined, string | number>;
 type Json = ColumnType<unknown, string, string>;
 
 export type EfrisMode = 'fake' | 'live';
@@ -23,8 +24,8 @@ export interface EfrisDevicesTable {
   credentials_sealed: string | null;
   enabled: Generated<boolean>;
   updated_by: string | null;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface EfrisOutboxTable {
@@ -36,11 +37,11 @@ export interface EfrisOutboxTable {
   reference: string;
   status: Generated<EfrisOutboxStatus>;
   attempts: Generated<number>;
-  next_attempt_at: Generated<Timestamp>;
+  next_attempt_at: Timestamp;
   last_exchange_id: string | null;
   last_error: string | null;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
   done_at: Timestamp | null;
 }
 
@@ -55,7 +56,7 @@ export interface EfrisMessagesTable {
   return_message: string | null;
   envelope: Json | null;
   content: Json | null;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 export interface EfrisProductsTable {
@@ -65,8 +66,8 @@ export interface EfrisProductsTable {
   commodity_code: string;
   measure_unit: string;
   registered_at: Timestamp | null;
-  stocked_quantity: Generated<Numeric>;
+  stocked_quantity: DefaultedNumeric;
   stocked_at: Timestamp | null;
   last_error: string | null;
-  updated_at: Generated<Timestamp>;
+  updated_at: Timestamp;
 }

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,6 +61,7 @@ const EXEMPT: Record<string, string> = {
   'POST /auth/invitations/:id/accept': 'signed in, no tenant: needs the invitation’s code; users.test.ts tries others’',
   'POST /auth/invitations/:id/decline': 'signed in, no tenant: needs the invitation’s code; users.test.ts tries others’',
   'GET /*': 'the web app’s own files: no data',
+  'POST /efris-fake/ws/taapp/getInformation': 'the local fake of URA’s EFRIS API (EFRIS_FAKE): URA’s side, no tenant; efris.test.ts',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -68,7 +70,7 @@ const EXEMPT: Record<string, string> = {
 const webDist = mkdtempSync(path.join(tmpdir(), 'mustard-web-'));
 writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Mustard</title>');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mustard-isolation-'));
-const t = await buildTestApp({ webDist, dataDir });
+const t = await buildTestApp({ webDist, dataDir, efrisFake: true });
 
 const ROUTES = await appRoutes(t.config, t.database);
 
@@ -2062,6 +2064,62 @@ Object.assign(BUSINESS_WRITES, {
       expectNothingOfD(refused.body, 'POST /api/uploads');
       expect([await rowsOf(C, STOCK_TABLES), await rowsOf(D, STOCK_TABLES)]).toEqual([beforeC, beforeD]);
     }
+  },
+});
+
+// EFRIS (issue 32 point 7): each shop's outbox row (a failed document), its device and its products with URA.
+const EFRIS_TABLES = ['efris_devices', 'efris_outbox', 'efris_messages', 'efris_products'];
+beforeAll(async () => {
+  for (const shop of [C, D]) {
+    shop.ids.efrisOutbox = newId();
+    await withTenant(t.database.db, { tenantId: shop.tenant.id }, (trx) =>
+      trx
+        .insertInto('efris_outbox')
+        .values({
+          tenant_id: shop.tenant.id,
+          id: shop.ids.efrisOutbox as string,
+          document_kind: 'invoice',
+          document_id: newId(),
+          interface_code: 'T109',
+          reference: `${shop.mark}-INV-1`,
+          status: 'failed',
+        })
+        .execute(),
+    );
+  }
+  // Charlie's device on the local fake (this app serves it), so the TIN check answers.
+  ok(await C.c.put('/api/efris/device', { device_no: 'C-FAKE', tin: '1000000008', mode: 'fake' }));
+});
+Object.assign(BUSINESS_RECORDS, {
+  '/api/efris/outbox/:id/retry': {
+    id: (shop: Shop) => shop.ids.efrisOutbox as string,
+    body: () => ({}),
+    stored: () => rowOf('efris_outbox', D, D.ids.efrisOutbox as string),
+  },
+} satisfies Record<string, RecordFixture<Shop>>);
+Object.assign(BUSINESS_LISTS, {
+  '/api/efris/device': {},
+  '/api/efris/outbox': { urls: () => ['/api/efris/outbox?per_page=100'], own: () => [C.ids.efrisOutbox as string] },
+  '/api/products/efris': { urls: () => ['/api/products/efris?per_page=100'], own: () => [C.ids.product as string] },
+  '/api/efris/tin': { urls: () => ['/api/efris/tin?tin=1000000001'] },
+} satisfies Record<string, ListFixture>);
+Object.assign(BUSINESS_WRITES, {
+  'PUT /api/efris/device': async () => {
+    const before = await rowsOf(D, EFRIS_TABLES);
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    // A key of Charlie's own, set with the local fake: Delta's device untouched.
+    const response = await send(C, 'PUT', '/api/efris/device', { device_no: 'C-FAKE', tin: '1000000008', mode: 'fake', private_key: key });
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(response.body).not.toContain('PRIVATE');
+    expect(await rowsOf(D, EFRIS_TABLES)).toEqual(before);
+  },
+  'POST /api/products/efris': async () => {
+    const [beforeC, beforeD] = [await rowsOf(C, EFRIS_TABLES), await rowsOf(D, EFRIS_TABLES)];
+    const refused = await send(C, 'POST', '/api/products/efris', { product_ids: [D.ids.product] });
+    expect(refused.statusCode, refused.body.slice(0, 300)).toBe(422);
+    expect(Object.keys(refused.json().errors ?? {})).toContain('product_ids');
+    expectNothingOfD(refused.body, 'POST /api/products/efris');
+    expect([await rowsOf(C, EFRIS_TABLES), await rowsOf(D, EFRIS_TABLES)]).toEqual([beforeC, beforeD]);
   },
 });
 

@@ -12,6 +12,7 @@ import { screen } from './public-pages.js';
 const catalogue = () => import('../features/catalogue/pages.js');
 const stock = () => import('../features/stock/pages.js');
 const businessUploads = () => import('../features/business-uploads/BusinessUploadsPage.js');
+const efris = () => import('../features/efris/pages.js');
 const businessReports = () => import('../features/business-reports/pages.js');
 /** Each business page registered once, by its key in PAGES (lib/pages.ts). */
 export const BUSINESS_PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
@@ -23,6 +24,7 @@ export const BUSINESS_PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentTy
   stockLow: screen(stock, (m) => m.LowStockPage),
   stockValuation: screen(stock, (m) => m.ValuationPage),
   businessUploads: screen(businessUploads, (m) => m.BusinessUploadsPage),
+  efris: screen(efris, (m) => m.EfrisPage),
   products: screen(catalogue, (m) => m.ProductsPage),
   productGroups: screen(catalogue, (m) => m.ProductGroupsPage),
   partners: screen(catalogue, (m) => m.PartnersPage),

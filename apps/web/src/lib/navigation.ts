@@ -67,6 +67,7 @@ export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> 
       { ...entry('nav.taxes', PAGES.taxes), ability: manage('business-setting') },
       { ...entry('nav.whduties', PAGES.whduties), ability: manage('business-setting') },
       { ...entry('nav.banks', PAGES.banks), ability: manage('business-setting') },
+      entry('nav.efris', PAGES.efris),
       entry('nav.businesses', PAGES.businesses),
     ],
   },

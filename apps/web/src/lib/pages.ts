@@ -40,6 +40,7 @@ export const PAGES = {
   stockValuation: { path: '/inventory/stock/valuation', title: 'pages.stockValuation' },
   // A business's spreadsheet uploads (issue 31 point 6): the product list and opening stock.
   businessUploads: { path: '/inventory/uploads', title: 'pages.businessUploads', ability: manage('product') },
+  efris: { path: '/business/efris', title: 'pages.efris', ability: { action: 'read', subject: 'efris' } },
   subjects: { path: '/subjects/list', title: 'pages.subjects' },
   subjectTeachers: { path: '/subjects/teachers', title: 'pages.subjectTeachers' },
   classTeachers: { path: '/classteachers', title: 'pages.classTeachers' },

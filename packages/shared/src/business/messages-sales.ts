@@ -88,6 +88,20 @@ export const ACCOUNT_MESSAGES = {
 /** EFRIS: URA's e-invoicing. */
 export const EFRIS_MESSAGES = {
   simulated: 'SIMULATED - NOT A VALID TAX INVOICE',
+  tinInvalid: 'A TIN is 10 digits',
+  deviceNoInvalid: 'Please enter the device number URA gave (up to 40 letters, digits, dashes or underscores)',
+  urlInvalid: "Please enter URA's https:// address for a live device",
+  keyInvalid: 'The private key must be a PEM RSA private key',
+  keyRequired: 'A live device needs its private key',
+  notConfigured: 'Set up the EFRIS device first',
+  efrisOff: "EFRIS is off for this business: switch on its Efris flag in the business's details",
+  fakeUnavailable: 'The local EFRIS simulator is not available on this server',
+  tinUnknown: 'URA does not know this TIN',
+  uraUnavailable: 'URA did not answer: try again later',
+  uraRefused: 'URA refused the request',
+  productsRequired: 'Please select 1 to 50 products',
+  productUnknown: 'A selected product is not one of this business',
+  notRetryable: 'Only a failed or waiting document can be sent again',
 } as const;
 
 /** The shop's daily reports. */

@@ -12,14 +12,31 @@ import type { TenantTx } from '../../db/tenant.js';
 
 export type FiscalDocumentKind = 'invoice' | 'credit_memo';
 
-/** Tenants that queued something since the worker last looked: a hint to send soon (worker.ts). */
+/** Tenants that queued something since the worker last looked: a hint to send soon (install.ts). */
 const hinted = new Set<string>();
+const listeners = new Set<() => void>();
+/** After this long a queued document's transaction has most likely committed: the worker looks then too. */
+const HINT_DELAY_MS = 250;
 
-/** Takes the hints (the worker calls this when a response went out, i.e. after commit). */
+/** Takes the hints (the app does when a response went out, i.e. after the action's commit). */
 export function takeFiscalHints(): string[] {
   const tenants = [...hinted];
   hinted.clear();
   return tenants;
+}
+
+/** Calls `wake` a moment after a document is queued; answers how to stop. */
+export function onFiscalHint(wake: () => void): () => void {
+  listeners.add(wake);
+  return () => listeners.delete(wake);
+}
+
+function hint(tenantId: string): void {
+  hinted.add(tenantId);
+  const timer = setTimeout(() => {
+    for (const wake of listeners) wake();
+  }, HINT_DELAY_MS);
+  timer.unref();
 }
 
 /**
@@ -68,5 +85,5 @@ export async function queueFiscalDocument(tx: TenantTx, doc: { kind: FiscalDocum
     })
     .onConflict((conflict) => conflict.columns(['tenant_id', 'document_kind', 'document_id']).doNothing())
     .execute();
-  hinted.add(tx.tenantId);
+  hint(tx.tenantId);
 }
