@@ -27,6 +27,7 @@ import { marksRoutes } from './modules/marks/marks.routes.js';
 import { outboxRoutes } from './modules/outbox/outbox.routes.js';
 import { reportSettingsRoutes } from './modules/report-settings/report-settings.routes.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
+import { salesPrintRoutes } from './modules/sales-prints/prints.routes.js';
 import { calendarRoutes } from './modules/settings/calendar.routes.js';
 import { classCurriculaRoutes } from './modules/settings/class-curricula.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
@@ -214,6 +215,7 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(stockRoutes);
   await installEfris(app);
   await app.register(businessReportRoutes);
+  await app.register(salesPrintRoutes);
   await app.register(businessUploadRoutes);
   await app.register(calendarRoutes);
   await app.register(staffRoutes);

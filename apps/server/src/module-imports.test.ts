@@ -38,6 +38,8 @@ const MODULE_IMPORTS: Record<string, ReadonlyArray<string>> = {
   marks: ['reports', 'settings', 'staff', 'students'],
   'report-settings': ['reports'],
   reports: ['settings', 'students'],
+  // A print draws the business's logo, stored with the photos as a school's badge is (students/photos.ts).
+  'sales-prints': ['students'],
   // A sign-up's logo is the school's badge: checked, re-encoded and stored by the reports' pipeline (school-logo.ts).
   tenants: ['auth', 'reports'],
   users: ['auth', 'tenants'],

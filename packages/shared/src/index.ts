@@ -35,6 +35,7 @@ export * from './endpoints/memos.js';
 export * from './endpoints/nc-marksheet.js';
 export * from './endpoints/nc-terminal-report.js';
 export * from './endpoints/password-reset.js';
+export * from './endpoints/prints.js';
 export * from './endpoints/progress-report.js';
 export * from './endpoints/project-scores.js';
 export * from './endpoints/receipts.js';
