@@ -209,6 +209,11 @@ export class FakeUra {
     this.save();
   }
 
+  /** Whether a device of a TIN is enrolled (its public key set). */
+  knowsDevice(tin: string, deviceNo: string): boolean {
+    return Boolean(this.state.taxpayers[tin]?.devices[deviceNo]);
+  }
+
   /** Approves every pending credit note application now (the demo's and the tests' "URA approved it"). */
   approveCreditNotes(): number {
     let count = 0;

@@ -192,6 +192,15 @@ describe('the device', () => {
     ok(await owner.put('/api/efris/device', { device_no: 'TCS-DEV-01', tin: TIN, mode: 'fake', enabled: true }));
   });
 
+  it('enrols a fake device again with a fake that forgot it (a restart of an in-memory fake)', async () => {
+    const forgetful = fake() as unknown as { state: { taxpayers: Record<string, { devices: Record<string, string> }> } };
+    const devices = forgetful.state.taxpayers[TIN]?.devices ?? {};
+    delete devices['TCS-DEV-01'];
+    expect(fake().knowsDevice(TIN, 'TCS-DEV-01')).toBe(false);
+    expect(ok(await owner.get('/api/efris/tin?tin=1000000002'))).toMatchObject({ legal_name: 'ENTEBBE SCHOOLS TRUST' });
+    expect(fake().knowsDevice(TIN, 'TCS-DEV-01')).toBe(true);
+  });
+
   it('refuses bad input with a 422 on the field', async () => {
     for (const [body, field, message] of [
       [{ device_no: 'TCS-1', tin: '12345', mode: 'fake' }, 'tin', E.tinInvalid],

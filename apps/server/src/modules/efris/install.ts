@@ -21,7 +21,7 @@ declare module 'fastify' {
 export async function installEfris(app: FastifyInstance): Promise<void> {
   const fake = app.config.efrisFake ? new FakeUra({ file: app.config.efrisFakeFile }) : null;
   const timing = { ...DEFAULT_EFRIS_TIMING, ...app.config.efrisTiming };
-  const worker = new EfrisWorker(app.database.db, efrisTransport(fake), app.config.secretsKey, timing, app.log, true);
+  const worker = new EfrisWorker(app.database.db, efrisTransport(fake), app.config.secretsKey, timing, app.log, true, fake);
   app.decorate('efris', { worker, fake });
   const stopHints = onFiscalHint(() => worker.wake());
   app.addHook('onResponse', async () => {

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createPublicKey, randomUUID } from 'node:crypto';
 import { Decimal, EFRIS_MESSAGES as E } from '@mustard/shared';
 import type { Kysely } from 'kysely';
 import { withTenantTx } from '../../db/tenant.js';
 import type { DB } from '../../db/types.js';
-import { FAKE_CODES, SIMULATED } from '../../efris-fake/ura.js';
+import { FAKE_CODES, type FakeUra, SIMULATED } from '../../efris-fake/ura.js';
 import { openSecret } from '../auth/secret-box.js';
 import { callUra, type DeviceAccess, type EfrisTransport, type UraCaller, type UraResult } from './client.js';
 import {
@@ -122,6 +122,8 @@ export class EfrisWorker {
     readonly timing: EfrisTiming,
     private readonly log: Log,
     autostart: boolean,
+    /** The fake URA of this process, if any: a fake device it forgot (a restart, an in-memory store) is enrolled again. */
+    private readonly fake: FakeUra | null = null,
   ) {
     this.caller = { db, transport, timeoutMs: timing.timeoutMs };
     if (autostart) this.schedule(timing.pollMs);
@@ -214,6 +216,10 @@ export class EfrisWorker {
     const credentials = openSecret(this.secretsKey, devicePurpose(tenantId), row.credentials_sealed);
     if (!credentials) throw new EfrisProblem(E.notConfigured, 'not_configured');
     const { private_key } = JSON.parse(credentials) as { private_key: string };
+    if (row.mode === 'fake' && !row.url && this.fake && !this.fake.knowsDevice(row.tin, row.device_no)) {
+      // The portal step again: the fake keeps its store in memory unless EFRIS_FAKE_FILE says where.
+      this.fake.enrolDevice(row.tin, row.device_no, createPublicKey(private_key).export({ type: 'spki', format: 'pem' }).toString());
+    }
     return { tin: row.tin, deviceNo: row.device_no, mode: row.mode, url: row.url, privateKeyPem: private_key };
   }
 
