@@ -43,6 +43,8 @@ const MODULE_IMPORTS: Record<string, ReadonlyArray<string>> = {
   // A sign-up's logo is the school's badge: checked, re-encoded and stored by the reports' pipeline (school-logo.ts).
   tenants: ['auth', 'reports'],
   users: ['auth', 'tenants'],
+  // A paid voucher posts to the books and an approved one is numbered by the accounts' services.
+  vouchers: ['accounts'],
 };
 
 /** Imports up the layers that the architecture makes: a new school or business gets its defaults in the transaction that creates it. */

@@ -242,6 +242,7 @@ export const IN_USE_MESSAGES = {
   productgroups: 'This group has products: move them to another group first',
   products: 'This product has stock movements: mark it inactive instead',
   companies: 'This partner has stock movements: mark it inactive instead',
+  accounts: 'This account has postings or documents: mark it inactive instead',
 } as const;
 
 /** Entering marks (issue 14): what is wrong with a cell, a grid or a save, said to the teacher. */

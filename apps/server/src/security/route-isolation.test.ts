@@ -2123,6 +2123,117 @@ Object.assign(BUSINESS_WRITES, {
   },
 });
 
+/*
+ * The books and payment vouchers (issue 32; modules/accounts, modules/vouchers): each shop's
+ * chart (seeded with the shop), an account of its own and a draft voucher; Charlie's paid voucher
+ * for the journal, and Charlie's spare drafts and approved vouchers to approve and pay (each step
+ * answers 200 once per voucher, and each mode asks it once).
+ */
+const BOOK_TABLES = ['accounts', 'vouchers', 'voucher_lines', 'journal_entries', 'journal_lines', 'document_numbers'];
+const bookAccount = (shop: Shop, n = 0) => ({ code: `69${n}`, name: `${shop.mark} guards ${n}`, type: 'expense', subtype: 'expense' });
+const voucherBody = (shop: Shop, fields: Record<string, unknown> = {}) => ({
+  request_id: newId(),
+  payee_name: `${shop.mark} landlord`,
+  method: 'cash',
+  voucher_on: '2026-01-06',
+  lines: [{ account_id: shop.ids.rent, description: `${shop.mark} rent`, amount: '100000' }],
+  ...fields,
+});
+const newVoucher = async (shop: Shop) => ok(await shop.c.post('/api/vouchers', voucherBody(shop))).voucher.id as string;
+const vouchersToApprove: string[] = [];
+const vouchersToPay: string[] = [];
+const voucherOfD = async () => ({
+  voucher: await rowOf('vouchers', D, D.ids.voucher as string),
+  lines: (await rowsOf(D, ['voucher_lines'])).voucher_lines,
+});
+
+beforeAll(async () => {
+  for (const shop of [C, D]) {
+    const chart = ok(await shop.c.get('/api/accounts?per_page=1000')).accounts as Array<{ id: string; system_key: string | null }>;
+    shop.ids.rent = chart.find((account) => account.system_key === 'rent')?.id as string;
+    shop.ids.account = ok(await shop.c.post('/api/accounts', bookAccount(shop))).id;
+    shop.ids.voucher = await newVoucher(shop);
+  }
+  C.ids.paid = await newVoucher(C);
+  ok(await C.c.post(`/api/vouchers/${C.ids.paid}/approve`));
+  ok(await C.c.post(`/api/vouchers/${C.ids.paid}/pay`, { paid_on: '2026-01-07' }));
+  for (const _mode of MODES) {
+    vouchersToApprove.push(await newVoucher(C));
+    const approved = await newVoucher(C);
+    ok(await C.c.post(`/api/vouchers/${approved}/approve`));
+    vouchersToPay.push(approved);
+  }
+});
+
+Object.assign(BUSINESS_RECORDS, {
+  '/api/accounts/:id': {
+    id: (shop: Shop) => shop.ids.account as string,
+    body: (shop: Shop) => bookAccount(shop),
+    stored: () => rowOf('accounts', D, D.ids.account as string),
+    spare: async () => ok(await C.c.post('/api/accounts', bookAccount(C, nextShop()))).id,
+  },
+  '/api/vouchers/:id': {
+    id: (shop: Shop) => shop.ids.voucher as string,
+    body: (shop: Shop) => voucherBody(shop),
+    stored: voucherOfD,
+    spare: () => newVoucher(C),
+  },
+  // Charlie's next draft to approve (a voucher is approved once); Delta's draft stays a draft.
+  '/api/vouchers/:id/approve': {
+    id: (shop: Shop) => (shop === C ? (vouchersToApprove.shift() as string) : (D.ids.voucher as string)),
+    body: () => ({}),
+    stored: voucherOfD,
+  },
+  '/api/vouchers/:id/pay': {
+    id: (shop: Shop) => (shop === C ? (vouchersToPay.shift() as string) : (D.ids.voucher as string)),
+    body: () => ({ paid_on: '2026-01-08' }),
+    stored: voucherOfD,
+  },
+} satisfies Record<string, RecordFixture<Shop>>);
+Object.assign(BUSINESS_LISTS, {
+  '/api/accounts': { urls: () => ['/api/accounts?per_page=1000', '/api/accounts?excel=1'], own: () => [C.ids.account as string] },
+  '/api/accounts/trialbalance': {
+    urls: () => ['/api/accounts/trialbalance', '/api/accounts/trialbalance?excel=1'],
+    own: () => [C.ids.account as string],
+  },
+  '/api/accounts/journal': {
+    urls: () => ['/api/accounts/journal?source_kind=voucher', '/api/accounts/journal?excel=1'],
+    own: () => [C.ids.paid as string],
+    foreignFilters: () => [`/api/accounts/journal?account_id=${D.ids.rent}`],
+  },
+  '/api/vouchers': { urls: () => ['/api/vouchers?per_page=200', '/api/vouchers?excel=1'], own: () => [C.ids.voucher as string] },
+} satisfies Record<string, ListFixture>);
+Object.assign(BUSINESS_WRITES, {
+  'POST /api/accounts': async () => {
+    const [beforeC, beforeD] = [await rowsOf(C, BOOK_TABLES), await rowsOf(D, BOOK_TABLES)];
+    const refused = await send(C, 'POST', '/api/accounts', { ...bookAccount(C, nextShop()), parent_id: D.ids.account });
+    expect(refused.statusCode, refused.body.slice(0, 300)).toBe(422);
+    expect(Object.keys(refused.json().errors ?? {})).toContain('parent_id');
+    expectNothingOfD(refused.body, 'POST /api/accounts');
+    expect([await rowsOf(C, BOOK_TABLES), await rowsOf(D, BOOK_TABLES)]).toEqual([beforeC, beforeD]);
+    expect((await send(C, 'POST', '/api/accounts', bookAccount(C, nextShop()))).statusCode).toBe(200);
+    expect(await rowsOf(D, BOOK_TABLES)).toEqual(beforeD);
+  },
+  'POST /api/vouchers': async () => {
+    // Naming Delta's expense account, paying account or partner: refused on that field, nothing written in either shop.
+    for (const [field, body] of [
+      ['lines.0.account_id', voucherBody(C, { lines: [{ account_id: D.ids.rent, description: 'Rent', amount: '1000' }] })],
+      ['account_id', voucherBody(C, { account_id: D.ids.account })],
+      ['payee_id', voucherBody(C, { payee_id: D.ids.company })],
+    ] as const) {
+      const [beforeC, beforeD] = [await rowsOf(C, BOOK_TABLES), await rowsOf(D, BOOK_TABLES)];
+      const refused = await send(C, 'POST', '/api/vouchers', body);
+      expect(refused.statusCode, `POST /api/vouchers naming Delta's ${field}: ${refused.body.slice(0, 300)}`).toBe(422);
+      expect(Object.keys(refused.json().errors ?? {})).toContain(field);
+      expectNothingOfD(refused.body, 'POST /api/vouchers');
+      expect([await rowsOf(C, BOOK_TABLES), await rowsOf(D, BOOK_TABLES)]).toEqual([beforeC, beforeD]);
+    }
+    const before = await rowsOf(D, BOOK_TABLES);
+    expect((await send(C, 'POST', '/api/vouchers', voucherBody(C))).statusCode).toBe(200);
+    expect(await rowsOf(D, BOOK_TABLES)).toEqual(before);
+  },
+});
+
 async function checkBusinessRoute(route: AppRoute, mode: Mode) {
   const missing = (map: string) =>
     new Error(`${route.key}: a business route not in the matrix. Add it to ${map} (its records in seedShop).`);

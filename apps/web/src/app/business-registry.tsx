@@ -10,6 +10,7 @@ import { screen } from './public-pages.js';
  */
 
 const catalogue = () => import('../features/catalogue/pages.js');
+const accountPages = () => import('../features/accounts/pages.js');
 const stock = () => import('../features/stock/pages.js');
 const businessUploads = () => import('../features/business-uploads/BusinessUploadsPage.js');
 const efris = () => import('../features/efris/pages.js');
@@ -32,6 +33,12 @@ export const BUSINESS_PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentTy
   taxes: screen(catalogue, (m) => m.TaxesPage),
   whduties: screen(catalogue, (m) => m.WhdutiesPage),
   banks: screen(catalogue, (m) => m.BanksPage),
+  accounts: screen(accountPages, (m) => m.AccountsPage),
+  trialBalance: screen(accountPages, (m) => m.TrialBalancePage),
+  journal: screen(accountPages, (m) => m.JournalPage),
+  vouchers: screen(accountPages, (m) => m.VouchersPage),
+  newVoucher: screen(accountPages, (m) => m.VoucherPage),
+  voucher: screen(accountPages, (m) => m.VoucherPage),
   businessCashup: screen(businessReports, (m) => m.CashupReportPage),
   businessDebtors: screen(businessReports, (m) => m.DebtorsReportPage),
   businessVat: screen(businessReports, (m) => m.VatReportPage),

@@ -44,6 +44,16 @@ export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> 
     ],
   },
   {
+    // Money out and the books (issue 32): vouchers for every member, the reports for those who read accounts.
+    label: 'nav.money',
+    entries: [
+      entry('nav.vouchers', PAGES.vouchers),
+      entry('nav.accounts', PAGES.accounts),
+      entry('nav.trialBalance', PAGES.trialBalance),
+      entry('nav.journal', PAGES.journal),
+    ],
+  },
+  {
     label: 'nav.catalogue',
     entries: [
       { ...entry('nav.products', PAGES.products), ability: manage('product') },

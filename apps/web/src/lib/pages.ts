@@ -101,6 +101,13 @@ export const PAGES = {
   taxes: { path: '/business/taxes', title: 'pages.taxes' },
   whduties: { path: '/business/whduties', title: 'pages.whduties' },
   banks: { path: '/business/banks', title: 'pages.banks' },
+  // The books and money out (issue 32 points 4 and 5): the chart and vouchers for every member; the reports for those who read accounts.
+  accounts: { path: '/business/accounts', title: 'pages.accounts' },
+  trialBalance: { path: '/business/accounts/trial-balance', title: 'pages.trialBalance', ability: { action: 'read', subject: 'account' } },
+  journal: { path: '/business/accounts/journal', title: 'pages.journal', ability: { action: 'read', subject: 'account' } },
+  vouchers: { path: '/business/vouchers', title: 'pages.vouchers' },
+  newVoucher: { path: '/business/vouchers/new', title: 'pages.newVoucher', ability: { action: 'create', subject: 'voucher' } },
+  voucher: { path: '/business/vouchers/:id', title: 'pages.voucher' },
   // The shop owner's daily reports (issue 32 point 8): for those who read business reports.
   businessCashup: { path: '/business/reports/cashup', title: 'pages.businessCashup', ability: readBusinessReports },
   businessDebtors: { path: '/business/reports/debtors', title: 'pages.businessDebtors', ability: readBusinessReports },
