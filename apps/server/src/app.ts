@@ -29,6 +29,7 @@ import { outboxRoutes } from './modules/outbox/outbox.routes.js';
 import { reportSettingsRoutes } from './modules/report-settings/report-settings.routes.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
 import { salesPrintRoutes } from './modules/sales-prints/prints.routes.js';
+import { salesRoutes } from './modules/sales/sales.routes.js';
 import { calendarRoutes } from './modules/settings/calendar.routes.js';
 import { classCurriculaRoutes } from './modules/settings/class-curricula.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
@@ -215,6 +216,7 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(settingsRoutes);
   await app.register(catalogueRoutes);
   await app.register(stockRoutes);
+  await app.register(salesRoutes);
   await app.register(accountsRoutes);
   await app.register(vouchersRoutes);
   await installEfris(app);

@@ -2234,6 +2234,63 @@ Object.assign(BUSINESS_WRITES, {
   },
 });
 
+// Sales invoices (issue 32 point 1): each shop's draft (read, changed, deleted) and a draft to issue.
+const INVOICE_TABLES = ['invoices', 'invoice_lines', 'stock_movements', 'stock_records', 'journal_entries', 'journal_lines'];
+const invoiceBody = (shop: Shop, fields: Record<string, unknown> = {}) => ({
+  request_id: newId(),
+  location_id: shop.ids.location,
+  lines: [{ product_id: shop.ids.product, quantity: '1' }],
+  ...fields,
+});
+beforeAll(async () => {
+  for (const shop of [C, D]) {
+    shop.ids.invoice = ok(await shop.c.post('/api/invoices', invoiceBody(shop))).invoice.id;
+    shop.ids.invoiceToIssue = ok(await shop.c.post('/api/invoices', invoiceBody(shop))).invoice.id;
+  }
+});
+Object.assign(BUSINESS_RECORDS, {
+  '/api/invoices/:id': {
+    id: (shop: Shop) => shop.ids.invoice as string,
+    body: (shop: Shop) => invoiceBody(shop),
+    stored: () => rowOf('invoices', D, D.ids.invoice as string),
+    spare: async () => ok(await C.c.post('/api/invoices', invoiceBody(C))).invoice.id,
+  },
+  '/api/invoices/:id/issue': {
+    id: (shop: Shop) => shop.ids.invoiceToIssue as string,
+    body: () => ({}),
+    stored: () => rowOf('invoices', D, D.ids.invoiceToIssue as string),
+  },
+} satisfies Record<string, RecordFixture<Shop>>);
+Object.assign(BUSINESS_LISTS, {
+  '/api/invoices': {
+    urls: () => ['/api/invoices?per_page=100', '/api/invoices?excel=1'],
+    own: () => [C.ids.invoice as string],
+    foreignFilters: () => [`/api/invoices?customer_id=${D.ids.company}`],
+  },
+  '/api/invoices/defaults': {},
+} satisfies Record<string, ListFixture>);
+Object.assign(BUSINESS_WRITES, {
+  'POST /api/invoices': async () => {
+    // Naming Delta's product, location or partner: refused on that field, nothing written in either shop.
+    for (const [field, body] of [
+      ['lines.0.product_id', invoiceBody(C, { lines: [{ product_id: D.ids.product, quantity: '1' }] })],
+      ['location_id', invoiceBody(C, { location_id: D.ids.location })],
+      ['customer_id', invoiceBody(C, { customer_id: D.ids.company })],
+    ] as const) {
+      const [beforeC, beforeD] = [await rowsOf(C, INVOICE_TABLES), await rowsOf(D, INVOICE_TABLES)];
+      const refused = await send(C, 'POST', '/api/invoices', body);
+      expect(refused.statusCode, `POST /api/invoices naming Delta's ${field}: ${refused.body.slice(0, 300)}`).toBe(422);
+      expect(Object.keys(refused.json().errors ?? {})).toContain(field);
+      expectNothingOfD(refused.body, 'POST /api/invoices');
+      expect([await rowsOf(C, INVOICE_TABLES), await rowsOf(D, INVOICE_TABLES)]).toEqual([beforeC, beforeD]);
+    }
+    const before = await rowsOf(D, INVOICE_TABLES);
+    const response = await send(C, 'POST', '/api/invoices', invoiceBody(C));
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(await rowsOf(D, INVOICE_TABLES)).toEqual(before);
+  },
+});
+
 async function checkBusinessRoute(route: AppRoute, mode: Mode) {
   const missing = (map: string) =>
     new Error(`${route.key}: a business route not in the matrix. Add it to ${map} (its records in seedShop).`);

@@ -55,6 +55,13 @@ export interface StockContext {
   readonly userId?: string | null;
 }
 
+/**
+ * A movement a document records through its service (issue 32): a sale takes stock out at the
+ * moving-average cost, a sale return puts it back at the cost given (else the average). Only
+ * services build these: the POST route's schema keeps refusing both kinds.
+ */
+export type ServiceMovementInput = Omit<StockMovementInput, 'kind'> & { kind: StockMovementInput['kind'] | 'sale' | 'sale_return' };
+
 /** What `recordStockMovement` answers: the POST's answer. */
 export interface RecordedMovement {
   message: string;
@@ -107,7 +114,7 @@ async function answerOf(tx: TenantTx, movementId: string, created: boolean): Pro
 }
 
 /** The references a movement names, checked against the business's own records (another's are not found: 422 on the field). */
-async function checkReferences(tx: TenantTx, input: StockMovementInput): Promise<Map<string, StockProduct>> {
+async function checkReferences(tx: TenantTx, input: ServiceMovementInput): Promise<Map<string, StockProduct>> {
   const errors: FieldErrors = {};
   const locations = await locationIds(tx, [input.location_id, ...(input.to_location_id ? [input.to_location_id] : [])]);
   if (!locations.has(input.location_id)) errors.location_id = [SETTINGS_MESSAGES.referenceMissing];
@@ -126,7 +133,9 @@ async function checkReferences(tx: TenantTx, input: StockMovementInput): Promise
     else if (!product.track_stock) errors[`lines.${index}.product_id`] = [STOCK_MESSAGES.productNotStocked];
     else if (!product.fractional && !new Decimal(line.quantity).isInteger())
       errors[`lines.${index}.quantity`] = [BUSINESS_MESSAGES.quantityWhole];
-    if (line.unit_cost !== undefined && new Decimal(line.unit_cost).decimalPlaces() > decimals)
+    // A cost a person types is in the currency's decimals; a sale return puts goods back at the cost
+    // their sale took them out at, a moving average kept to 4 places.
+    if (line.unit_cost !== undefined && input.kind !== 'sale_return' && new Decimal(line.unit_cost).decimalPlaces() > decimals)
       errors[`lines.${index}.unit_cost`] = [BUSINESS_MESSAGES.amountTooPrecise];
   });
   if (Object.keys(errors).length > 0) throw invalid(errors);
@@ -144,7 +153,7 @@ async function checkReferences(tx: TenantTx, input: StockMovementInput): Promise
  * `input` is as StockMovementInputSchema parses it: a caller outside a route (an upload, the
  * seed) parses its movement with that schema first, which checks quantities, days and kinds.
  */
-export async function recordStockMovement(context: StockContext, input: StockMovementInput): Promise<RecordedMovement> {
+export async function recordStockMovement(context: StockContext, input: ServiceMovementInput): Promise<RecordedMovement> {
   const { tx } = context;
   const earlier = await movementOfRequest(tx, input.request_id);
   if (earlier) return answerOf(tx, earlier, false);
@@ -206,19 +215,27 @@ export async function recordStockMovement(context: StockContext, input: StockMov
     const valuation = valuations.get(line.product_id);
     if (!product || !valuation) return;
     const quantity = new Decimal(line.quantity);
-    const goesOut = input.kind === 'transfer' || (input.kind === 'adjustment' && input.direction === 'out');
+    const goesOut = input.kind === 'transfer' || input.kind === 'sale' || (input.kind === 'adjustment' && input.direction === 'out');
     if (input.kind === 'transfer') {
       // Stock changes place, not value: both rows at the average cost, the valuation unchanged.
       const cost = averageStockCost(valuation);
       move(index, line.product_id, input.location_id, 'transfer_out', quantity.neg(), cost);
       move(index, line.product_id, input.to_location_id as string, 'transfer_in', quantity, cost);
     } else if (goesOut) {
-      move(index, line.product_id, input.location_id, 'adjustment_out', quantity.neg(), averageStockCost(valuation));
+      move(
+        index,
+        line.product_id,
+        input.location_id,
+        input.kind === 'sale' ? 'sale' : 'adjustment_out',
+        quantity.neg(),
+        averageStockCost(valuation),
+      );
       valuations.set(line.product_id, issueStock(valuation, quantity).valuation);
     } else {
       // A purchase or opening at its cost; an adjustment in at its cost if given, else the average (else the product's cost).
       const cost = line.unit_cost !== undefined ? new Decimal(line.unit_cost) : inboundStockCost(valuation, product.cost);
-      const kind: StockRecordKind = input.kind === 'adjustment' ? 'adjustment_in' : input.kind;
+      const kind: StockRecordKind =
+        input.kind === 'adjustment' ? 'adjustment_in' : (input.kind as Exclude<typeof input.kind, 'adjustment' | 'transfer'>);
       move(index, line.product_id, input.location_id, kind, quantity, cost);
       const next = receiveStock(valuation, quantity, cost);
       if (next.value.abs().gte(MAX_VALUE)) errors[`lines.${index}.unit_cost`] = [BUSINESS_MESSAGES.amountInvalid];
