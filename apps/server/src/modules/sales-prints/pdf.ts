@@ -88,6 +88,15 @@ const THERMAL_MARGIN = 8;
 /** A PDF page is at most 14,400 pt long; a long receipt continues on another page. */
 const MAX_PAGE_HEIGHT = 14_000;
 
+/** The QR code's side on a thermal receipt: 120 pt (42 mm), or the paper's width less its margins. */
+const thermalQrSize = (format: '80mm' | '58mm') => Math.min(120, THERMAL_PAGE_WIDTHS[format] - 2 * THERMAL_MARGIN);
+
+/** Where the QR code sits on a thermal receipt's last page: centred, its foot 4 pt above the bottom margin. */
+export function thermalQrBox(format: '80mm' | '58mm', pageHeight: number): { x: number; y: number; size: number } {
+  const size = thermalQrSize(format);
+  return { x: (THERMAL_PAGE_WIDTHS[format] - size) / 2, y: pageHeight - THERMAL_MARGIN - 4 - size, size };
+}
+
 function drawThermal(drawing: PrintDrawing, format: '80mm' | '58mm'): Promise<Buffer> {
   const { doc: model, logo } = drawing;
   const chars = THERMAL_WIDTHS[format];
@@ -97,7 +106,7 @@ function drawThermal(drawing: PrintDrawing, format: '80mm' | '58mm'): Promise<Bu
   const lines = thermalLines(model, chars);
   const logoHeight = logo ? 48 : 0;
   const qrText = model.fiscal?.qr_text ?? null;
-  const qrSize = qrText ? Math.min(120, width - 2 * THERMAL_MARGIN) : 0;
+  const qrSize = qrText ? thermalQrSize(format) : 0;
   const perPage = Math.floor((MAX_PAGE_HEIGHT - 2 * THERMAL_MARGIN - logoHeight - qrSize - 8) / lineHeight);
   const { doc, bytes } = openPdf({
     orientation: 'portrait',
@@ -112,7 +121,8 @@ function drawThermal(drawing: PrintDrawing, format: '80mm' | '58mm'): Promise<Bu
     const first = start === 0;
     const last = start + perPage >= lines.length;
     const height = 2 * THERMAL_MARGIN + (first ? logoHeight + 4 : 0) + chunk.length * lineHeight + (last && qrText ? qrSize + 8 : 0);
-    doc.addPage({ size: [width, Math.max(height, 72)], margin: THERMAL_MARGIN });
+    const pageHeight = Math.max(height, 72);
+    doc.addPage({ size: [width, pageHeight], margin: THERMAL_MARGIN });
     let y = THERMAL_MARGIN;
     if (first && logo) {
       imageOrNothing(doc, logo, THERMAL_MARGIN, y, [width - 2 * THERMAL_MARGIN, logoHeight]);
@@ -123,7 +133,10 @@ function drawThermal(drawing: PrintDrawing, format: '80mm' | '58mm'): Promise<Bu
       doc.text(line, THERMAL_MARGIN, y, { lineBreak: false });
       y += lineHeight;
     }
-    if (last && qrText) drawQr(doc, qrText, (width - qrSize) / 2, y + 4, qrSize);
+    if (last && qrText) {
+      const box = thermalQrBox(format, pageHeight);
+      drawQr(doc, qrText, box.x, box.y, box.size);
+    }
   }
   doc.end();
   return bytes;

@@ -5,12 +5,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ERROR_MESSAGES, INPUT_MESSAGES, SIMULATED_MARK, SUPERADMIN_ROLE, TENANT_HEADER } from '@mustard/shared';
 import type { LightMyRequestResponse } from 'fastify';
+import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import { thermalQrBox } from './pdf.js';
 
 /*
  * The prints of invoices and receipts through the API (issue 32 point 6), on both databases:
@@ -74,6 +76,15 @@ function text(response: LightMyRequestResponse): string[] {
   expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
   return response.body.replace(/\n$/, '').split('\n');
 }
+
+/** The page rendered by poppler's pdftoppm at `scale` pixels a point, as grey pixels. */
+const rendered = (bytes: Buffer, scale: number) =>
+  withPdf(bytes, async (file) => {
+    const out = path.join(path.dirname(file), 'page');
+    await run('pdftoppm', ['-r', String(72 * scale), '-gray', '-png', '-singlefile', file, out]);
+    const { data, info } = await sharp(`${out}.png`).raw().toBuffer({ resolveWithObject: true });
+    return { at: (x: number, y: number) => data[Math.round(y) * info.width * info.channels + Math.round(x) * info.channels] ?? 255 };
+  });
 
 /** pdftotext's text with runs of spaces made one (a layout's columns are its own business). */
 const squeezed = (value: string) => value.replace(/[ \t]+/g, ' ');
@@ -383,6 +394,33 @@ describe('an invoice printed', () => {
       expect(page).toContain('48,300');
       expect(page).toContain('FDN: 3250001112223');
       expect(page).toContain('SIMULATED - NOT A VALID');
+    }
+  });
+
+  it('carries the QR code URA gave, readable module by module', async () => {
+    const qrText = 'https://efris.ura.go.ug/site_mobile/#/invoiceValidation?invoiceNo=3250001112223';
+    const expected = QRCode.create(qrText, { errorCorrectionLevel: 'M' }).modules;
+    for (const format of ['80mm', '58mm'] as const) {
+      const bytes = pdf(await owner.get(`/api/invoices/${ids.cashSale}/print?format=${format}`));
+      const [size] = await pageSizes(bytes);
+      const box = thermalQrBox(format, size?.height ?? 0);
+      const scale = 6;
+      const page = await rendered(bytes, scale);
+      const cell = box.size / (expected.size + 8);
+      // Each module's centre is dark exactly where the QR code of the text has a dark module.
+      const read: boolean[] = [];
+      const want: boolean[] = [];
+      for (let row = -4; row < expected.size + 4; row++) {
+        for (let column = -4; column < expected.size + 4; column++) {
+          const x = (box.x + (column + 4.5) * cell) * scale;
+          const y = (box.y + (row + 4.5) * cell) * scale;
+          read.push(page.at(x, y) < 128);
+          const inside = row >= 0 && column >= 0 && row < expected.size && column < expected.size;
+          want.push(inside && Boolean(expected.get(row, column)));
+        }
+      }
+      expect(read.filter(Boolean).length, format).toBeGreaterThan(100);
+      expect(read, format).toEqual(want);
     }
   });
 
