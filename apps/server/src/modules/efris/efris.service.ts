@@ -10,6 +10,7 @@ import {
   type EfrisProductsResponse,
   type EfrisTinAnswer,
 } from '@mustard/shared';
+import type { TenantTx } from '../../db/tenant.js';
 import type { FakeUra } from '../../efris-fake/ura.js';
 import { AppError, conflict, invalid, notFound } from '../../errors.js';
 import type { ActionContext } from '../../plugins/endpoints.js';
@@ -130,4 +131,20 @@ export function tinAnswer(tin: string, taxpayer: Record<string, string>, simulat
     address: String(taxpayer.address ?? ''),
     simulated,
   };
+}
+
+/**
+ * A device on the local fake for a business set up by code (the demo's seed): a new key pair,
+ * sealed; the worker enrols it with the fake at its first use (worker.ts `device`).
+ */
+export async function seedFakeDevice(tx: TenantTx, secretsKey: Uint8Array, device: { device_no: string; tin: string }): Promise<void> {
+  const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  await saveDevice(tx, {
+    device_no: device.device_no,
+    tin: device.tin,
+    mode: 'fake',
+    url: null,
+    enabled: true,
+    credentials_sealed: sealSecret(secretsKey, devicePurpose(tx.tenantId), JSON.stringify({ private_key: privateKey })),
+  });
 }

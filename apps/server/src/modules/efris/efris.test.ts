@@ -6,6 +6,7 @@ import { withTenant, withTenantTx } from '../../db/tenant.js';
 import { SIMULATED } from '../../efris-fake/ura.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import { seedFakeDevice } from './efris.service.js';
 import { queueFiscalDocument } from './outbox.js';
 
 /*
@@ -190,6 +191,16 @@ describe('the device', () => {
     expect(row.credentials_sealed).not.toMatch(/PRIVATE|BEGIN|MII/);
     // Saving again without a key keeps the one kept (the fake still accepts the device's signatures).
     ok(await owner.put('/api/efris/device', { device_no: 'TCS-DEV-01', tin: TIN, mode: 'fake', enabled: true }));
+  });
+
+  it('a device seeded by code (the demo) works against the fake at its first use', async () => {
+    const seeded = await makeTenant(t.database, { tenantcode: `shop-${newId().slice(-8)}`, name: 'Seeded Shop', category: 'Retail' });
+    await withTenantTx(t.database.db, { tenantId: seeded.id }, (tx) =>
+      seedFakeDevice(tx, t.config.secretsKey, { device_no: 'TCS-SEED-1', tin: '1000000077' }),
+    );
+    expect(fake().knowsDevice('1000000077', 'TCS-SEED-1')).toBe(false);
+    expect(await t.app.efris.worker.checkTin(seeded.id, '1000000001')).toMatchObject({ legalName: 'KAMPALA OFFICE SUPPLIES LIMITED' });
+    expect(fake().knowsDevice('1000000077', 'TCS-SEED-1')).toBe(true);
   });
 
   it('enrols a fake device again with a fake that forgot it (a restart of an in-memory fake)', async () => {
