@@ -15,6 +15,7 @@ const stock = () => import('../features/stock/pages.js');
 const businessUploads = () => import('../features/business-uploads/BusinessUploadsPage.js');
 const efris = () => import('../features/efris/pages.js');
 const businessReports = () => import('../features/business-reports/pages.js');
+const sales = () => import('../features/sales/pages.js');
 /** Each business page registered once, by its key in PAGES (lib/pages.ts). */
 export const BUSINESS_PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentType } = {
   stockOnHand: screen(stock, (m) => m.StockOnHandPage),
@@ -43,4 +44,8 @@ export const BUSINESS_PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentTy
   businessDebtors: screen(businessReports, (m) => m.DebtorsReportPage),
   businessVat: screen(businessReports, (m) => m.VatReportPage),
   businessProfit: screen(businessReports, (m) => m.ProfitReportPage),
+  salesCounter: screen(sales, (m) => m.CounterSalePage),
+  salesInvoices: screen(sales, (m) => m.InvoicesPage),
+  salesInvoiceNew: screen(sales, (m) => m.InvoicePage),
+  salesInvoice: screen(sales, (m) => m.InvoicePage),
 };

@@ -32,7 +32,7 @@ describe('a business’s menu (issue 31)', () => {
 
   it('shows a business its catalogue, partners and settings, and none of a school’s menus', () => {
     const groups = visibleNavigation(everything, shop);
-    expect(labels(groups)).toEqual(['', 'nav.stock', 'nav.money', 'nav.catalogue', 'nav.partners', 'nav.businessReports', 'nav.settings']);
+    expect(labels(groups)).toEqual(['', 'nav.sales', 'nav.stock', 'nav.money', 'nav.catalogue', 'nav.partners', 'nav.businessReports', 'nav.settings']);
     const shown = paths(groups);
     for (const page of catalogue) expect(shown).toContain(page.path);
     expect(shown).toContain(PAGES.stockLocations.path);
@@ -43,11 +43,13 @@ describe('a business’s menu (issue 31)', () => {
   it('hides what a member may not manage: a storekeeper keeps the dashboard and the locations', () => {
     const storekeeper = (action: string, subject?: string) => action === 'create' && subject === 'stock';
     const groups = visibleNavigation(storekeeper, shop);
-    expect(labels(groups)).toEqual(['', 'nav.stock', 'nav.money', 'nav.settings']);
+    expect(labels(groups)).toEqual(['', 'nav.sales', 'nav.stock', 'nav.money', 'nav.settings']);
     // Every member reads the stock; a storekeeper (create stock) records it too.
     const stock = [PAGES.stockOnHand, PAGES.stockReceive, PAGES.stockAdjust, PAGES.stockTransfer, PAGES.stockLedger, PAGES.stockLow];
     expect(paths(groups)).toEqual([
       PAGES.dashboard.path,
+      // Every member reads the invoices; the counter is for those who sell.
+      PAGES.salesInvoices.path,
       ...stock.map((page) => page.path),
       PAGES.stockValuation.path,
       // Every member reads the vouchers and the chart; the trial balance and journal need read account.

@@ -29,6 +29,11 @@ const entry = (label: string, page: RouteDefinition): NavEntry => ({
 export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> = [
   { label: '', entries: [{ label: 'nav.dashboard', to: PAGES.dashboard.path }] },
   {
+    // Selling (issue 32 point 9): the counter sale and the invoices; receipts and memos join here.
+    label: 'nav.sales',
+    entries: [entry('nav.salesCounter', PAGES.salesCounter), entry('nav.salesInvoices', PAGES.salesInvoices)],
+  },
+  {
     // The stock screens (on hand, receive, adjust, transfer, ledger, low stock, valuation) and the
     // spreadsheet uploads join this group as their pages land; a group with none is not shown.
     label: 'nav.stock',

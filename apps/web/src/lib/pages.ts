@@ -113,6 +113,11 @@ export const PAGES = {
   businessDebtors: { path: '/business/reports/debtors', title: 'pages.businessDebtors', ability: readBusinessReports },
   businessVat: { path: '/business/reports/vat', title: 'pages.businessVat', ability: readBusinessReports },
   businessProfit: { path: '/business/reports/profit', title: 'pages.businessProfit', ability: readBusinessReports },
+  // Selling (issue 32 points 1 and 9): every member reads the invoices; selling needs `create sale`.
+  salesCounter: { path: '/business/sales/counter', title: 'pages.salesCounter', ability: { action: 'create', subject: 'sale' } },
+  salesInvoices: { path: '/business/sales/invoices', title: 'pages.salesInvoices' },
+  salesInvoiceNew: { path: '/business/sales/invoices/new', title: 'pages.salesInvoiceNew', ability: { action: 'create', subject: 'sale' } },
+  salesInvoice: { path: '/business/sales/invoices/:id', title: 'pages.salesInvoice' },
 } as const satisfies Record<string, RouteDefinition>;
 
 /** A page's key: what the registry maps to its component. */
