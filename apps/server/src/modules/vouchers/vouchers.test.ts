@@ -364,3 +364,34 @@ describe('who sees and does what', () => {
     expect(rows.rowCount).toBe(paid.totalRecords + 1);
   });
 });
+
+describe('the books after a mix of documents', () => {
+  it('keep a trial balance at zero after an issued invoice and paid vouchers, each posting where it belongs', async () => {
+    const before = await trialBalanceZero(owner);
+    const vat = (ok(await owner.get('/api/taxes?search=VAT')).taxes as Row[]).find((tax) => tax.code === 'VAT') as Row;
+    ok(await owner.post('/api/locations', { name: 'Mixed books shop' }));
+    const service = ok(
+      await owner.post('/api/products', {
+        code: `SRV-${newId().slice(-6)}`,
+        name: 'Photocopying',
+        unit: 'page',
+        price: '118000',
+        kind: 'service',
+        tax_id: vat.id,
+      }),
+    );
+    const drafted = ok(await owner.post('/api/invoices', { request_id: newId(), lines: [{ product_id: service.id, quantity: '1' }] }));
+    const invoiceId = (drafted.invoice ?? drafted).id as string;
+    ok(await owner.post(`/api/invoices/${invoiceId}/issue`));
+    const after = await trialBalanceZero(owner);
+    const moved = (name: string) => {
+      const row = (answer: { rows: Row[] }) => answer.rows.find((r) => r.name === name) as Row;
+      return new Decimal(row(after).balance as string).minus(row(before).balance as string).toFixed();
+    };
+    expect(moved('Sales')).toBe('-100000');
+    expect(moved('VAT payable')).toBe('-18000');
+    expect(moved('Debtors')).toBe('118000');
+    const journal = ok(await owner.get('/api/accounts/journal?source_kind=invoice'));
+    expect(journal.entries.some((entry: Row) => entry.source_id === invoiceId)).toBe(true);
+  });
+});
