@@ -26,6 +26,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { homeRoutes } from './modules/home/home.routes.js';
 import { marksRoutes } from './modules/marks/marks.routes.js';
 import { outboxRoutes } from './modules/outbox/outbox.routes.js';
+import { paymentRoutes } from './modules/payments/payments.routes.js';
 import { reportSettingsRoutes } from './modules/report-settings/report-settings.routes.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
 import { salesPrintRoutes } from './modules/sales-prints/prints.routes.js';
@@ -217,6 +218,7 @@ async function registerRoutes(app: FastifyInstance, webDist: string): Promise<vo
   await app.register(catalogueRoutes);
   await app.register(stockRoutes);
   await app.register(salesRoutes);
+  await app.register(paymentRoutes);
   await app.register(accountsRoutes);
   await app.register(vouchersRoutes);
   await installEfris(app);

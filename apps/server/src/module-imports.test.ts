@@ -36,6 +36,8 @@ const MODULE_IMPORTS: Record<string, ReadonlyArray<string>> = {
   curriculum: ['marks', 'settings', 'staff'],
   fees: ['students'],
   marks: ['reports', 'settings', 'staff', 'students'],
+  // Receipts and memos are numbered and posted through the books, settle invoices under their locks, restock returns and queue credit notes for EFRIS.
+  payments: ['accounts', 'efris', 'sales', 'stock'],
   'report-settings': ['reports'],
   reports: ['settings', 'students'],
   // A print draws the business's logo, stored with the photos as a school's badge is (students/photos.ts).

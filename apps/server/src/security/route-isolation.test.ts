@@ -2291,6 +2291,135 @@ Object.assign(BUSINESS_WRITES, {
   },
 });
 
+// Receipts and memos (issue 32 points 2 and 3): each shop's customer with an issued invoice of a
+// service, a receipt allocated to part of it with an advance left, and a credit memo on it.
+const PAYMENT_TABLES = ['receipts', 'receipt_allocations', 'memos', 'memo_lines', 'journal_entries', 'journal_lines', 'document_numbers'];
+const paymentDay = new Date().toISOString().slice(0, 10);
+const receiptBody = (shop: Shop, fields: Record<string, unknown> = {}) => ({
+  request_id: newId(),
+  customer_id: shop.ids.payCustomer,
+  received_on: paymentDay,
+  method: 'cash',
+  amount: '30000',
+  allocations: [{ invoice_id: shop.ids.payInvoice, amount: '10000' }],
+  ...fields,
+});
+const memoBody = (shop: Shop, fields: Record<string, unknown> = {}) => ({
+  request_id: newId(),
+  kind: 'credit',
+  invoice_id: shop.ids.payInvoice,
+  reason_code: 'price',
+  reason: `${shop.mark} discount`,
+  issued_on: paymentDay,
+  lines: [{ invoice_line: 0, quantity: '1', unit_price: '1000' }],
+  ...fields,
+});
+beforeAll(async () => {
+  for (const shop of [C, D]) {
+    shop.ids.payCustomer = ok(await shop.c.post('/api/companies', { name: `${shop.mark} Customer`, role: 'customer' })).id;
+    shop.ids.payService = ok(
+      await shop.c.post('/api/products', {
+        code: `${shop.mark.toUpperCase()}-SVC`,
+        name: `${shop.mark} delivery`,
+        unit: 'trip',
+        kind: 'service',
+        track_stock: false,
+        price: '50000',
+      }),
+    ).id;
+    const draft = ok(
+      await shop.c.post('/api/invoices', {
+        request_id: newId(),
+        customer_id: shop.ids.payCustomer,
+        location_id: shop.ids.location,
+        lines: [{ product_id: shop.ids.payService, quantity: '2', unit_price: '50000' }],
+      }),
+    );
+    shop.ids.payInvoice = ok(await shop.c.post(`/api/invoices/${draft.invoice.id}/issue`, {})).invoice.id;
+    shop.ids.receipt = ok(await shop.c.post('/api/receipts', receiptBody(shop))).receipt.id;
+    shop.ids.memo = ok(await shop.c.post('/api/memos', memoBody(shop))).memo.id;
+  }
+});
+Object.assign(BUSINESS_RECORDS, {
+  '/api/receipts/:id': { id: (shop: Shop) => shop.ids.receipt as string, stored: () => rowOf('receipts', D, D.ids.receipt as string) },
+  // Charlie's advance applied to Charlie's invoice (200); the same on Delta's receipt: not found, nothing allocated.
+  '/api/receipts/:id/allocations': {
+    id: (shop: Shop) => shop.ids.receipt as string,
+    body: () => ({ allocations: [{ invoice_id: C.ids.payInvoice, amount: '1000' }] }),
+    stored: () => rowsOf(D, PAYMENT_TABLES),
+  },
+  '/api/memos/:id': { id: (shop: Shop) => shop.ids.memo as string, stored: () => rowOf('memos', D, D.ids.memo as string) },
+} satisfies Record<string, RecordFixture<Shop>>);
+Object.assign(BUSINESS_LISTS, {
+  '/api/receipts': {
+    urls: () => ['/api/receipts?per_page=100', '/api/receipts?excel=1'],
+    own: () => [C.ids.receipt as string],
+    foreignFilters: () => [`/api/receipts?customer_id=${D.ids.payCustomer}`],
+  },
+  '/api/receipts/openinvoices': {
+    urls: () => [`/api/receipts/openinvoices?customer_id=${C.ids.payCustomer}`],
+    own: () => [C.ids.payInvoice as string],
+    check: async () => {
+      const response = await send(C, 'GET', `/api/receipts/openinvoices?customer_id=${D.ids.payCustomer}`);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().invoices).toEqual([]);
+    },
+  },
+  '/api/memos': {
+    urls: () => ['/api/memos?per_page=100', '/api/memos?excel=1'],
+    own: () => [C.ids.memo as string],
+    foreignFilters: () => [`/api/memos?invoice_id=${D.ids.payInvoice}`, `/api/memos?customer_id=${D.ids.payCustomer}`],
+  },
+  '/api/memos/remains': {
+    urls: () => [`/api/memos/remains?invoice_id=${C.ids.payInvoice}`],
+    own: () => [C.ids.payInvoice as string],
+    check: async () => {
+      const response = await send(C, 'GET', `/api/memos/remains?invoice_id=${D.ids.payInvoice}`);
+      expect(response.statusCode, response.body).toBe(404);
+      expectNothingOfD(response.body, 'GET /api/memos/remains');
+    },
+  },
+} satisfies Record<string, ListFixture>);
+/** A payment write naming Delta's records: refused as `status` (on `field` for a 422), nothing written in either shop. */
+async function refusedNamingD(url: string, body: unknown, status: number, field?: string) {
+  const [beforeC, beforeD] = [await rowsOf(C, PAYMENT_TABLES), await rowsOf(D, PAYMENT_TABLES)];
+  const refused = await send(C, 'POST', url, body);
+  expect(refused.statusCode, `POST ${url} naming Delta's records: ${refused.body.slice(0, 300)}`).toBe(status);
+  if (field) expect(Object.keys(refused.json().errors ?? {})).toContain(field);
+  expectNothingOfD(refused.body, `POST ${url}`);
+  expect([await rowsOf(C, PAYMENT_TABLES), await rowsOf(D, PAYMENT_TABLES)]).toEqual([beforeC, beforeD]);
+}
+Object.assign(BUSINESS_WRITES, {
+  'POST /api/receipts': async () => {
+    await refusedNamingD('/api/receipts', receiptBody(C, { customer_id: D.ids.payCustomer, allocations: [] }), 422, 'customer_id');
+    await refusedNamingD('/api/receipts', receiptBody(C, { allocations: [{ invoice_id: D.ids.payInvoice, amount: '100' }] }), 404);
+    await refusedNamingD('/api/receipts', receiptBody(C, { allocations: [], invoice_id: D.ids.payInvoice }), 404);
+    const before = await rowsOf(D, PAYMENT_TABLES);
+    const response = await send(C, 'POST', '/api/receipts', receiptBody(C, { allocations: [] }));
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(await rowsOf(D, PAYMENT_TABLES)).toEqual(before);
+  },
+  'POST /api/memos': async () => {
+    await refusedNamingD('/api/memos', memoBody(C, { invoice_id: D.ids.payInvoice }), 404);
+    await refusedNamingD(
+      '/api/memos',
+      memoBody(C, {
+        kind: 'credit',
+        reason_code: 'return',
+        restock: true,
+        location_id: D.ids.location,
+        lines: [{ invoice_line: 0, quantity: '1' }],
+      }),
+      422,
+      'location_id',
+    );
+    const before = await rowsOf(D, PAYMENT_TABLES);
+    const response = await send(C, 'POST', '/api/memos', memoBody(C));
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(await rowsOf(D, PAYMENT_TABLES)).toEqual(before);
+  },
+});
+
 async function checkBusinessRoute(route: AppRoute, mode: Mode) {
   const missing = (map: string) =>
     new Error(`${route.key}: a business route not in the matrix. Add it to ${map} (its records in seedShop).`);

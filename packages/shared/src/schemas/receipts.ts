@@ -31,7 +31,8 @@ const moneyText = decimalText(P.amountRequired).refine(
     const amount = new Decimal(value);
     return !amount.isNeg() && amount.lt(LIMIT);
   },
-  { error: P.amountRequired },
+  // Abort: the receipt's own checks (amount + tax > 0, allocations within it) then do not run on a non-amount.
+  { error: P.amountRequired, abort: true },
 );
 /** An amount above 0. */
 const positiveMoney = moneyText.refine((value) => new Decimal(value).gt(0), { error: P.amountRequired });
