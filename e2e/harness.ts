@@ -85,6 +85,7 @@ export async function startHarness(): Promise<Harness> {
     webDist: path.join(ROOT, 'apps', 'web', 'dist'),
     authRateLimitPerMinute: 1000,
     smtpUrl: smtp.url,
+    efrisFake: true,
   });
   const database = await openDatabase(config, { migrate: true });
   await seedDemo(database, DEMO_PASSWORD);
