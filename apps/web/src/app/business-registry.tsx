@@ -13,6 +13,7 @@ const catalogue = () => import('../features/catalogue/pages.js');
 const accountPages = () => import('../features/accounts/pages.js');
 const stock = () => import('../features/stock/pages.js');
 const businessUploads = () => import('../features/business-uploads/BusinessUploadsPage.js');
+const payments = () => import('../features/payments/pages.js');
 const efris = () => import('../features/efris/pages.js');
 const businessReports = () => import('../features/business-reports/pages.js');
 const sales = () => import('../features/sales/pages.js');
@@ -34,6 +35,10 @@ export const BUSINESS_PAGE_COMPONENTS: { readonly [Key in PageKey]?: ComponentTy
   taxes: screen(catalogue, (m) => m.TaxesPage),
   whduties: screen(catalogue, (m) => m.WhdutiesPage),
   banks: screen(catalogue, (m) => m.BanksPage),
+  receipts: screen(payments, (m) => m.ReceiptsPage),
+  newReceipt: screen(payments, (m) => m.ReceiptPage),
+  memos: screen(payments, (m) => m.MemosPage),
+  newMemo: screen(payments, (m) => m.MemoPage),
   accounts: screen(accountPages, (m) => m.AccountsPage),
   trialBalance: screen(accountPages, (m) => m.TrialBalancePage),
   journal: screen(accountPages, (m) => m.JournalPage),

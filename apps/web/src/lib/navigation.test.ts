@@ -50,6 +50,9 @@ describe('a business’s menu (issue 31)', () => {
       PAGES.dashboard.path,
       // Every member reads the invoices; the counter is for those who sell.
       PAGES.salesInvoices.path,
+      // Every member reads the receipts and memos too; recording them needs create sale.
+      PAGES.receipts.path,
+      PAGES.memos.path,
       ...stock.map((page) => page.path),
       PAGES.stockValuation.path,
       // Every member reads the vouchers and the chart; the trial balance and journal need read account.

@@ -31,7 +31,12 @@ export const BUSINESS_NAVIGATION: Array<{ label: string; entries: NavEntry[] }> 
   {
     // Selling (issue 32 point 9): the counter sale and the invoices; receipts and memos join here.
     label: 'nav.sales',
-    entries: [entry('nav.salesCounter', PAGES.salesCounter), entry('nav.salesInvoices', PAGES.salesInvoices)],
+    entries: [
+      entry('nav.salesCounter', PAGES.salesCounter),
+      entry('nav.salesInvoices', PAGES.salesInvoices),
+      entry('nav.salesReceipts', PAGES.receipts),
+      entry('nav.salesMemos', PAGES.memos),
+    ],
   },
   {
     // The stock screens (on hand, receive, adjust, transfer, ledger, low stock, valuation) and the

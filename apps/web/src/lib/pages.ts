@@ -101,6 +101,11 @@ export const PAGES = {
   taxes: { path: '/business/taxes', title: 'pages.taxes' },
   whduties: { path: '/business/whduties', title: 'pages.whduties' },
   banks: { path: '/business/banks', title: 'pages.banks' },
+  // Getting paid (issue 32 points 2 and 3): every member reads receipts and memos; recording them needs `create sale`.
+  receipts: { path: '/business/sales/receipts', title: 'pages.receipts' },
+  newReceipt: { path: '/business/sales/receipts/new', title: 'pages.newReceipt', ability: { action: 'create', subject: 'sale' } },
+  memos: { path: '/business/sales/memos', title: 'pages.memos' },
+  newMemo: { path: '/business/sales/memos/new', title: 'pages.newMemo', ability: { action: 'create', subject: 'sale' } },
   // The books and money out (issue 32 points 4 and 5): the chart and vouchers for every member; the reports for those who read accounts.
   accounts: { path: '/business/accounts', title: 'pages.accounts' },
   trialBalance: { path: '/business/accounts/trial-balance', title: 'pages.trialBalance', ability: { action: 'read', subject: 'account' } },
