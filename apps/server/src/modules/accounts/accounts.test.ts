@@ -132,6 +132,14 @@ describe('the chart of accounts', () => {
     refused(await manager.post('/api/accounts', account({ parent_id: theirs.id })), 'parent_id', A.parentInvalid);
   });
 
+  it('adds one account when the same code is sent twice at once; the other is told the code is taken', async () => {
+    const body = account({ code: '6995', name: 'Cleaning' });
+    const answers = await Promise.all([manager.post('/api/accounts', body), manager.post('/api/accounts', body)]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 422]);
+    refused(answers.find((answer) => answer.statusCode === 422) as LightMyRequestResponse, 'code', A.codeTaken);
+    expect(ok(await manager.get('/api/accounts?search=Cleaning')).totalRecords).toBe(1);
+  });
+
   it('keeps the accounts the postings use, and any account with postings', async () => {
     const cash = await keyed(manager, 'cash');
     const conflicted = await manager.delete(`/api/accounts/${cash.id}`);
