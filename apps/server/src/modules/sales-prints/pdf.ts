@@ -325,11 +325,11 @@ function drawA4(drawing: PrintDrawing): Promise<Buffer> {
   if (model.lines.length > 0) {
     const columns: Column[] = [
       { head: '#', width: 22, align: 'right' },
-      { head: 'Description', width: 191, align: 'left' },
+      { head: 'Description', width: 175, align: 'left' },
       { head: 'Qty', width: 50, align: 'right' },
       { head: 'Unit price', width: 70, align: 'right' },
       { head: 'Discount', width: 60, align: 'right' },
-      { head: 'Tax', width: 40, align: 'left' },
+      { head: 'Tax', width: 56, align: 'left' },
       { head: 'Amount', width: CONTENT - 433, align: 'right' },
     ];
     page.head(columns);
