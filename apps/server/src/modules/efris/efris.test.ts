@@ -545,6 +545,59 @@ describe('credit notes', () => {
   });
 });
 
+describe('through the selling routes', () => {
+  it('an invoice issued by POST /api/invoices/:id/issue is fiscalised, and its credit memo approved later', async () => {
+    const pen = await newProduct(owner, '11800');
+    ok(
+      await owner.post('/api/stockrecords', {
+        request_id: newId(),
+        kind: 'opening',
+        occurred_on: '2026-11-01',
+        location_id: location.id,
+        lines: [{ product_id: pen.id, quantity: '5', unit_cost: '5000' }],
+      }),
+    );
+    const draft = ok(
+      await owner.post('/api/invoices', {
+        request_id: newId(),
+        location_id: location.id,
+        customer_id: customer.id,
+        lines: [{ product_id: pen.id, quantity: '2' }],
+      }),
+    ).invoice;
+    const issued = ok(await owner.post(`/api/invoices/${draft.id}/issue`)).invoice;
+    expect((await invoiceRow(issued.id)).fiscal_status).toBe('pending');
+    await drain();
+    const row = await invoiceRow(issued.id);
+    const held = fake()
+      .invoicesOf(TIN)
+      .filter((kept) => kept.referenceNo === issued.number);
+    expect(held).toHaveLength(1);
+    expect(row).toMatchObject({ fiscal_status: 'fiscalised', fiscal_fdn: held[0]?.invoiceNo, fiscal_simulated: true });
+    fake().approvalDelayMs = 3_600_000;
+    const memo = ok(
+      await owner.post('/api/memos', {
+        request_id: newId(),
+        kind: 'credit',
+        invoice_id: issued.id,
+        reason_code: 'return',
+        reason: 'One pen returned',
+        issued_on: issued.issued_on,
+        lines: [{ invoice_line: 0, quantity: '1' }],
+      }),
+    ).memo;
+    await drain();
+    const memoStatus = () =>
+      withTenant(t.database.db, { tenantId: shop.id }, (trx) =>
+        trx.selectFrom('memos').select(['fiscal_status', 'fiscal_fdn']).where('id', '=', memo.id).executeTakeFirstOrThrow(),
+      );
+    expect((await memoStatus()).fiscal_status).toBe('submitted');
+    fake().approveCreditNotes();
+    await drain();
+    expect(await memoStatus()).toMatchObject({ fiscal_status: 'approved', fiscal_fdn: expect.stringMatching(/^3\d{11}$/) });
+  });
+});
+
 describe('the TIN check (T119) and the Efris flag', () => {
   it("answers URA's name for a known TIN, 422 for an unknown or malformed one", async () => {
     expect(ok(await owner.get('/api/efris/tin?tin=1000000001'))).toMatchObject({
