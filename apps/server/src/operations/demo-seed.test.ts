@@ -9,7 +9,15 @@ import type { Database } from '../db/connect.js';
 import { newId } from '../db/ids.js';
 import type { Trx } from '../db/tenant.js';
 import { withTenant } from '../db/tenant.js';
-import { DEMO_ADMIN_EMAIL, DEMO_STAFF_EMAILS, DEMO_TEACHER_EMAIL, type DemoSummary, demoAccounts, seedDemo } from '../seed/demo.js';
+import {
+  DEMO_ADMIN_EMAIL,
+  DEMO_CASHIER_EMAIL,
+  DEMO_STAFF_EMAILS,
+  DEMO_TEACHER_EMAIL,
+  type DemoSummary,
+  demoAccounts,
+  seedDemo,
+} from '../seed/demo.js';
 import { eotForms, lastTermExams, marksTerm, schoolDays, TARGET_FORMS, termBefore } from '../seed/demo-marks.js';
 import { A_LEVEL_COMBINATIONS, CLASS_TEACHER_REMARK, HEAD_TEACHER_REMARK, O_LEVEL_CORE } from '../seed/demo-settings.js';
 import { DEMO_STAFF, staffEmail } from '../seed/demo-staff.js';
@@ -140,7 +148,8 @@ describe('seeding the demo twice', () => {
     expect(before.tenants?.count).toBe(3);
     const staff = Object.values(DEMO_STAFF).reduce((sum, roster) => sum + roster.staff.length, 0);
     expect(staff).toBeGreaterThanOrEqual(16);
-    expect(before.users?.count).toBe(2 + staff);
+    // The administrator, the teacher and the shop's cashier, and the staff.
+    expect(before.users?.count).toBe(3 + staff);
     expect(before.students?.count).toBe(7 * 2 * 40 + 6 * 2 * 40);
   });
 
@@ -158,7 +167,12 @@ describe('seeding the demo twice', () => {
   it('answers the summary the start prints, the second time as the first', () => {
     expect(secondRun).toEqual({ tenants: ['demo-primary', 'demo-secondary', 'demo-shop'], accounts: demoAccounts(config.demoPassword) });
     // The staff in one line, so the start's list of accounts stays short.
-    expect(secondRun.accounts.map((account) => account.email)).toEqual([DEMO_ADMIN_EMAIL, DEMO_TEACHER_EMAIL, DEMO_STAFF_EMAILS]);
+    expect(secondRun.accounts.map((account) => account.email)).toEqual([
+      DEMO_ADMIN_EMAIL,
+      DEMO_TEACHER_EMAIL,
+      DEMO_CASHIER_EMAIL,
+      DEMO_STAFF_EMAILS,
+    ]);
     expect(secondRun.accounts.every((account) => account.password === config.demoPassword)).toBe(true);
   });
 

@@ -14,6 +14,7 @@ import { seedDemoMarks } from './demo-marks.js';
 import { BOYS, GIRLS, HOUSES, PLACES, pick, SURNAMES, seededRandom } from './demo-people.js';
 import { seedSchoolSettings, seedShopSettings } from './demo-settings.js';
 import { seedDemoShop } from './demo-shop.js';
+import { ensureCashierRole, seedDemoShopSales } from './demo-shop-sales.js';
 import { DEMO_STAFF, seedDemoStaff, staffEmail } from './demo-staff.js';
 
 /**
@@ -25,6 +26,8 @@ import { DEMO_STAFF, seedDemoStaff, staffEmail } from './demo-staff.js';
  */
 export const DEMO_ADMIN_EMAIL = 'admin@mustard.demo';
 export const DEMO_TEACHER_EMAIL = 'teacher@mustard.demo';
+/** The demo shop's cashier: sells at the counter and prepares vouchers the administrator approves (issue 32). */
+export const DEMO_CASHIER_EMAIL = 'cashier@mustard.demo';
 /** How the summary names the staff accounts, all alike. */
 export const DEMO_STAFF_EMAILS = '<first>.<last>@mustard.demo';
 
@@ -212,6 +215,7 @@ export async function seedDemo(database: Database, password: string): Promise<De
   const passwordHash = passwordHashOnce(password);
   const adminId = await ensureUser(db, DEMO_ADMIN_EMAIL, 'Demo Administrator', passwordHash);
   const teacherId = await ensureUser(db, DEMO_TEACHER_EMAIL, 'Demo Teacher', passwordHash);
+  const cashierId = await ensureUser(db, DEMO_CASHIER_EMAIL, 'Demo Cashier', passwordHash);
   const year = new Date().getFullYear();
   for (const { prefix, classes, streams, ...tenant } of DEMO_TENANTS) {
     const tenantId = await ensureTenant(db, tenant);
@@ -229,7 +233,13 @@ export async function seedDemo(database: Database, password: string): Promise<De
       else {
         await seedShopSettings(trx, tenantId);
         // The shop's catalogue, partners and a month of stock (issue 31 point 8).
-        if (tenant.tenantcode === 'demo-shop') await seedDemoShop(trx, tenantId, adminId);
+        if (tenant.tenantcode === 'demo-shop') {
+          await seedDemoShop(trx, tenantId, adminId);
+          // Its cashier, and a month of sales, receipts, a credit memo and vouchers (issue 32 point 10).
+          await ensureCashierRole(trx, tenantId);
+          await ensureMembers(trx, tenantId, [cashierId], 'cashier');
+          await seedDemoShopSales(trx, tenantId, { managerId: adminId, cashierId });
+        }
       }
       if (prefix && classes && streams) {
         const learners = demoLearners(tenantId, prefix, classes, streams, year);
@@ -259,6 +269,7 @@ export function demoAccounts(password: string): DemoSummary['accounts'] {
   return [
     { email: DEMO_ADMIN_EMAIL, password, role: 'administrator of the three demo tenants' },
     { email: DEMO_TEACHER_EMAIL, password, role: 'teacher at demo-primary and demo-secondary' },
+    { email: DEMO_CASHIER_EMAIL, password, role: 'cashier at demo-shop (counter sales, vouchers to approve)' },
     // One line for the staff: listing every account would bury the two above.
     { email: DEMO_STAFF_EMAILS, password, role: `${staffed.length} teachers at the demo schools, e.g. ${staffEmail(staffed[0] ?? '')}` },
   ];
