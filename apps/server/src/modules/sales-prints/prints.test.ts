@@ -27,7 +27,7 @@ import { thermalQrBox } from './pdf.js';
  *     10 x Bible 1,200 less 500 (EXEMPT) = 11,500; 1 x atlas 25,000 (ZERO). Gross 48,300, VAT 1,800,
  *     net 46,500, discount 500. Paid at the counter by MTN MoMo (ref MP261127.0001), RCT-000101.
  *   The shop's first invoice through the API (INV-000001), 20 Nov, due 30 Nov, to Kato Traders (TIN 1000555666): 50 x exercise book =
- *     295,000 (VAT 45,000). RCT-000102, 25 Nov, bank, 200,000 with 6,000 withheld (certificate
+ *     295,000 (VAT 45,000). Its receipt through the receipts API (RCT-000001), 25 Nov, bank, 200,000 with 6,000 withheld (certificate
  *     WHT-77): 150,000 to that invoice, the rest (200,000 + 6,000 - 150,000 = 56,000) kept as an
  *     advance. Its balance: 295,000 - 150,000 = 145,000.
  *   A draft of 28 Nov (no number).
@@ -97,7 +97,17 @@ let owner: Caller;
 let cashier: Caller;
 let otherOwner: Caller;
 let schoolOwner: Caller;
-const ids = { cashSale: '', invoice: '', creditNumber: '', draft: '', counterReceipt: '', receipt: '', otherInvoice: '', otherReceipt: '' };
+const ids = {
+  cashSale: '',
+  invoice: '',
+  creditNumber: '',
+  draft: '',
+  counterReceipt: '',
+  receipt: '',
+  receiptNumber: '',
+  otherInvoice: '',
+  otherReceipt: '',
+};
 
 const numeric = (value: string) => value as never;
 const ok = (response: LightMyRequestResponse) => {
@@ -119,10 +129,10 @@ type Line = {
 
 /**
  * A shop's documents. The invoice on credit and the draft go through the invoices API (H3's
- * POST /api/invoices and /issue), after stock is bought in; the counter's cash sale, its
- * receipt and the receipt of the credit invoice are written as migration 0028's rows in the
- * shop's own transaction, as the counter and the receipts services leave them, until those
- * routes are in; URA's answer on the cash sale as the EFRIS worker writes it (fiscal columns only).
+ * POST /api/invoices and /issue), after stock is bought in, and its receipt through the
+ * receipts API (H4's POST /api/receipts). The counter's cash sale and its receipt are written as
+ * migration 0028's rows in the shop's own transaction, as the counter leaves them (the counter
+ * route was not in yet), with URA's answer as the EFRIS worker writes it (fiscal columns only).
  */
 async function seedShop(tenantId: string, c: Caller, by: string, prefix: string) {
   const store = ok(await c.post('/api/locations', { name: 'Shop floor' }));
@@ -292,21 +302,25 @@ async function seedShop(tenantId: string, c: Caller, by: string, prefix: string)
       },
       [[cashSale, '48300']],
     );
-    const paid = await receipt(
-      {
-        number: `RCT-${prefix}102`,
-        customer: kato.id,
-        on: '2026-11-25',
-        method: 'bank',
-        reference: 'EFT 99812',
-        amount: '200000',
-        wht: '6000',
-      },
-      [[credit, '150000']],
-    );
-    return { cashSale, counterReceipt, receipt: paid };
+    return { cashSale, counterReceipt };
   });
-  return { ...rows, invoice: credit, creditNumber, draft };
+  // The credit invoice part-paid through the receipts API: by bank, with 6% withheld, the rest an advance.
+  const whduties = (await c.get('/api/whduties?per_page=100')).json().whduties as Array<{ id: string; code: string }>;
+  const received = await c.post('/api/receipts', {
+    request_id: newId(),
+    customer_id: kato.id,
+    received_on: '2026-11-25',
+    method: 'bank',
+    reference: 'EFT 99812',
+    amount: '200000',
+    wht_amount: '6000',
+    whduty_id: whduties.find((duty) => duty.code === 'WHT6')?.id,
+    wht_certificate: 'WHT-77',
+    allocations: [{ invoice_id: credit, amount: '150000' }],
+  });
+  expect(received.statusCode, received.body).toBe(200);
+  const { id: receipt, number: receiptNumber } = received.json().receipt as { id: string; number: string };
+  return { ...rows, invoice: credit, creditNumber, draft, receipt, receiptNumber };
 }
 
 beforeAll(async () => {
@@ -334,7 +348,7 @@ beforeAll(async () => {
   const otherUser = await makeUser(t.database, { memberOf: [{ tenantId: other.id, roles: [SUPERADMIN_ROLE] }] });
   otherOwner = caller(t.app, await login(t.app, otherUser.email), other.tenantcode);
   Object.assign(ids, await seedShop(shop.id, owner, user.id, '000'));
-  expect(ids.creditNumber).toBe('INV-000001');
+  expect([ids.creditNumber, ids.receiptNumber]).toEqual(['INV-000001', 'RCT-000001']);
   const theirs = await seedShop(other.id, otherOwner, otherUser.id, '900');
   ids.otherInvoice = theirs.invoice;
   ids.otherReceipt = theirs.receipt;
@@ -458,7 +472,7 @@ describe('a receipt printed', () => {
   it('as an A4 PDF: the money, the method and reference, the tax withheld, the invoices paid and the advance', async () => {
     const page = squeezed(await pdfText(pdf(await owner.get(`/api/receipts/${ids.receipt}/print`))));
     expect(page).toContain('RECEIPT');
-    expect(page).toContain('Number: RCT-000102');
+    expect(page).toContain(`Number: ${ids.receiptNumber}`);
     expect(page).toContain('Received from');
     expect(page).toContain('Kato Traders');
     expect(page).toMatch(/Received UGX 200,000/);
