@@ -2350,6 +2350,17 @@ Object.assign(BUSINESS_RECORDS, {
   },
   '/api/memos/:id': { id: (shop: Shop) => shop.ids.memo as string, stored: () => rowOf('memos', D, D.ids.memo as string) },
 } satisfies Record<string, RecordFixture<Shop>>);
+// The prints (modules/sales-prints): each shop prints its own invoice and receipt; the other's are not found.
+Object.assign(BUSINESS_RECORDS, {
+  '/api/invoices/:id/print': {
+    id: (shop: Shop) => shop.ids.payInvoice as string,
+    stored: () => rowOf('invoices', D, D.ids.payInvoice as string),
+  },
+  '/api/receipts/:id/print': {
+    id: (shop: Shop) => shop.ids.receipt as string,
+    stored: () => rowOf('receipts', D, D.ids.receipt as string),
+  },
+} satisfies Record<string, RecordFixture<Shop>>);
 Object.assign(BUSINESS_LISTS, {
   '/api/receipts': {
     urls: () => ['/api/receipts?per_page=100', '/api/receipts?excel=1'],
