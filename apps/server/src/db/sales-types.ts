@@ -225,10 +225,12 @@ export interface VoucherLinesTable {
   tax: DefaultNumeric;
 }
 
+export type JournalSourceKind = 'invoice' | 'receipt' | 'memo' | 'voucher' | 'opening' | 'manual';
+
 export interface JournalEntriesTable {
   tenant_id: string;
   id: string;
-  source_kind: 'invoice' | 'receipt' | 'memo' | 'voucher' | 'opening' | 'manual';
+  source_kind: JournalSourceKind;
   source_id: string | null;
   occurred_on: Day;
   description: string;

@@ -8,12 +8,11 @@ import {
   type TrialBalance,
   type TrialBalanceQuerySchema,
 } from '@mustard/shared';
-import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { TenantTx } from '../../db/tenant.js';
 import { conflict, type FieldErrors, invalid } from '../../errors.js';
 import { rowsToWorkbook, type SheetColumn, timestampedFileName } from '../../resources/excel.js';
-import { accountsByIds, hasChart } from './accounts.repository.js';
+import { accountsByIds, hasChart, journalEntries, journalLines, parentOf, trialBalanceRows } from './accounts.repository.js';
 import { seedChartOfAccounts } from './chart.js';
 
 /*
@@ -58,12 +57,7 @@ async function descendsFrom(tx: TenantTx, accountId: string, ancestorId: string)
   let current: string | null = accountId;
   for (let depth = 0; current && depth < MAX_DEPTH; depth += 1) {
     if (current === ancestorId) return true;
-    const row: { parent_id: string | null } | undefined = await tx.trx
-      .selectFrom('accounts')
-      .select('parent_id')
-      .where('tenant_id', '=', tx.tenantId)
-      .where('id', '=', current)
-      .executeTakeFirst();
+    const row = await parentOf(tx, current);
     current = row?.parent_id ?? null;
   }
   // Deeper than any chart should be: refused as if it were a loop.
@@ -91,24 +85,7 @@ export async function trialBalance(
 ): Promise<{ answer: TrialBalance } | { file: Workbook }> {
   if (!(await hasChart(tx))) await seedChartOfAccounts(tx);
   const to = query.to ?? null;
-  const rows = await tx.trx
-    .selectFrom('accounts as a')
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('journal_lines as l')
-          .innerJoin('journal_entries as e', (join) => join.onRef('e.tenant_id', '=', 'l.tenant_id').onRef('e.id', '=', 'l.entry_id'))
-          .select(['l.account_id', sql<string>`sum(l.debit)`.as('debit'), sql<string>`sum(l.credit)`.as('credit')])
-          .where('l.tenant_id', '=', tx.tenantId)
-          .$if(to !== null, (q) => q.where('e.occurred_on', '<=', to as string))
-          .groupBy('l.account_id')
-          .as('t'),
-      (join) => join.onRef('t.account_id', '=', 'a.id'),
-    )
-    .select(['a.id', 'a.code', 'a.name', 'a.type', 'a.subtype', 't.debit', 't.credit'])
-    .where('a.tenant_id', '=', tx.tenantId)
-    .orderBy('a.code')
-    .execute();
+  const rows = await trialBalanceRows(tx, to);
   let debits = new Decimal(0);
   let credits = new Decimal(0);
   const answerRows = rows.map((row) => {
@@ -152,69 +129,13 @@ export async function journal(
   query: z.output<typeof JournalQuerySchema>,
 ): Promise<{ answer: { entries: JournalEntry[]; totalRecords: number } } | { file: Workbook }> {
   if (query.from && query.to && query.from > query.to) throw invalid({ from: [A.periodInvalid] });
-  const tenant = tx.tenantId;
-  const filtered = tx.trx
-    .selectFrom('journal_entries as e')
-    .where('e.tenant_id', '=', tenant)
-    .$if(Boolean(query.from), (q) => q.where('e.occurred_on', '>=', query.from as string))
-    .$if(Boolean(query.to), (q) => q.where('e.occurred_on', '<=', query.to as string))
-    .$if(Boolean(query.source_kind), (q) => q.where('e.source_kind', '=', query.source_kind as JournalEntry['source_kind']))
-    .$if(Boolean(query.account_id), (q) =>
-      q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('journal_lines as f')
-            .select('f.line')
-            .whereRef('f.tenant_id', '=', 'e.tenant_id')
-            .whereRef('f.entry_id', '=', 'e.id')
-            .where('f.account_id', '=', query.account_id as string),
-        ),
-      ),
-    );
-  const total = Number((await filtered.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
   const limit = query.excel ? JOURNAL_EXPORT_LIMIT : query.per_page;
   const offset = query.excel ? 0 : (query.page - 1) * query.per_page;
-  const entries = await filtered
-    .leftJoin('users as u', 'u.id', 'e.created_by')
-    .select([
-      'e.id',
-      sql<string>`e.occurred_on::text`.as('occurred_on'),
-      'e.source_kind',
-      'e.source_id',
-      'e.description',
-      'e.created_at',
-      'u.name as created_by_name',
-    ])
-    .orderBy('e.occurred_on', 'desc')
-    .orderBy('e.created_at', 'desc')
-    .orderBy('e.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  const ids = entries.map((entry) => entry.id);
-  const lines =
-    ids.length === 0
-      ? []
-      : await tx.trx
-          .selectFrom('journal_lines as l')
-          .innerJoin('accounts as a', (join) => join.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'))
-          .leftJoin('companies as c', (join) => join.onRef('c.tenant_id', '=', 'l.tenant_id').onRef('c.id', '=', 'l.partner_id'))
-          .select([
-            'l.entry_id',
-            'l.line',
-            'l.account_id',
-            'a.code',
-            'a.name',
-            'l.partner_id',
-            'c.name as partner_name',
-            'l.debit',
-            'l.credit',
-          ])
-          .where('l.tenant_id', '=', tenant)
-          .where('l.entry_id', 'in', ids)
-          .orderBy('l.entry_id')
-          .orderBy('l.line')
-          .execute();
+  const { total, entries } = await journalEntries(tx, query, limit, offset);
+  const lines = await journalLines(
+    tx,
+    entries.map((entry) => entry.id),
+  );
   const byEntry = new Map<string, JournalEntry['lines']>();
   for (const line of lines) {
     const list = byEntry.get(line.entry_id) ?? [];
