@@ -324,8 +324,8 @@ function drawA4(drawing: PrintDrawing): Promise<Buffer> {
 
   if (model.lines.length > 0) {
     const columns: Column[] = [
-      { head: '#', width: 22, align: 'right' },
-      { head: 'Description', width: 175, align: 'left' },
+      { head: '#', width: 28, align: 'right' },
+      { head: 'Description', width: 169, align: 'left' },
       { head: 'Qty', width: 50, align: 'right' },
       { head: 'Unit price', width: 70, align: 'right' },
       { head: 'Discount', width: 60, align: 'right' },

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ERROR_MESSAGES, INPUT_MESSAGES, SIMULATED_MARK, SUPERADMIN_ROLE, TENANT_HEADER } from '@mustard/shared';
+import { ERROR_MESSAGES, INPUT_MESSAGES, type PrintDocument, SIMULATED_MARK, SUPERADMIN_ROLE, TENANT_HEADER } from '@mustard/shared';
 import type { LightMyRequestResponse } from 'fastify';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
@@ -12,7 +12,7 @@ import { newId } from '../../db/ids.js';
 import { withTenant } from '../../db/tenant.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
-import { thermalQrBox } from './pdf.js';
+import { drawSalesPrint, thermalQrBox } from './pdf.js';
 
 /*
  * The prints of invoices and receipts through the API (issue 32 point 6), on both databases:
@@ -569,4 +569,63 @@ describe('who may print what, and what is asked', () => {
     });
     expect(response.statusCode).toBe(401);
   });
+});
+
+describe('a long document', () => {
+  it('continues on further pages: an A4 invoice of 500 lines, and thermal receipts no page of which is too long for a PDF', async () => {
+    const line = (n: number) => ({
+      description: `Item ${n} with a long name that wraps on a narrow receipt line`,
+      quantity: '1',
+      unit: 'piece',
+      unit_price: '1180',
+      discount: '0',
+      gross: '1180',
+      tax: '180',
+      net: '1000',
+      tax_code: 'VAT',
+      tax_rate: '18',
+    });
+    const doc: PrintDocument = {
+      business: { name: 'Mustard Stationers', address: null, phone: null, tin: '1000123456', has_logo: false, vat_registered: true },
+      kind: 'invoice',
+      number: 'INV-000500',
+      date: '2026-11-27',
+      due_on: '2026-12-27',
+      currency_code: 'UGX',
+      decimals: 0,
+      customer: { name: 'Kato Traders', tin: null, phone: null, address: null },
+      reference_number: null,
+      reason: null,
+      lines: Array.from({ length: 500 }, (_, index) => line(index + 1)),
+      totals: {
+        discount_total: '0',
+        net_total: '500000',
+        tax_total: '90000',
+        gross_total: '590000',
+        by_tax: [{ tax_code: 'VAT', tax_kind: 'standard', tax_rate: '18', gross: '590000', tax: '90000', net: '500000' }],
+      },
+      paid: '0',
+      balance: '590000',
+      payment: null,
+      allocations: [],
+      advance: null,
+      fiscal: { fdn: '1', verification_code: null, qr_text: 'https://efris.ura.go.ug/x', simulated: false },
+      notes: null,
+      served_by: null,
+    };
+    const a4 = Buffer.from(await drawSalesPrint({ doc, format: 'a4', logo: null }));
+    const pages = await pageSizes(a4);
+    expect(pages.length).toBeGreaterThan(5);
+    const page = squeezed(await pdfText(a4));
+    expect(page).toContain(`Page ${pages.length} of ${pages.length}`);
+    expect(page).toContain('500 Item 500 with a long name');
+    expect(page).toContain('Balance due 590,000');
+    for (const format of ['80mm', '58mm'] as const) {
+      const thermal = Buffer.from(await drawSalesPrint({ doc, format, logo: null }));
+      const sizes = await pageSizes(thermal);
+      expect(sizes.length, format).toBeGreaterThanOrEqual(format === '58mm' ? 2 : 1);
+      for (const size of sizes) expect(size.height, format).toBeLessThanOrEqual(14_400);
+      expect(squeezed(await pdfText(thermal))).toContain('590,000');
+    }
+  }, 60_000);
 });
