@@ -131,7 +131,14 @@ export interface Config {
   /** A JSON file the fake keeps its store in across restarts (EFRIS_FAKE_FILE; unset: in memory). */
   efrisFakeFile?: string | undefined;
   /** Tests only: the EFRIS worker's timings in milliseconds (modules/efris/worker.ts has the defaults). */
-  efrisTiming?: { pollMs?: number; retryBaseMs?: number; retryCapMs?: number; timeoutMs?: number; approvalPollMs?: number };
+  efrisTiming?: {
+    pollMs?: number;
+    retryBaseMs?: number;
+    retryCapMs?: number;
+    timeoutMs?: number;
+    approvalPollMs?: number;
+    hints?: boolean;
+  };
   /** Tests only: the mail sender's timings in milliseconds, shorter than a deployment's (mail/sender.ts has the defaults). */
   mailTiming?: { pollMs?: number; retryBaseMs?: number; retryCapMs?: number; maxAttempts?: number; claimLeaseMs?: number };
   /**

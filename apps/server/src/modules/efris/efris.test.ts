@@ -6,6 +6,7 @@ import { withTenant, withTenantTx } from '../../db/tenant.js';
 import { SIMULATED } from '../../efris-fake/ura.js';
 import { makeTenant, makeUser } from '../../test/factories.js';
 import { buildTestApp, type Caller, caller, login, type TestApp } from '../../test/test-app.js';
+import { openSecret } from '../auth/secret-box.js';
 import { seedFakeDevice } from './efris.service.js';
 import { queueFiscalDocument } from './outbox.js';
 
@@ -146,8 +147,8 @@ async function exchangesOf(documentId: string): Promise<string[]> {
 beforeAll(async () => {
   t = await buildTestApp({
     efrisFake: true,
-    // No backoff and a short patience, so a test sees each attempt at its own drain.
-    efrisTiming: { pollMs: 3_600_000, retryBaseMs: 0, timeoutMs: 300, approvalPollMs: 0 },
+    // No backoff, a short patience and no wake-ups but the test's own, so a test sees each attempt at its own drain.
+    efrisTiming: { pollMs: 3_600_000, retryBaseMs: 0, timeoutMs: 300, approvalPollMs: 0, hints: false },
   });
   shop = await makeTenant(t.database, { tenantcode: `shop-${newId().slice(-8)}`, name: 'Kikuubo Stationers', category: 'Retail' });
   other = await makeTenant(t.database, { tenantcode: `shop-${newId().slice(-8)}`, name: 'Owino Hardware', category: 'Retail' });
@@ -188,7 +189,12 @@ describe('the device', () => {
     );
     // The raw row: no PEM, no key material in the clear, only the sealed form.
     expect(row.credentials_sealed).toMatch(/^v1\./);
-    expect(row.credentials_sealed).not.toMatch(/PRIVATE|BEGIN|MII/);
+    expect(row.credentials_sealed).not.toContain('PRIVATE KEY');
+    // The key it opens to under the server's secrets key is nowhere in the row.
+    const opened = openSecret(t.config.secretsKey, `efris-device:${shop.id}`, row.credentials_sealed as string);
+    const body = (JSON.parse(opened as string) as { private_key: string }).private_key.split('\n')[1] as string;
+    expect(body.length).toBeGreaterThan(40);
+    expect(row.credentials_sealed).not.toContain(body.slice(0, 40));
     // Saving again without a key keeps the one kept (the fake still accepts the device's signatures).
     ok(await owner.put('/api/efris/device', { device_no: 'TCS-DEV-01', tin: TIN, mode: 'fake', enabled: true }));
   });
@@ -261,6 +267,33 @@ describe('products with URA', () => {
     expect(ok(await owner.post('/api/products/efris', { product_ids: [pen.id] }))).toMatchObject({ registered: 0, stocked: 0 });
     const listed = ok(await owner.get('/api/products/efris?registered=yes'));
     expect(listed.rows.map((row: { product_id: string }) => row.product_id)).toContain(pen.id);
+  });
+
+  it('the same registration twice at once stocks in once', async () => {
+    const ruler = await newProduct(owner);
+    ok(
+      await owner.post('/api/stockrecords', {
+        request_id: newId(),
+        kind: 'opening',
+        occurred_on: '2026-11-01',
+        location_id: location.id,
+        lines: [{ product_id: ruler.id, quantity: '7', unit_cost: '500' }],
+      }),
+    );
+    const answers = await Promise.all([
+      owner.post('/api/products/efris', { product_ids: [ruler.id] }),
+      owner.post('/api/products/efris', { product_ids: [ruler.id] }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    // Neither is refused by URA as a second registration of the same goods.
+    expect(answers.map((answer) => answer.json().failed)).toEqual([[], []]);
+    expect(
+      fake()
+        .goodsOf(TIN)
+        .find((goods) => goods.goodsCode === ruler.code),
+    ).toMatchObject({ stock: '7' });
+    const listed = ok(await owner.get(`/api/products/efris?q=${ruler.code}`));
+    expect(listed.rows[0]).toMatchObject({ stocked_quantity: '7.000' });
   });
 
   it("refuses another business's product, none, and too many", async () => {

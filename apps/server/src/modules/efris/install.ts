@@ -23,9 +23,9 @@ export async function installEfris(app: FastifyInstance): Promise<void> {
   const timing = { ...DEFAULT_EFRIS_TIMING, ...app.config.efrisTiming };
   const worker = new EfrisWorker(app.database.db, efrisTransport(fake), app.config.secretsKey, timing, app.log, true, fake);
   app.decorate('efris', { worker, fake });
-  const stopHints = onFiscalHint(() => worker.wake());
+  const stopHints = timing.hints ? onFiscalHint(() => worker.wake()) : () => false;
   app.addHook('onResponse', async () => {
-    if (takeFiscalHints().length > 0) worker.wake();
+    if (takeFiscalHints().length > 0 && timing.hints) worker.wake();
   });
   app.addHook('onClose', async () => {
     stopHints();
