@@ -244,11 +244,11 @@ export async function runCli(argv: string[]): Promise<string> {
         return removedText(await removeDemo(database));
       case 'reset-demo': {
         const removed = await removeDemo(database);
-        const summary = await seedDemo(database, config.demoPassword);
+        const summary = await seedDemo(database, config.demoPassword, { secretsKey: config.secretsKey });
         return `Demo reset: removed ${removed.tenants.length} tenants and ${removed.accounts} accounts; seeded ${summary.tenants.join(', ')} afresh.`;
       }
       default: {
-        const summary = await seedDemo(database, config.demoPassword);
+        const summary = await seedDemo(database, config.demoPassword, { secretsKey: config.secretsKey });
         return `Demo ready: tenants ${summary.tenants.join(', ')}; accounts ${summary.accounts.map((account) => account.email).join(', ')}`;
       }
     }

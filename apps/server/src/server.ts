@@ -23,7 +23,7 @@ export async function start(config: Config = loadConfig()) {
   let demo: Awaited<ReturnType<typeof seedDemo>> | undefined;
   if (config.seedDemo && (await databaseIsEmpty(database))) {
     app.log.info('Empty database: seeding the demo schools');
-    demo = await seedDemo(database, config.demoPassword);
+    demo = await seedDemo(database, config.demoPassword, { secretsKey: config.secretsKey });
   }
 
   let closing = false;

@@ -79,6 +79,8 @@ interface Goods {
   unitPrice: string;
   commodityCategoryId: string;
   stock: string;
+  /** A service (T130 serviceMark 101): sold without stock, so never checked against it. */
+  service?: boolean;
 }
 
 interface Invoice {
@@ -456,6 +458,7 @@ export class FakeUra {
         unitPrice: dec(raw.unitPrice).toFixed(),
         commodityCategoryId: text(raw.commodityCategoryId),
         stock: existing?.stock ?? '0',
+        service: text(raw.serviceMark) === '101',
       };
     }
     return failures;
@@ -509,7 +512,7 @@ export class FakeUra {
       wanted.set(code, (wanted.get(code) ?? new Decimal(0)).plus(dec(line.qty)));
     }
     for (const [code, quantity] of wanted)
-      if (quantity.gt(dec(taxpayer.goods[code]?.stock)))
+      if (!taxpayer.goods[code]?.service && quantity.gt(dec(taxpayer.goods[code]?.stock)))
         throw new Refusal(FAKE_CODES.insufficientStock, `goodsDetails.qty: more ${code} than is in stock with URA`);
     const sum = (rows: Array<Record<string, unknown>>, key: string) =>
       rows.reduce((total, row) => total.plus(dec(row[key])), new Decimal(0));

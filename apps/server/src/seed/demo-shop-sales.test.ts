@@ -12,6 +12,7 @@ import {
   DEMO_SHOP_WHT_CERTIFICATES,
   demoSalesRequestId,
   demoShopSalesPlan,
+  sealDemoShopDeviceKey,
   seedDemoShopSales,
 } from './demo-shop-sales.js';
 
@@ -31,7 +32,11 @@ let managerId: string;
 let cashierId: string;
 
 beforeAll(async () => {
-  t = await buildTestApp({}, { demo: true });
+  // The local fake of URA on, its worker polling only when a test asks (drain).
+  t = await buildTestApp(
+    { efrisFake: true, efrisTiming: { pollMs: 3_600_000, retryBaseMs: 0, timeoutMs: 10_000, approvalPollMs: 0 } },
+    { demo: true },
+  );
   shop = caller(t.app, await login(t.app, DEMO_ADMIN_EMAIL, DEMO_TEST_PASSWORD), 'demo-shop');
   const db = t.database.db;
   tenantId = (await db.selectFrom('tenants').select('id').where('tenantcode', '=', 'demo-shop').executeTakeFirstOrThrow()).id;
@@ -294,5 +299,57 @@ describe('the demo shop’s month of sales', () => {
     );
     // The month's first sale, at the counter on its first day.
     expect(first).toEqual([{ kind: 'cash_sale', number: 'INV-000001' }]);
+  });
+
+  it('is fiscalised by a server with the local fake once its device has a key: FDN, verification code, QR, SIMULATED', async () => {
+    // As the server's seed does with its secrets key (this test's template was seeded without one).
+    await withTenant(t.database.db, { tenantId }, (trx) => sealDemoShopDeviceKey(trx, tenantId, t.app.config.secretsKey));
+    const sealed = await read((trx) => trx.selectFrom('efris_devices').select('credentials_sealed').executeTakeFirstOrThrow());
+    expect(sealed.credentials_sealed).toMatch(/\./);
+    // A key once made is kept.
+    await withTenant(t.database.db, { tenantId }, (trx) => sealDemoShopDeviceKey(trx, tenantId, t.app.config.secretsKey));
+    expect(await read((trx) => trx.selectFrom('efris_devices').select('credentials_sealed').executeTakeFirstOrThrow())).toEqual(sealed);
+
+    // One round of the worker: a batch of the oldest documents goes to URA (the fake), products registered and stocked in first.
+    await t.app.efris.worker.drain();
+    const fiscalised = await read((trx) =>
+      trx
+        .selectFrom('invoices')
+        .select(['number', 'fiscal_fdn', 'fiscal_verification_code', 'fiscal_qr_code', 'fiscal_simulated'])
+        .where('fiscal_status', '=', 'fiscalised')
+        .execute(),
+    );
+    expect(fiscalised.length).toBeGreaterThan(0);
+    for (const invoice of fiscalised) {
+      expect(invoice.fiscal_fdn, invoice.number ?? '').toBeTruthy();
+      expect(invoice.fiscal_verification_code).toBeTruthy();
+      expect(invoice.fiscal_qr_code).toBeTruthy();
+      expect(invoice.fiscal_simulated).toBe(true);
+    }
+    // The rest of the month, round after round (ten documents a round): URA refuses none of them.
+    for (let round = 0; round < 12; round++) {
+      const waiting = await read((trx) =>
+        trx
+          .selectFrom('efris_outbox')
+          .select('id')
+          .where('status', 'in', ['pending', 'sending'])
+          .where('interface_code', '<>', 'T111')
+          .execute(),
+      );
+      if (waiting.length === 0) break;
+      await t.app.efris.worker.drain();
+    }
+    const states = await read((trx) => trx.selectFrom('invoices').select('fiscal_status').where('status', '=', 'issued').execute());
+    expect(new Set(states.map((state) => state.fiscal_status))).toEqual(new Set(['fiscalised']));
+    // The credit memo: applied for (T110), then approved by URA later (the fake's approval, then T111).
+    t.app.efris.fake?.approveCreditNotes();
+    await t.app.efris.worker.drain();
+    const memo = await read((trx) => trx.selectFrom('memos').select(['fiscal_status', 'fiscal_fdn']).executeTakeFirstOrThrow());
+    expect(memo.fiscal_status).toBe('approved');
+    expect(memo.fiscal_fdn).toBeTruthy();
+    const failed = await read((trx) =>
+      trx.selectFrom('efris_outbox').select(['reference', 'last_error']).where('status', '=', 'failed').execute(),
+    );
+    expect(failed).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import {
   Decimal,
   type Invoice,
@@ -15,6 +15,8 @@ import { newId } from '../db/ids.js';
 import { bindTenant, lockInTenant, type TenantTx, type Trx } from '../db/tenant.js';
 import { seedChartOfAccounts } from '../modules/accounts/chart.js';
 import { postEntry } from '../modules/accounts/postings.js';
+import { sealSecret } from '../modules/auth/secret-box.js';
+import { devicePurpose } from '../modules/efris/worker.js';
 import { recordMemo } from '../modules/payments/memos.service.js';
 import { recordReceipt } from '../modules/payments/receipts.service.js';
 import { createDraft, issueInvoice } from '../modules/sales/sales.service.js';
@@ -444,6 +446,27 @@ async function openBooks(tx: TenantTx, today: Date, managerId: string): Promise<
       created_by: managerId,
     });
   }
+}
+
+/**
+ * Gives the demo shop's EFRIS device its key, sealed with the server's secrets key, as the device
+ * screen does for a new fake device: the seed of a server (which has the key) calls it; a test's
+ * template has none and leaves the device without one. The worker enrols the device with this
+ * server's fake on first use (URA's portal step). A device that has a key keeps it.
+ */
+export async function sealDemoShopDeviceKey(trx: Trx, tenantId: string, secretsKey: Uint8Array): Promise<void> {
+  const device = await trx.selectFrom('efris_devices').select('credentials_sealed').where('tenant_id', '=', tenantId).executeTakeFirst();
+  if (!device || device.credentials_sealed) return;
+  const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  await trx
+    .updateTable('efris_devices')
+    .set({
+      credentials_sealed: sealSecret(secretsKey, devicePurpose(tenantId), JSON.stringify({ private_key: privateKey })),
+      updated_at: sql`now()`,
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('credentials_sealed', 'is', null)
+    .execute();
 }
 
 /** The account ids of the chart's expense accounts the vouchers use, by system key. */

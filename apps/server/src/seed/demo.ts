@@ -14,7 +14,7 @@ import { seedDemoMarks } from './demo-marks.js';
 import { BOYS, GIRLS, HOUSES, PLACES, pick, SURNAMES, seededRandom } from './demo-people.js';
 import { seedSchoolSettings, seedShopSettings } from './demo-settings.js';
 import { seedDemoShop } from './demo-shop.js';
-import { ensureCashierRole, seedDemoShopSales } from './demo-shop-sales.js';
+import { ensureCashierRole, sealDemoShopDeviceKey, seedDemoShopSales } from './demo-shop-sales.js';
 import { DEMO_STAFF, seedDemoStaff, staffEmail } from './demo-staff.js';
 
 /**
@@ -210,7 +210,11 @@ export function demoLearners(tenantId: string, prefix: string, classes: string[]
   return learners;
 }
 
-export async function seedDemo(database: Database, password: string): Promise<DemoSummary> {
+/**
+ * `secretsKey`: the server's, to seal the demo shop's EFRIS device key with, so the server's
+ * worker fiscalises the shop's invoices against its local fake; without it the device has no key.
+ */
+export async function seedDemo(database: Database, password: string, options: { secretsKey?: Uint8Array } = {}): Promise<DemoSummary> {
   const db = database.db;
   const passwordHash = passwordHashOnce(password);
   const adminId = await ensureUser(db, DEMO_ADMIN_EMAIL, 'Demo Administrator', passwordHash);
@@ -239,6 +243,7 @@ export async function seedDemo(database: Database, password: string): Promise<De
           await ensureCashierRole(trx, tenantId);
           await ensureMembers(trx, tenantId, [cashierId], 'cashier');
           await seedDemoShopSales(trx, tenantId, { managerId: adminId, cashierId });
+          if (options.secretsKey) await sealDemoShopDeviceKey(trx, tenantId, options.secretsKey);
         }
       }
       if (prefix && classes && streams) {

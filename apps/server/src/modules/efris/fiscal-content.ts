@@ -294,7 +294,7 @@ export function creditNoteContent(document: FiscalMemo, operator: string) {
 }
 
 /** T130: goods to register. The product's code is the goods code URA knows it by. */
-export function goodsContent(products: ReadonlyArray<{ code: string; name: string; unit: string; price: string }>) {
+export function goodsContent(products: ReadonlyArray<{ code: string; name: string; unit: string; price: string; kind?: string }>) {
   return products.map((product) => ({
     operationType: '101',
     goodsName: product.name.slice(0, 200),
@@ -307,6 +307,8 @@ export function goodsContent(products: ReadonlyArray<{ code: string; name: strin
     description: '',
     stockPrewarning: '0',
     havePieceUnit: '102',
+    // A service is sold without stock: URA checks goods' stock only (serviceMark 101 yes, 102 no).
+    serviceMark: product.kind === 'service' ? '101' : '102',
     goodsOtherUnits: [],
   }));
 }
