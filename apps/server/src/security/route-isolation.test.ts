@@ -2289,6 +2289,25 @@ Object.assign(BUSINESS_WRITES, {
     expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
     expect(await rowsOf(D, INVOICE_TABLES)).toEqual(before);
   },
+  'POST /api/invoices/counter': async () => {
+    // A counter sale of Delta's product: refused on its line, nothing written in either shop (no receipt either).
+    const tables = [...INVOICE_TABLES, 'receipts', 'receipt_allocations'];
+    const sale = (productId: string) => ({
+      request_id: newId(),
+      location_id: C.ids.location,
+      lines: [{ product_id: productId, quantity: '1' }],
+      payment: { method: 'cash' },
+    });
+    const [beforeC, beforeD] = [await rowsOf(C, tables), await rowsOf(D, tables)];
+    const refused = await send(C, 'POST', '/api/invoices/counter', sale(D.ids.product as string));
+    expect(refused.statusCode, refused.body.slice(0, 300)).toBe(422);
+    expect(Object.keys(refused.json().errors ?? {})).toContain('lines.0.product_id');
+    expectNothingOfD(refused.body, 'POST /api/invoices/counter');
+    expect([await rowsOf(C, tables), await rowsOf(D, tables)]).toEqual([beforeC, beforeD]);
+    const response = await send(C, 'POST', '/api/invoices/counter', sale(C.ids.product as string));
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(await rowsOf(D, tables)).toEqual(beforeD);
+  },
 });
 
 // Receipts and memos (issue 32 points 2 and 3): each shop's customer with an issued invoice of a

@@ -346,6 +346,50 @@ describe('numbers and stock under pressure', () => {
   });
 });
 
+describe('the counter sale', () => {
+  it('sells, issues and takes the cash in one go, answers a retry with the first sale, gives the change', async () => {
+    const pen = await newProduct({ price: '1500', barcode: `20${Date.now()}`.slice(0, 13) });
+    await buy(pen.id, '10', '900');
+    const body = { request_id: newId(), lines: [{ product_id: pen.id, quantity: '2' }], payment: { method: 'cash', tendered: '5000' } };
+    const sold = ok(await cashier.post('/api/invoices/counter', body));
+    expect(sold).toMatchObject({
+      message: SALES_MESSAGES.saleRecorded,
+      created: true,
+      change: '2000',
+      invoice: { kind: 'cash_sale', status: 'issued', gross_total: '3000', paid: '3000', balance: '0', payment_status: 'paid' },
+    });
+    expect(sold.invoice.customer.name).toBe(WALK_IN_CUSTOMER);
+    expect(sold.receipt?.number).toMatch(/^RCT-\d{6}$/);
+    const again = ok(await cashier.post('/api/invoices/counter', body));
+    expect(again).toMatchObject({ created: false, invoice: { id: sold.invoice.id, number: sold.invoice.number }, receipt: sold.receipt });
+    expect(ok(await reader.get(`/api/stockrecords/lookup?code=${pen.code}`)).product.on_hand).toBe('8');
+  });
+
+  it('refuses too little cash, mobile money without its reference, and stock it lacks, keeping nothing', async () => {
+    const pen = await newProduct({ price: '1500' });
+    await buy(pen.id, '1', '900');
+    const before = await lastNumber();
+    const sale = (payment: Record<string, unknown>, quantity = '1') => ({
+      request_id: newId(),
+      lines: [{ product_id: pen.id, quantity }],
+      payment,
+    });
+    refused(
+      await cashier.post('/api/invoices/counter', sale({ method: 'cash', tendered: '1000' })),
+      'payment.tendered',
+      SALES_MESSAGES.tenderedBelowTotal,
+    );
+    const momo = await cashier.post('/api/invoices/counter', sale({ method: 'mtn_momo' }));
+    expect(momo.statusCode, momo.body).toBe(422);
+    expect(momo.json().errors?.['payment.reference']).toBeDefined();
+    refused(await cashier.post('/api/invoices/counter', sale({ method: 'cash' }, '2')), 'lines.0.quantity', STOCK_MESSAGES.wouldGoNegative);
+    expect(await lastNumber()).toBe(before);
+    expect(ok(await reader.get(`/api/stockrecords/lookup?code=${pen.code}`)).product.on_hand).toBe('1');
+    const paid = ok(await cashier.post('/api/invoices/counter', sale({ method: 'mtn_momo', reference: 'MP241127.1532.A12345' })));
+    expect(paid.invoice.payment_status).toBe('paid');
+  });
+});
+
 describe('what an invoice refuses', () => {
   it('names each bad line: a fraction of a whole unit, a price finer than the currency, a discount above the line, an inactive or foreign product', async () => {
     const pen = await newProduct();
@@ -428,6 +472,8 @@ describe('isolation and abilities', () => {
       expect((await c.post('/api/invoices', draftBody([{ product_id: pen.id, quantity: '1' }]))).statusCode).toBe(403);
       expect((await c.post(`/api/invoices/${draft.id}/issue`)).statusCode).toBe(403);
       expect((await c.delete(`/api/invoices/${draft.id}`)).statusCode).toBe(403);
+      const sale = { request_id: newId(), lines: [{ product_id: pen.id, quantity: '1' }], payment: { method: 'cash' } };
+      expect((await c.post('/api/invoices/counter', sale)).statusCode).toBe(403);
     }
     expect(ok(await reader.get(`/api/invoices/${draft.id}`)).status).toBe('draft');
 
@@ -439,5 +485,6 @@ describe('isolation and abilities', () => {
       expect(response.statusCode, path).toBe(404);
       expect(response.json().message).toBe(ERROR_MESSAGES[404]);
     }
+    expect((await head.post('/api/invoices/counter', {})).statusCode).toBe(404);
   });
 });

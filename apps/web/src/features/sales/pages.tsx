@@ -371,7 +371,7 @@ export function CounterSalePage() {
               </Button>
             </Group>
             {receiptText ? (
-              <pre data-testid="receipt-text" style={{ fontSize: 11, overflowX: 'auto', maxWidth: '100%', margin: 0 }}>
+              <pre data-testid="receipt-text" style={{ fontSize: 10, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', margin: 0 }}>
                 {receiptText}
               </pre>
             ) : null}
