@@ -36,9 +36,12 @@ const MODULE_IMPORTS: Record<string, ReadonlyArray<string>> = {
   curriculum: ['marks', 'settings', 'staff'],
   fees: ['students'],
   marks: ['reports', 'settings', 'staff', 'students'],
-  // Receipts and memos are numbered and posted through the books, settle invoices under their locks, restock returns and queue credit notes for EFRIS.
+  // Receipts and memos are numbered and posted through the books, settle invoices under their locks, restock returns and queue
+  // credit notes for EFRIS; the counter sale issues an invoice and records its receipt in one transaction.
   payments: ['accounts', 'efris', 'sales', 'stock'],
   'report-settings': ['reports'],
+  // Issuing an invoice numbers and posts it through the books, takes its goods out through the stock ledger and queues it for EFRIS.
+  sales: ['accounts', 'efris', 'stock'],
   reports: ['settings', 'students'],
   // A print draws the business's logo, stored with the photos as a school's badge is (students/photos.ts).
   'sales-prints': ['students'],

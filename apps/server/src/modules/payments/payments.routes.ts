@@ -1,5 +1,6 @@
 import {
   allocateReceiptEndpoint,
+  counterSaleEndpoint,
   memoEndpoint,
   memoRemainsEndpoint,
   memosEndpoint,
@@ -11,6 +12,7 @@ import {
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actionRoute, spreadsheetAnswer } from '../../plugins/endpoints.js';
+import { counterSale } from './counter.service.js';
 import { listMemos, memoById, memoRemains, recordMemo } from './memos.service.js';
 import { allocateReceipt, listReceipts, openInvoices, receiptById, recordReceipt } from './receipts.service.js';
 
@@ -18,6 +20,8 @@ import { allocateReceipt, listReceipts, openInvoices, receiptById, recordReceipt
  * Getting paid (issue 32 points 2 and 3): receipts with their allocations, and credit and debit
  * memos against issued invoices. Business routes: a school's TENANTCODE is answered 404 by path
  * (shared tenant-kinds.ts). Reading is for members; recording for those who may create a sale.
+ * The counter sale (POST /api/invoices/counter) lives here: it issues an invoice and records its
+ * receipt in one transaction, and payments may use sales, not the reverse.
  */
 
 type Sheet = { fileName: string; workbook: Buffer };
@@ -34,4 +38,5 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   actionRoute(app, memoRemainsEndpoint, (context, { query }) => memoRemains(context, query.invoice_id));
   actionRoute(app, memoEndpoint, (context, { params }) => memoById(context, params.id));
   actionRoute(app, recordMemoEndpoint, (context, { body }) => recordMemo(context, body));
+  actionRoute(app, counterSaleEndpoint, (context, { body }) => counterSale(context, body));
 };

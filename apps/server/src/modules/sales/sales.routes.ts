@@ -1,5 +1,4 @@
 import {
-  counterSaleEndpoint,
   createInvoiceEndpoint,
   deleteInvoiceEndpoint,
   invoiceDefaultsEndpoint,
@@ -10,7 +9,6 @@ import {
 } from '@mustard/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actionRoute, spreadsheetAnswer } from '../../plugins/endpoints.js';
-import { counterSale } from './counter.service.js';
 import { invoiceList } from './invoice-list.service.js';
 import { createDraft, deleteDraft, invoiceDefaults, invoiceOf, issueInvoice, updateDraft } from './sales.service.js';
 
@@ -29,5 +27,4 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
   actionRoute(app, updateInvoiceEndpoint, (context, { params, body }) => updateDraft(context, params.id, body));
   actionRoute(app, deleteInvoiceEndpoint, (context, { params }) => deleteDraft(context, params.id));
   actionRoute(app, issueInvoiceEndpoint, (context, { params }) => issueInvoice(context, params.id));
-  actionRoute(app, counterSaleEndpoint, (context, { body }) => counterSale(context, body));
 };

@@ -1,8 +1,8 @@
 import { type CounterSaleInput, Decimal, ReceiptInputSchema, SALES_MESSAGES } from '@mustard/shared';
 import { conflict, type FieldErrors, invalid } from '../../errors.js';
-import { recordReceipt } from '../payments/receipts.service.js';
-import { counterReceipt, invoiceOfRequest } from './sales.repository.js';
-import { createDraft, invoiceOf, issueInvoice, kampalaToday, type SaleContext } from './sales.service.js';
+import { counterReceipt, invoiceOfRequest } from '../sales/sales.repository.js';
+import { createDraft, invoiceOf, issueInvoice, kampalaToday, type SaleContext } from '../sales/sales.service.js';
+import { recordReceipt } from './receipts.service.js';
 
 /*
  * The counter sale (issue 32 points 1 and 9): a cash sale to the walk-in customer (or one
