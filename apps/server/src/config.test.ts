@@ -16,6 +16,14 @@ describe('loadConfig', () => {
     expect(config.demoPassword).toBe('Mustard@2026');
   });
 
+  it('keeps the EFRIS fake beside the embedded database, so its FDNs survive a restart; in memory on PostgreSQL unless told', () => {
+    const dir = fresh();
+    expect(loadConfig({ DATA_DIR: dir }).efrisFakeFile).toBe(path.join(dir, 'efris-fake.json'));
+    expect(loadConfig({ DATA_DIR: dir, DATABASE_URL: 'postgres://localhost/x' }).efrisFakeFile).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, EFRIS_FAKE_FILE: '/tmp/ura.json' }).efrisFakeFile).toBe('/tmp/ura.json');
+    expect(loadConfig({ DATA_DIR: dir, NODE_ENV: 'production' }).efrisFake).toBe(false);
+  });
+
   it('refuses a JWT secret shorter than 32 bytes', () => {
     expect(() => loadConfig({ DATA_DIR: fresh(), JWT_SECRET: 'short-secret' })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: fresh(), JWT_SECRET: 'x'.repeat(32) })).not.toThrow();

@@ -128,7 +128,7 @@ export interface Config {
    * on in production unless asked). Everything it issues is marked SIMULATED.
    */
   efrisFake?: boolean;
-  /** A JSON file the fake keeps its store in across restarts (EFRIS_FAKE_FILE; unset: in memory). */
+  /** A JSON file the fake keeps its store in across restarts (EFRIS_FAKE_FILE; default on the embedded database: efris-fake.json in the data directory; on PostgreSQL unset: in memory). */
   efrisFakeFile?: string | undefined;
   /** Tests only: the EFRIS worker's timings in milliseconds (modules/efris/worker.ts has the defaults). */
   efrisTiming?: {
@@ -223,7 +223,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: e.REDIS_PREFIX,
     jobLockSeconds: e.JOB_LOCK_SECONDS,
     efrisFake: e.EFRIS_FAKE ?? e.NODE_ENV !== 'production',
-    efrisFakeFile: e.EFRIS_FAKE_FILE || undefined,
+    // On the embedded database (the demo's `npm start`) the fake keeps its store beside the data, so
+    // the FDNs it gave and the products it knows survive a restart as the shop's own records do.
+    efrisFakeFile: e.EFRIS_FAKE_FILE || (e.DATABASE_URL ? undefined : path.join(dataDir, 'efris-fake.json')),
     skipCodeTenantFilter: false,
   };
 }
