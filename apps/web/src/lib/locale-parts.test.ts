@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { localePart, SCREEN_TEXT_BRANCHES, SCREEN_TEXTS } from './locale-parts.js';
+import { FIRST_PAINT_MESSAGES, localePart, SCREEN_TEXT_BRANCHES, SCREEN_TEXTS } from './locale-parts.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const en = JSON.parse(readFileSync(path.join(SRC, 'locales', 'en.json'), 'utf8')) as Record<string, unknown>;
@@ -45,5 +45,9 @@ describe('the locale files in two parts', () => {
       return SCREEN_TEXTS.filter((key) => new RegExp(`['"\`]${key}[.'"\`]`).test(text)).map((key) => `${path.relative(SRC, file)}: ${key}`);
     });
     expect(used).toEqual([]);
+  });
+  it('keep in the first part the catalogues a sign-in, the frame and the dashboard show', () => {
+    const core = localePart(en, 'core') as { messages: Record<string, unknown> };
+    for (const catalogue of FIRST_PAINT_MESSAGES) expect(Object.keys(core.messages)).toContain(catalogue);
   });
 });

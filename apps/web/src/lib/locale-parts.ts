@@ -53,10 +53,33 @@ export const SCREEN_TEXTS: ReadonlyArray<string> = [
 export type LocalePart = 'core' | 'screens';
 
 /**
+ * The server's and the rules' catalogues (`messages.<catalogue>`) the first paint may show: a
+ * refused sign-in, a failed call's status, a bad field, a school or person not found, an
+ * invitation or a sign-up answered. They stay in the first part (lib/messages.ts translates a
+ * message by the English texts loaded).
+ */
+export const FIRST_PAINT_MESSAGES: ReadonlyArray<string> = ['errors', 'input', 'login', 'signinDomains', 'tenant', 'user', 'register'];
+
+/**
  * Texts inside a first-paint key that only the screens need, as `parent.child`: the business
  * side's messages are shown on its screens alone, and a school's cold dashboard need not carry them.
+ * So with the school's catalogues a screen's call answers with (marks, students, settings, reports
+ * and the rest): the sign-in, the frame and the dashboard show only those of FIRST_PAINT_MESSAGES.
  */
 export const SCREEN_TEXT_BRANCHES: ReadonlyArray<readonly [parent: string, child: string]> = [
+  ['messages', 'passwordReset'],
+  ['messages', 'settings'],
+  ['messages', 'gradeSet'],
+  ['messages', 'results'],
+  ['messages', 'students'],
+  ['messages', 'inUse'],
+  ['messages', 'marks'],
+  ['messages', 'reports'],
+  ['messages', 'gradingRules'],
+  ['messages', 'comments'],
+  ['messages', 'remarks'],
+  ['messages', 'projectScores'],
+  ['messages', 'curriculum'],
   ['messages', 'business'],
   ['messages', 'stock'],
   ['messages', 'sales'],

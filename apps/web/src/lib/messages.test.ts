@@ -1,11 +1,20 @@
-import { LOGIN_MESSAGES, TENANT_MESSAGES, USER_MESSAGES } from '@mustard/shared';
-import { describe, expect, it, vi } from 'vitest';
+import { LOGIN_MESSAGES, MESSAGE_CATALOGUES, STOCK_MESSAGES, TENANT_MESSAGES, USER_MESSAGES } from '@mustard/shared';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('./i18n.js', () => ({ i18next: { t: (key: string) => `<${key}>` } }));
+/** The English texts loaded so far: the first paint's catalogues, then a screen's. */
+let english: { messages: Record<string, Record<string, string>> } = { messages: {} };
+vi.mock('./i18n.js', () => ({
+  i18next: { t: (key: string) => `<${key}>`, getResourceBundle: (language: string) => (language === 'en' ? english : undefined) },
+}));
 
 const { translateMessage } = await import('./messages.js');
+const catalogues = JSON.parse(JSON.stringify(MESSAGE_CATALOGUES)) as Record<string, Record<string, string>>;
 
 describe('translateMessage', () => {
+  beforeEach(() => {
+    english = { messages: { ...catalogues } };
+  });
+
   it('finds a catalogue text by its words', () => {
     expect(translateMessage(LOGIN_MESSAGES.loggedOut)).toBe('<messages.login.loggedOut>');
     expect(translateMessage(TENANT_MESSAGES.tenantcodeInvalid)).toBe('<messages.tenant.tenantcodeInvalid>');
@@ -17,5 +26,14 @@ describe('translateMessage', () => {
 
   it('shows an unknown text as it came', () => {
     expect(translateMessage('Something else: entirely')).toBe('Something else: entirely');
+  });
+
+  it('knows a catalogue of the screens’ texts once a screen has loaded them', () => {
+    const { stock: _stock, ...firstPaint } = catalogues;
+    english = { messages: firstPaint };
+    const text = Object.values(STOCK_MESSAGES)[0] ?? '';
+    expect(translateMessage(text)).toBe(text);
+    english.messages.stock = catalogues.stock ?? {};
+    expect(translateMessage(text)).toMatch(/^<messages\.stock\./);
   });
 });

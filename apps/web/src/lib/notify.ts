@@ -1,5 +1,4 @@
 import { notifications } from '@mantine/notifications';
-import { ERROR_MESSAGES } from '@mustard/shared';
 import { ApiError } from './api.js';
 import { i18next } from './i18n.js';
 import { translateMessage } from './messages.js';
@@ -14,8 +13,10 @@ export function errorText(error: unknown): string {
     if (error.status === null) return i18next.t('errors.network');
     // A 403 says why when the server does (a catalogue text: "The demo accounts cannot create schools…").
     if (error.status === 403 && error.data?.message) return translateMessage(error.data.message);
+    // The catalogue's ERROR_MESSAGES by their keys: naming the constant would bring every
+    // catalogue's English into the first paint's code (lib/messages.ts).
     if (error.status === 500 || error.status === 401 || error.status === 403 || error.status === 404)
-      return translateMessage(ERROR_MESSAGES[error.status]);
+      return i18next.t(`messages.errors.${error.status}`);
     return translateMessage(error.data?.message ?? error.message);
   }
   return error instanceof Error ? error.message : String(error);
