@@ -74,8 +74,8 @@ export interface OutboxItem {
 }
 
 /**
- * Claims up to `limit` due rows (pending and due, or 'sending' whose lease ran out) for this
- * round: marked 'sending' with a lease and the attempt counted, skipping rows another worker
+ * Claims up to `limit` due rows (pending and due, or 'sending' whose lease ran out) of a business
+ * whose device is set up, for this round: marked 'sending' with a lease and the attempt counted, skipping rows another worker
  * holds at this moment (SKIP LOCKED). Committed before URA is called.
  */
 export async function claimDue(tx: TenantTx, limit: number, leaseMs: number): Promise<OutboxItem[]> {
@@ -85,6 +85,18 @@ export async function claimDue(tx: TenantTx, limit: number, leaseMs: number): Pr
     .where('tenant_id', '=', tx.tenantId)
     .where('status', 'in', ['pending', 'sending'])
     .where('next_attempt_at', '<=', sql<Date>`now()`)
+    // A business whose device is not set up yet keeps its documents pending, untouched (no
+    // attempt counted, no backoff to wait out): they go as soon as the device is saved.
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('efris_devices as d')
+          .select('d.tenant_id')
+          .whereRef('d.tenant_id', '=', 'efris_outbox.tenant_id')
+          .where('d.enabled', '=', true)
+          .where('d.credentials_sealed', 'is not', null),
+      ),
+    )
     .orderBy('next_attempt_at')
     .limit(limit)
     .forUpdate()
