@@ -107,7 +107,7 @@ const TABLES_SQL = `
     CREATE INDEX invoices_customer_idx ON invoices (tenant_id, customer_id, issued_on);
     CREATE INDEX invoices_fiscal_idx ON invoices (tenant_id, fiscal_status) WHERE fiscal_status IN ('pending', 'failed');
     CREATE TABLE invoice_lines (
-      tenant_id uuid NOT NULL,
+      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
       invoice_id uuid NOT NULL,
       line integer NOT NULL CHECK (line BETWEEN 0 AND 499),
       product_id uuid NOT NULL,
@@ -214,7 +214,7 @@ const TABLES_SQL = `
     CREATE INDEX memos_invoice_idx ON memos (tenant_id, invoice_id);
     CREATE INDEX memos_fiscal_idx ON memos (tenant_id, fiscal_status) WHERE fiscal_status IN ('pending', 'submitted', 'failed');
     CREATE TABLE memo_lines (
-      tenant_id uuid NOT NULL,
+      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
       memo_id uuid NOT NULL,
       line integer NOT NULL CHECK (line BETWEEN 0 AND 499),
       invoice_line integer NOT NULL,
@@ -277,7 +277,7 @@ const TABLES_SQL = `
     );
     CREATE INDEX vouchers_on_idx ON vouchers (tenant_id, voucher_on);
     CREATE TABLE voucher_lines (
-      tenant_id uuid NOT NULL,
+      tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
       voucher_id uuid NOT NULL,
       line integer NOT NULL CHECK (line BETWEEN 0 AND 99),
       account_id uuid NOT NULL,
