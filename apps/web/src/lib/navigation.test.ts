@@ -32,7 +32,16 @@ describe('a business’s menu (issue 31)', () => {
 
   it('shows a business its catalogue, partners and settings, and none of a school’s menus', () => {
     const groups = visibleNavigation(everything, shop);
-    expect(labels(groups)).toEqual(['', 'nav.sales', 'nav.stock', 'nav.money', 'nav.catalogue', 'nav.partners', 'nav.businessReports', 'nav.settings']);
+    expect(labels(groups)).toEqual([
+      '',
+      'nav.sales',
+      'nav.stock',
+      'nav.money',
+      'nav.catalogue',
+      'nav.partners',
+      'nav.businessReports',
+      'nav.settings',
+    ]);
     const shown = paths(groups);
     for (const page of catalogue) expect(shown).toContain(page.path);
     expect(shown).toContain(PAGES.stockLocations.path);
