@@ -2102,6 +2102,7 @@ Object.assign(BUSINESS_LISTS, {
   '/api/efris/outbox': { urls: () => ['/api/efris/outbox?per_page=100'], own: () => [C.ids.efrisOutbox as string] },
   '/api/products/efris': { urls: () => ['/api/products/efris?per_page=100'], own: () => [C.ids.product as string] },
   '/api/efris/tin': { urls: () => ['/api/efris/tin?tin=1000000001'] },
+  '/api/efris/dictionary': { urls: () => ['/api/efris/dictionary'] },
 } satisfies Record<string, ListFixture>);
 Object.assign(BUSINESS_WRITES, {
   'PUT /api/efris/device': async () => {

@@ -1,6 +1,7 @@
 import {
   EfrisDeviceInputSchema,
   EfrisDeviceSchema,
+  EfrisDictionaryAnswerSchema,
   EfrisOutboxQuerySchema,
   EfrisOutboxResponseSchema,
   EfrisOutboxRowSchema,
@@ -77,4 +78,12 @@ export const efrisTinEndpoint = defineEndpoint({
   access: { action: 'read', subject: 'efris' },
   query: EfrisTinQuerySchema,
   response: EfrisTinAnswerSchema,
+});
+
+/** URA's time (T101) and dictionary (T115): the codes the fiscal documents are built with. */
+export const efrisDictionaryEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/api/efris/dictionary',
+  access: { action: 'read', subject: 'efris' },
+  response: EfrisDictionaryAnswerSchema,
 });

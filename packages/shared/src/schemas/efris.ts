@@ -154,3 +154,20 @@ export const EfrisTinAnswerSchema = z.object({
   simulated: z.boolean(),
 });
 export type EfrisTinAnswer = z.infer<typeof EfrisTinAnswerSchema>;
+
+/** One entry of URA's dictionary: its code and what it names. */
+const EfrisDictionaryEntrySchema = z.object({ value: z.string(), name: z.string() });
+
+/**
+ * URA's time (T101) and the parts of its dictionary (T115) a shop's invoices use: the payment
+ * modes, currencies, tax categories and units of measure, as URA codes them.
+ */
+export const EfrisDictionaryAnswerSchema = z.object({
+  ura_time: z.string().nullable(),
+  payment_modes: z.array(EfrisDictionaryEntrySchema),
+  currencies: z.array(EfrisDictionaryEntrySchema),
+  tax_categories: z.array(EfrisDictionaryEntrySchema),
+  units: z.array(EfrisDictionaryEntrySchema),
+  simulated: z.boolean(),
+});
+export type EfrisDictionaryAnswer = z.infer<typeof EfrisDictionaryAnswerSchema>;

@@ -1,5 +1,6 @@
 import {
   efrisDeviceEndpoint,
+  efrisDictionaryEndpoint,
   efrisOutboxEndpoint,
   efrisProductsEndpoint,
   efrisTinEndpoint,
@@ -12,6 +13,7 @@ import { currentTenant } from '../../plugins/access.js';
 import { actionRoute, endpointRoute, withAction } from '../../plugins/endpoints.js';
 import {
   deviceView,
+  dictionaryAnswer,
   efrisProblemAnswer,
   outboxList,
   productsList,
@@ -59,5 +61,11 @@ export const efrisRoutes: FastifyPluginAsyncZod = async (app) => {
     const taxpayer = await app.efris.worker.checkTin(tenantId, query.tin).catch(efrisProblemAnswer);
     const device = await app.efris.worker.device(tenantId).catch(efrisProblemAnswer);
     return tinAnswer(query.tin, taxpayer, device.mode === 'fake');
+  });
+  endpointRoute(app, efrisDictionaryEndpoint, async (_input, request) => {
+    const tenantId = currentTenant(request).tenant.id;
+    const answer = await app.efris.worker.dictionary(tenantId).catch(efrisProblemAnswer);
+    const device = await app.efris.worker.device(tenantId).catch(efrisProblemAnswer);
+    return dictionaryAnswer(answer, device.mode === 'fake');
   });
 };

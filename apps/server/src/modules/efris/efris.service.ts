@@ -3,6 +3,7 @@ import {
   EFRIS_MESSAGES as E,
   type EfrisDevice,
   type EfrisDeviceInput,
+  type EfrisDictionaryAnswer,
   type EfrisOutboxQuery,
   type EfrisOutboxResponse,
   type EfrisOutboxRow,
@@ -147,4 +148,27 @@ export async function seedFakeDevice(tx: TenantTx, secretsKey: Uint8Array, devic
     enabled: true,
     credentials_sealed: sealSecret(secretsKey, devicePurpose(tx.tenantId), JSON.stringify({ private_key: privateKey })),
   });
+}
+
+/** URA's dictionary entries as `{ value, name }`, whatever else URA sends with them; a part URA left out is empty. */
+function dictionaryEntries(part: unknown): Array<{ value: string; name: string }> {
+  if (!Array.isArray(part)) return [];
+  return part
+    .slice(0, 500)
+    .map((entry: { value?: unknown; name?: unknown }) => ({ value: String(entry?.value ?? ''), name: String(entry?.name ?? '') }));
+}
+
+/** The dictionary's parts the shop's documents use, with URA's time. */
+export function dictionaryAnswer(
+  answer: { time: string | null; content: Record<string, unknown> },
+  simulated: boolean,
+): EfrisDictionaryAnswer {
+  return {
+    ura_time: answer.time,
+    payment_modes: dictionaryEntries(answer.content.payWay),
+    currencies: dictionaryEntries(answer.content.currencyType),
+    tax_categories: dictionaryEntries(answer.content.taxCategory),
+    units: dictionaryEntries(answer.content.rateUnit),
+    simulated,
+  };
 }

@@ -643,6 +643,26 @@ describe('the TIN check (T119) and the Efris flag', () => {
     expect((await schoolHead.get('/api/efris/tin?tin=1000000001')).statusCode).toBe(404);
   });
 
+  it("answers URA's time (T101) and dictionary (T115), both kept as messages; a school 404, a cashier 403", async () => {
+    const kept = async () =>
+      (
+        await withTenant(t.database.db, { tenantId: shop.id }, (trx) =>
+          trx.selectFrom('efris_messages').select('id').where('interface_code', 'in', ['T101', 'T115']).execute(),
+        )
+      ).length;
+    const before = await kept();
+    const answer = ok(await owner.get('/api/efris/dictionary'));
+    expect(answer).toMatchObject({ simulated: true, ura_time: expect.stringMatching(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/) });
+    expect(answer.payment_modes.length).toBeGreaterThan(0);
+    expect(answer.tax_categories).toContainEqual({ value: '01', name: 'Standard' });
+    expect(answer.currencies).toContainEqual({ value: '101', name: 'UGX' });
+    const after = await kept();
+    // A request and an answer each.
+    expect(after - before).toBe(4);
+    expect((await schoolHead.get('/api/efris/dictionary')).statusCode).toBe(404);
+    expect((await cashier.get('/api/efris/dictionary')).statusCode).toBe(403);
+  });
+
   it('queues nothing for a business with Efris off', async () => {
     await t.database.db.updateTable('tenants').set({ efrist: false }).where('id', '=', shop.id).execute();
     try {

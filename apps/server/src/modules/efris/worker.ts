@@ -555,12 +555,18 @@ export class EfrisWorker {
     return ((contentOf(result) as { taxpayer?: Record<string, string> } | null)?.taxpayer ?? {}) as Record<string, string>;
   }
 
-  /** T115 and T101: the dictionary and URA's time (kept as messages, as every exchange). */
-  async dictionary(tenantId: string): Promise<unknown> {
+  /**
+   * T101 and T115: URA's time and its dictionary (each kept as a message, as every exchange).
+   * URA's time is asked first: a device whose clock drifts is refused by URA, so the screen shows both.
+   */
+  async dictionary(tenantId: string): Promise<{ time: string | null; content: Record<string, unknown> }> {
     const device = await this.device(tenantId);
-    await callUra(this.caller, tenantId, device, 'T101', null);
+    const clock = await callUra(this.caller, tenantId, device, 'T101', null);
     const result = await callUra(this.caller, tenantId, device, 'T115', {});
-    return result.kind === 'answer' ? contentOf(result) : null;
+    if (result.kind === 'unreachable') throw new EfrisProblem(E.uraUnavailable, 'unreachable');
+    if (!isOk(result)) throw new EfrisProblem(`${E.uraRefused}: ${messageOf(result)}`, 'refused');
+    const time = isOk(clock) ? (contentOf(clock) as { currentTime?: string } | null)?.currentTime : undefined;
+    return { time: time ? String(time) : null, content: (contentOf(result) ?? {}) as Record<string, unknown> };
   }
 
   newId(): string {
