@@ -23,6 +23,10 @@ describe('the EFRIS page', () => {
     await expect.poll(() => page.getByText('A key is kept, sealed').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(await page.getByText('SIMULATED - NOT A VALID TAX INVOICE', { exact: false }).count()).toBeGreaterThan(0);
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(PHONE.width);
+    // The device talks to the simulator: its time (T101) and payment modes (T115).
+    await page.getByRole('button', { name: 'Check the connection with URA' }).click();
+    await expect.poll(() => page.getByText(/^URA's time: \d{2}\/\d{2}\/\d{4}/).count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.getByText(/^Payment modes: .*102/).count()).toBe(1);
 
     await page.getByRole('tab', { name: 'Fiscal outbox' }).click();
     await expect.poll(() => page.getByRole('radio', { name: 'Failed' }).count(), { timeout: 15_000 }).toBe(1);

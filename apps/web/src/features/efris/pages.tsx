@@ -19,6 +19,7 @@ import { notifications } from '@mantine/notifications';
 import {
   type EfrisDevice,
   efrisDeviceEndpoint,
+  efrisDictionaryEndpoint,
   efrisOutboxEndpoint,
   efrisProductsEndpoint,
   formatAmount,
@@ -148,7 +149,37 @@ function DeviceTab() {
     enabled: Boolean(tenantId),
   });
   if (!device.data) return null;
-  return <DeviceForm key={device.data.updated_at ?? 'new'} device={device.data} />;
+  return (
+    <Stack>
+      <DeviceForm key={device.data.updated_at ?? 'new'} device={device.data} />
+      <UraCheck />
+    </Stack>
+  );
+}
+
+/** Asks URA (or the simulator) its time (T101) and dictionary (T115): proof the device talks to URA. */
+function UraCheck() {
+  const { t } = useTranslation();
+  const check = useMutation({ mutationFn: () => call(efrisDictionaryEndpoint, {}), onError: notifyError });
+  return (
+    <Card withBorder>
+      <Stack gap="xs">
+        <Group>
+          <Button variant="light" loading={check.isPending} onClick={() => check.mutate()}>
+            {t('efrisScreens.checkUra')}
+          </Button>
+        </Group>
+        {check.data && (
+          <>
+            <Text size="sm">{t('efrisScreens.uraTime', { time: check.data.ura_time ?? '—' })}</Text>
+            <Text size="sm">
+              {t('efrisScreens.paymentModes')}: {check.data.payment_modes.map((mode) => `${mode.value} ${mode.name}`).join(', ')}
+            </Text>
+          </>
+        )}
+      </Stack>
+    </Card>
+  );
 }
 
 const STATUS_COLOR: Record<string, string> = { pending: 'yellow', sending: 'blue', done: 'green', failed: 'red' };
